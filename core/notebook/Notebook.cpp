@@ -1,0 +1,38 @@
+#include "core/notebook/Notebook.h"
+
+#include <random>
+#include <unordered_set>
+
+namespace tilescope::notebook {
+
+const char* cellTypeName(CellType t) {
+  switch (t) {
+    case CellType::Code: return "code";
+    case CellType::Markdown: return "markdown";
+    case CellType::Raw: return "raw";
+  }
+  return "code";
+}
+
+std::string Notebook::newCellId() const {
+  std::unordered_set<std::string> used;
+  for (const Cell& c : cells) used.insert(c.id);
+  static thread_local std::mt19937 rng{std::random_device{}()};
+  static const char* hex = "0123456789abcdef";
+  for (;;) {
+    std::string id(8, '0');
+    for (char& ch : id) ch = hex[rng() % 16];
+    if (!used.count(id)) return id;
+  }
+}
+
+Cell& Notebook::appendCell(CellType type, std::string source) {
+  Cell cell;
+  cell.id = newCellId();
+  cell.type = type;
+  cell.source = std::move(source);
+  cells.push_back(std::move(cell));
+  return cells.back();
+}
+
+}  // namespace tilescope::notebook

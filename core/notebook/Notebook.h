@@ -1,0 +1,35 @@
+#pragma once
+// The in-memory notebook: an ordered list of markdown and code cells with their outputs, as in
+// Jupyter's nbformat 4. Outputs stay JSON (MIME bundles) so that nothing we do not understand is lost.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace tilescope::notebook {
+
+enum class CellType { Code, Markdown, Raw };
+
+struct Cell {
+  std::string id;                 // nbformat 4.5 cell id
+  CellType type = CellType::Code;
+  std::string source;             // joined text; saved as a list of lines
+  nlohmann::json metadata = nlohmann::json::object();
+  nlohmann::json outputs = nlohmann::json::array();  // code cells only
+  nlohmann::json attachments;     // markdown cells, kept verbatim when present
+  int executionCount = 0;         // 0 = never run (saved as null)
+};
+
+struct Notebook {
+  std::vector<Cell> cells;
+  nlohmann::json metadata = nlohmann::json::object();
+  int nbformat = 4;
+  int nbformatMinor = 5;
+
+  // A fresh cell id: 8 lowercase hex digits, unique within this notebook.
+  std::string newCellId() const;
+  Cell& appendCell(CellType type, std::string source);
+};
+
+const char* cellTypeName(CellType t);
+
+}  // namespace tilescope::notebook

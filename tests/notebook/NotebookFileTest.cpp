@@ -1,0 +1,115 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/notebook/NotebookFile.h"
+
+using namespace tilescope::notebook;
+namespace fs = std::filesystem;
+
+namespace {
+std::string readAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("tilescope-nb-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" + std::to_string(reinterpret_cast<uintptr_t>(this)));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+}  // namespace
+
+TEST(NotebookFile, BundledExampleRoundTripsByteForByte) {
+  const std::string path = TILESCOPE_SOURCE_DIR "/examples/vector_add.ipynb";
+  LoadResult r = loadNotebook(path);
+  ASSERT_TRUE(r.notebook) << r.error;
+  EXPECT_EQ(serializeNotebook(*r.notebook), readAll(path));
+}
+
+TEST(NotebookFile, SourcesAreSplitIntoLinesAndJoinedBack) {
+  Notebook nb;
+  nb.appendCell(CellType::Code, "a = 1\nb = 2\n");
+  nb.appendCell(CellType::Markdown, "# Title");
+  const std::string text = serializeNotebook(nb);
+  EXPECT_NE(text.find("\"a = 1\\n\",\n    \"b = 2\\n\""), std::string::npos) << text;
+  LoadResult back = parseNotebookJson(text, "x.ipynb");
+  ASSERT_TRUE(back.notebook);
+  ASSERT_EQ(back.notebook->cells.size(), 2u);
+  EXPECT_EQ(back.notebook->cells[0].source, "a = 1\nb = 2\n");
+  EXPECT_EQ(back.notebook->cells[1].type, CellType::Markdown);
+  EXPECT_EQ(back.notebook->cells[0].id, nb.cells[0].id);
+}
+
+TEST(NotebookFile, OlderNotebooksGetCellIds) {
+  LoadResult r = parseNotebookJson(
+      R"({"cells":[{"cell_type":"code","source":"x","metadata":{},"outputs":[],"execution_count":3}],"metadata":{},"nbformat":4,"nbformat_minor":2})",
+      "old.ipynb");
+  ASSERT_TRUE(r.notebook) << r.error;
+  EXPECT_EQ(r.notebook->cells[0].id.size(), 8u);
+  EXPECT_EQ(r.notebook->cells[0].executionCount, 3);
+  EXPECT_EQ(r.notebook->nbformatMinor, 5);
+}
+
+struct BadNotebookCase {
+  const char* text;
+  const char* expected;
+};
+
+class CorruptNotebook : public ::testing::TestWithParam<BadNotebookCase> {};
+
+TEST_P(CorruptNotebook, GivesAClearError) {
+  LoadResult r = parseNotebookJson(GetParam().text, "bad.ipynb");
+  EXPECT_FALSE(r.notebook);
+  EXPECT_NE(r.error.find(GetParam().expected), std::string::npos) << r.error;
+  EXPECT_EQ(r.error.rfind("bad.ipynb: ", 0), 0u) << r.error;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CorruptNotebook,
+    ::testing::Values(BadNotebookCase{"{\"cells\": [", "the JSON is broken at byte"},
+                      BadNotebookCase{"[1, 2]", "not a Jupyter notebook"},
+                      BadNotebookCase{R"({"cells":[],"nbformat":3})", "nbformat 3 is not supported"},
+                      BadNotebookCase{R"({"cells":[{"source":"x"}],"nbformat":4})", "cell 1 has no cell_type"},
+                      BadNotebookCase{R"({"cells":[{"cell_type":"widget"}],"nbformat":4})", "unknown cell_type 'widget'"}));
+
+TEST(NotebookFile, PythonFileOpensAsOneCodeCell) {
+  TempDir dir;
+  const std::string path = (dir.path / "k.py").string();
+  std::ofstream(path) << "import triton\nprint(1)\n";
+  LoadResult r = loadNotebook(path);
+  ASSERT_TRUE(r.notebook) << r.error;
+  ASSERT_EQ(r.notebook->cells.size(), 1u);
+  EXPECT_EQ(r.notebook->cells[0].type, CellType::Code);
+  EXPECT_EQ(r.notebook->cells[0].source, "import triton\nprint(1)\n");
+}
+
+TEST(NotebookFile, SaveReplacesAtomicallyAndLeavesNoTempFile) {
+  TempDir dir;
+  const std::string path = (dir.path / "nb.ipynb").string();
+  Notebook nb;
+  nb.appendCell(CellType::Code, "x = 1\n");
+  ASSERT_EQ(saveNotebook(nb, path), "");
+  nb.cells[0].source = "x = 2\n";
+  ASSERT_EQ(saveNotebook(nb, path), "");
+  EXPECT_NE(readAll(path).find("x = 2"), std::string::npos);
+  int files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path)) ++files;
+  EXPECT_EQ(files, 1);
+}
+
+TEST(NotebookFile, SaveIntoMissingFolderFailsWithMessage) {
+  Notebook nb;
+  const std::string error = saveNotebook(nb, "/nonexistent-dir-for-tilescope/nb.ipynb");
+  EXPECT_NE(error.find("cannot write"), std::string::npos) << error;
+}
+
+TEST(NotebookFile, MissingFileIsAnError) {
+  LoadResult r = loadNotebook("/nonexistent/nb.ipynb");
+  EXPECT_FALSE(r.notebook);
+  EXPECT_NE(r.error.find("cannot open the file"), std::string::npos);
+}

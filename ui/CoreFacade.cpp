@@ -1,0 +1,22 @@
+#include "ui/CoreFacade.h"
+
+#include "core/gpu/DeviceReport.h"
+#include "core/notebook/NotebookFile.h"
+
+namespace tilescope::ui {
+
+DeviceStatus CoreFacade::probeDevices() {
+  const gpu::DeviceReport report = gpu::DeviceReport::probe();
+  return {report.gpuAvailable, QString::fromStdString(report.statusLine()), QString::fromStdString(report.text())};
+}
+
+CoreFacade::Loaded CoreFacade::loadNotebook(const QString& path) {
+  notebook::LoadResult r = notebook::loadNotebook(path.toStdString());
+  return {std::move(r.notebook), QString::fromStdString(r.error)};
+}
+
+QString CoreFacade::saveNotebook(const notebook::Notebook& nb, const QString& path) {
+  return QString::fromStdString(notebook::saveNotebook(nb, path.toStdString()));
+}
+
+}  // namespace tilescope::ui

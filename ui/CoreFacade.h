@@ -1,0 +1,30 @@
+#pragma once
+// The only door from ui/ into core/: widgets never include core headers beyond the notebook model,
+// so the engine can change behind this class.
+#include <QString>
+#include <optional>
+
+#include "core/notebook/Notebook.h"
+
+namespace tilescope::ui {
+
+struct DeviceStatus {
+  bool gpuAvailable = false;
+  QString statusLine;  // one line for the status bar
+  QString details;     // multi-line text for tooltips and the About box
+};
+
+class CoreFacade {
+public:
+  // Loads libcuda/NVRTC on first use: call it off the UI thread.
+  static DeviceStatus probeDevices();
+
+  struct Loaded {
+    std::optional<notebook::Notebook> notebook;
+    QString error;
+  };
+  static Loaded loadNotebook(const QString& path);
+  static QString saveNotebook(const notebook::Notebook& nb, const QString& path);  // error or empty
+};
+
+}  // namespace tilescope::ui
