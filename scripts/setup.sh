@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# tilescope set-up for a fresh Debian 12 machine. Idempotent; prints each step.
+#   scripts/setup.sh run    install packages, build, launch tilescope on a bundled example
+#   scripts/setup.sh test   install packages, build (warnings as errors), run every test suite
+set -euo pipefail
+
+mode=${1:-}
+case "$mode" in
+  run|test) ;;
+  *) echo "usage: $0 run|test" >&2; exit 2 ;;
+esac
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+jobs=$(nproc 2>/dev/null || echo 2)
+step() { printf '\n==> %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "error: run this script as root (or install sudo) to install packages" >&2; exit 1; fi
+}
+
+packages=(build-essential cmake ninja-build file pkg-config
+  qt6-base-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev libqcustomplot2.1-qt6
+  libgtest-dev libbenchmark-dev nlohmann-json3-dev libgl-dev xvfb xauth
+  clang libclang-rt-14-dev python3 python3-numpy python3-nbformat)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  step "Installing ${#missing[@]} Debian packages: ${missing[*]}"
+  as_root apt-get update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  step "All ${#packages[@]} Debian packages are already installed"
+fi
+
+configure_and_build() {  # dir, extra cmake args...
+  local dir=$1; shift
+  step "Configuring $dir ($*)"
+  cmake -S "$root" -B "$root/$dir" -G Ninja "$@"
+  step "Building $dir with $jobs jobs"
+  cmake --build "$root/$dir" -j "$jobs"
+}
+
+if [ "$mode" = run ]; then
+  configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  example="$root/examples/vector_add.ipynb"
+  if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+    step "Launching tilescope on $example"
+    exec "$root/build/app/gui/tilescope" "$example"
+  else
+    shot="$root/build/tilescope-example.png"
+    step "No display found: running tilescope under Xvfb and saving the window to $shot"
+    xvfb-run -a -s "-screen 0 1280x900x24" "$root/build/app/gui/tilescope" --open "$example" --screenshot "$shot"
+    echo "Open $shot to see the window; on a desktop, run: $root/build/app/gui/tilescope $example"
+  fi
+  exit 0
+fi
+
+# test mode: sanitizer build of core first, a short fuzz run, then the full suite last so that
+# ctest's summary is the final thing printed.
+export QT_QPA_PLATFORM=offscreen
+configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DTILESCOPE_GUI=OFF -DTILESCOPE_BENCHMARKS=OFF \
+  -DTILESCOPE_SANITIZE=ON -DTILESCOPE_WERROR=ON
+step "Core tests under AddressSanitizer + UBSan"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan --output-on-failure -j "$jobs"
+
+if command -v clang++ >/dev/null; then
+  step "Short libFuzzer run of the parser (clang, ASan+UBSan)"
+  cmake -S "$root" -B "$root/build-fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DTILESCOPE_GUI=OFF -DTILESCOPE_TESTS=ON -DTILESCOPE_BENCHMARKS=OFF -DTILESCOPE_FUZZ=ON >/dev/null
+  if cmake --build "$root/build-fuzz" -j "$jobs" --target fuzz_parser 2>/dev/null; then
+    ctest --test-dir build-fuzz --output-on-failure -L fuzz
+  else
+    echo "no fuzz target built yet (tests/fuzz/fuzz_*.cpp)"
+  fi
+fi
+
+configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_WERROR=ON
+step "Full test suite (GPU tests are skipped, with the reason, on machines without a CUDA device)"
+ctest --test-dir build --output-on-failure -j "$jobs"
