@@ -1,27 +1,38 @@
 #pragma once
-#include <QFrame>
+// A code cell: the In prompt ([ ], [*] while queued or running, [n] after), the Python editor and
+// the outputs under it.
+#include "ui/CellWidget.h"
 
-#include "core/notebook/Notebook.h"
-
-class QsciScintilla;
 class QLabel;
 
 namespace tilescope::ui {
 
-// A code cell: a Python editor (QScintilla) with its execution counter and outputs below.
-class CodeCellWidget : public QFrame {
+class OutputArea;
+
+enum class RunState { Idle, Queued, Running };
+
+class CodeCellWidget : public CellWidget {
   Q_OBJECT
 public:
-  explicit CodeCellWidget(const notebook::Cell& cell, QWidget* parent = nullptr);
-  QString source() const;
-  QsciScintilla* editor() const { return editor_; }
+  CodeCellWidget(const notebook::Cell& cell, const Appearance& appearance, QWidget* parent = nullptr);
+
+  notebook::CellType cellType() const override { return notebook::CellType::Code; }
+  void setOutputs(const nlohmann::json& outputs);
+  void setExecutionCount(int count);
+  void setRunState(RunState state);
+  RunState runState() const { return runState_; }
+  void setAppearance(const Appearance& appearance) override;
+
+  OutputArea* outputArea() const { return outputs_; }
+  QString promptText() const;
 
 private:
-  void fitHeightToText();
+  void updatePrompt();
 
-  QsciScintilla* editor_;
   QLabel* prompt_;
-  QLabel* outputs_;
+  OutputArea* outputs_;
+  int executionCount_ = 0;
+  RunState runState_ = RunState::Idle;
 };
 
 }  // namespace tilescope::ui

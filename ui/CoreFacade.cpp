@@ -15,8 +15,17 @@ CoreFacade::Loaded CoreFacade::loadNotebook(const QString& path) {
   return {std::move(r.notebook), QString::fromStdString(r.error)};
 }
 
+CoreFacade::Loaded CoreFacade::parseNotebook(const QByteArray& json, const QString& pathForMessages) {
+  notebook::LoadResult r = notebook::parseNotebookJson(json.toStdString(), pathForMessages.toStdString());
+  return {std::move(r.notebook), QString::fromStdString(r.error)};
+}
+
 QString CoreFacade::saveNotebook(const notebook::Notebook& nb, const QString& path) {
   return QString::fromStdString(notebook::saveNotebook(nb, path.toStdString()));
+}
+
+QByteArray CoreFacade::serializeNotebook(const notebook::Notebook& nb) {
+  return QByteArray::fromStdString(notebook::serializeNotebook(nb));
 }
 
 }  // namespace tilescope::ui

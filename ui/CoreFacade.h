@@ -1,6 +1,7 @@
 #pragma once
 // The only door from ui/ into core/: widgets never include core headers beyond the notebook model,
 // so the engine can change behind this class.
+#include <QByteArray>
 #include <QString>
 #include <optional>
 
@@ -24,7 +25,9 @@ public:
     QString error;
   };
   static Loaded loadNotebook(const QString& path);
+  static Loaded parseNotebook(const QByteArray& json, const QString& pathForMessages);
   static QString saveNotebook(const notebook::Notebook& nb, const QString& path);  // error or empty
+  static QByteArray serializeNotebook(const notebook::Notebook& nb);
 };
 
 }  // namespace tilescope::ui

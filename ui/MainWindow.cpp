@@ -1,49 +1,284 @@
 #include "ui/MainWindow.h"
 
 #include <QApplication>
-#include <QFileDialog>
+#include <QCloseEvent>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "ui/BackendSelector.h"
+#include "ui/FileController.h"
+#include "ui/NoticeBar.h"
+#include "ui/NotebookController.h"
+#include "ui/NotebookModel.h"
 #include "ui/NotebookView.h"
-
-// Resources live in the static ui library, so they must be registered explicitly.
-static void initTilescopeResources() { Q_INIT_RESOURCE(resources); }
+#include "ui/PreferencesDialog.h"
+#include "ui/RecoveryStore.h"
+#include "ui/Resources.h"
+#include "ui/WorkerProcessClient.h"
 
 namespace tilescope::ui {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
-  initTilescopeResources();
-  setObjectName("mainWindow");
-  setWindowTitle("tilescope");
-  setWindowIcon(QIcon(":/icons/tilescope.svg"));
+MainWindow::MainWindow(ExecutionClient* client, std::unique_ptr<RecoveryStore> recovery, QWidget* parent)
+    : QMainWindow(parent) {
+  ensureResourcesLoaded();
+  setObjectName(QStringLiteral("mainWindow"));
+  setWindowIcon(QIcon(QStringLiteral(":/icons/tilescope.svg")));
   resize(1100, 800);
-  view_ = new NotebookView(this);
-  setCentralWidget(view_);
-  deviceLabel_ = new QLabel(tr("Probing for a CUDA device..."), this);
-  deviceLabel_->setObjectName("deviceStatus");
-  statusBar()->addPermanentWidget(deviceLabel_);
+
+  model_ = new NotebookModel(this);
+  view_ = new NotebookView(model_, this);
+  notice_ = new NoticeBar(this);
+  auto* central = new QWidget(this);
+  auto* column = new QVBoxLayout(central);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->setSpacing(0);
+  column->addWidget(notice_);
+  column->addWidget(view_, 1);
+  setCentralWidget(central);
+
+  auto* worker = client ? nullptr : new WorkerProcessClient(WorkerProcessClient::defaultWorkerProgram(), this);
+  client_ = client ? client : worker;
+  if (client) client->setParent(this);
+  backendSelector_ = new BackendSelector(this);
+  notebookController_ = new NotebookController(model_, view_, client_, backendSelector_, this);
+  fileController_ = new FileController(model_, this, std::move(recovery), this);
+
   buildMenus();
+  buildToolBar();
+  buildStatusBar();
+  connectControllers();
+  applyPreferences(Preferences::load());
+  updateTitle();
   startDeviceProbe();
+  view_->setFocus();
+  // Started from the event loop so a window that is only built (tests, --help) does not pay for it.
+  if (worker) QTimer::singleShot(0, worker, &WorkerProcessClient::start);
 }
 
 MainWindow::~MainWindow() { probe_.waitForFinished(); }
 
 void MainWindow::buildMenus() {
+  const auto& cell = notebookController_->actions();
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::openWithDialog);
+  file->addAction(fileController_->newAction());
+  file->addAction(fileController_->openAction());
+  QMenu* recent = file->addMenu(tr("Open &Recent"));
+  connect(recent, &QMenu::aboutToShow, this, [this, recent] { fileController_->fillRecentMenu(recent); });
+  file->addAction(fileController_->saveAction());
+  file->addAction(fileController_->saveAsAction());
+  file->addSeparator();
+  file->addAction(tr("&Preferences..."), this, &MainWindow::editPreferences);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Cell"));
+  edit->addActions({cell.insertAbove, cell.insertBelow, cell.deleteCell, cell.undoDelete});
+  edit->addSeparator();
+  edit->addActions({cell.toCode, cell.toMarkdown});
+  edit->addSeparator();
+  edit->addActions({cell.moveUp, cell.moveDown, cell.selectPrevious, cell.selectNext});
+
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  run->addActions({cell.runAndAdvance, cell.run, cell.runAndInsertBelow, cell.runAll, cell.runAbove});
+  run->addSeparator();
+  run->addActions({cell.interrupt, cell.restart, cell.clearOutputs});
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  presentationAction_ = view->addAction(tr("&Presentation Mode"));
+  presentationAction_->setCheckable(true);
+  presentationAction_->setShortcut(QKeySequence(Qt::Key_F5));
+  presentationAction_->setToolTip(tr("Large fonts and one cell at a time, for teaching (F5)"));
+  connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentationMode);
+  QAction* fullScreen = view->addAction(tr("&Full Screen"));
+  fullScreen->setCheckable(true);
+  fullScreen->setShortcut(QKeySequence::FullScreen);
+  connect(fullScreen, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
+  view->addSeparator();
+  QAction* dark = view->addAction(tr("&Dark Theme"));
+  dark->setCheckable(true);
+  connect(dark, &QAction::toggled, this, [this](bool on) {
+    Preferences p = preferences_;
+    p.theme = on ? QStringLiteral("dark") : QStringLiteral("light");
+    p.save();
+    applyPreferences(p);
+  });
+  connect(view, &QMenu::aboutToShow, this, [this, dark] {
+    const QSignalBlocker block(dark);
+    dark->setChecked(preferences_.theme == QLatin1String("dark"));
+  });
+
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showKeyboardHelp);
   help->addAction(tr("&About tilescope"), this, [this] {
     QMessageBox::about(this, tr("About tilescope"),
                        tr("tilescope %1\nWrite, run and see Triton-style GPU kernels.\n\n%2")
-                           .arg(TILESCOPE_VERSION, deviceLabel_->toolTip()));
+                           .arg(QStringLiteral(TILESCOPE_VERSION), deviceLabel_->toolTip()));
   });
+}
+
+void MainWindow::buildToolBar() {
+  const auto& cell = notebookController_->actions();
+  toolBar_ = addToolBar(tr("Run"));
+  toolBar_->setObjectName(QStringLiteral("runToolBar"));
+  toolBar_->setMovable(false);
+  toolBar_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  toolBar_->addActions({cell.runAndAdvance, cell.runAll, cell.runAbove, cell.interrupt, cell.restart, cell.clearOutputs});
+  toolBar_->addSeparator();
+  auto* backendLabel = new QLabel(tr(" Backend: "), toolBar_);
+  toolBar_->addWidget(backendLabel);
+  toolBar_->addWidget(backendSelector_);
+  auto* spacer = new QWidget(toolBar_);
+  spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+  toolBar_->addWidget(spacer);
+  toolBar_->addAction(presentationAction_);
+}
+
+void MainWindow::buildStatusBar() {
+  modeLabel_ = new QLabel(this);
+  modeLabel_->setObjectName(QStringLiteral("modeStatus"));
+  workerLabel_ = new QLabel(tr("Worker: starting"), this);
+  workerLabel_->setObjectName(QStringLiteral("workerStatus"));
+  deviceLabel_ = new QLabel(tr("Probing for a CUDA device..."), this);
+  deviceLabel_->setObjectName(QStringLiteral("deviceStatus"));
+  statusBar()->addPermanentWidget(modeLabel_);
+  statusBar()->addPermanentWidget(workerLabel_);
+  statusBar()->addPermanentWidget(deviceLabel_);
+  auto showMode = [this](NotebookView::Mode mode) {
+    modeLabel_->setText(mode == NotebookView::Mode::Edit ? tr("Edit mode (Esc: command mode)")
+                                                         : tr("Command mode (Enter: edit)"));
+  };
+  connect(view_, &NotebookView::modeChanged, this, showMode);
+  showMode(view_->mode());
+}
+
+void MainWindow::connectControllers() {
+  connect(model_, &NotebookModel::dirtyChanged, this, &MainWindow::updateTitle);
+  connect(fileController_, &FileController::pathChanged, this, [this] {
+    updateTitle();
+    view_->setBaseDirectory(fileController_->directory());
+  });
+  connect(fileController_, &FileController::fileError, this, [this](const QString& message) {
+    notice_->showNotice(NoticeBar::Kind::Error, message);
+  });
+  connect(fileController_, &FileController::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+  connect(notebookController_, &NotebookController::statusMessage, this,
+          [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+  connect(notebookController_, &NotebookController::workerProblem, this, [this](const QString& reason) {
+    notice_->showNotice(NoticeBar::Kind::Warning, reason);
+    statusBar()->showMessage(reason, 10000);
+  });
+  connect(client_, &ExecutionClient::workerStarted, this, [this](const QString& description) {
+    workerLabel_->setToolTip(description);
+  });
+  connect(client_, &ExecutionClient::busyChanged, this, [this](bool busy) {
+    workerLabel_->setText(busy ? tr("Worker: busy") : tr("Worker: idle"));
+  });
+  if (auto* worker = qobject_cast<WorkerProcessClient*>(client_)) {
+    connect(worker, &WorkerProcessClient::stateChanged, this, [this](WorkerProcessClient::State state) {
+      switch (state) {
+        case WorkerProcessClient::State::NotStarted: workerLabel_->setText(tr("Worker: not started")); break;
+        case WorkerProcessClient::State::Starting: workerLabel_->setText(tr("Worker: starting")); break;
+        case WorkerProcessClient::State::Idle: workerLabel_->setText(tr("Worker: idle")); break;
+        case WorkerProcessClient::State::Busy: workerLabel_->setText(tr("Worker: busy")); break;
+        case WorkerProcessClient::State::Dead: workerLabel_->setText(tr("Worker: stopped")); break;
+      }
+    });
+  }
+}
+
+void MainWindow::updateTitle() {
+  // "[*]" is where Qt puts the unsaved-changes marker.
+  setWindowTitle(fileController_->displayName() + QStringLiteral("[*] - tilescope"));
+  setWindowModified(model_->isDirty());
+}
+
+QString MainWindow::openNotebook(const QString& path) { return fileController_->open(path); }
+
+QString MainWindow::currentPath() const { return fileController_->currentPath(); }
+
+bool MainWindow::offerRecovery() {
+  const QList<RecoveryStore::Entry> entries = fileController_->pendingRecoveries();
+  if (entries.isEmpty()) return false;
+  const RecoveryStore::Entry newest = entries.first();
+  const QString name = newest.originalPath.isEmpty() ? tr("an unsaved notebook") : QFileInfo(newest.originalPath).fileName();
+  QString text = tr("tilescope did not close properly last time. Unsaved work in %1 (autosaved %2) can be recovered.")
+                     .arg(name, newest.savedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm")));
+  if (entries.size() > 1) text += tr(" (%1 more copies wait after this one.)").arg(entries.size() - 1);
+  notice_->showNotice(NoticeBar::Kind::Warning, text,
+                      {{tr("Recover"),
+                        [this, newest] {
+                          if (fileController_->confirmDiscardOrSave()) fileController_->recover(newest);
+                          offerRecovery();
+                        }},
+                       {tr("Discard"), [this, newest] {
+                          fileController_->discardRecovery(newest);
+                          offerRecovery();
+                        }}});
+  return true;
+}
+
+void MainWindow::applyPreferences(const Preferences& preferences) {
+  preferences_ = preferences;
+  const Appearance appearance = preferences.appearance(presentationMode());
+  appearance.theme.applyTo(*qApp);
+  notice_->setTheme(appearance.theme);
+  view_->setAppearance(appearance);
+  fileController_->setAutosaveInterval(preferences.autosaveSeconds);
+}
+
+void MainWindow::setPresentationMode(bool on) {
+  if (presentationAction_->isChecked() != on) {
+    presentationAction_->setChecked(on);  // comes back here through toggled()
+    return;
+  }
+  view_->setPresentationMode(on);
+  view_->setAppearance(preferences_.appearance(on));
+  const int icon = on ? 32 : 16;
+  toolBar_->setIconSize(QSize(icon, icon));
+  QFont toolFont = QApplication::font();
+  if (on) toolFont.setPointSizeF(toolFont.pointSizeF() * 1.4);
+  toolBar_->setFont(toolFont);
+  backendSelector_->setFont(toolFont);
+}
+
+bool MainWindow::presentationMode() const { return presentationAction_ && presentationAction_->isChecked(); }
+
+void MainWindow::editPreferences() {
+  PreferencesDialog dialog(preferences_, this);
+  connect(&dialog, &PreferencesDialog::applied, this, [this](const Preferences& p) {
+    p.save();
+    applyPreferences(p);
+  });
+  dialog.exec();
+}
+
+void MainWindow::showKeyboardHelp() {
+  QMessageBox::information(
+      this, tr("Keyboard shortcuts"),
+      tr("<p>Like Jupyter, tilescope has two modes. <b>Command mode</b> (blue bar): keys act on cells. "
+         "<b>Edit mode</b> (green bar): keys type into the cell.</p>"
+         "<table cellpadding='3'>"
+         "<tr><td><b>Enter</b></td><td>edit the selected cell</td></tr>"
+         "<tr><td><b>Esc</b></td><td>back to command mode</td></tr>"
+         "<tr><td><b>Shift+Enter</b></td><td>run, select the next cell</td></tr>"
+         "<tr><td><b>Ctrl+Enter</b></td><td>run, stay</td></tr>"
+         "<tr><td><b>Alt+Enter</b></td><td>run, insert a cell below</td></tr>"
+         "<tr><td><b>A / B</b></td><td>insert a cell above / below</td></tr>"
+         "<tr><td><b>D, D</b></td><td>delete the cell</td></tr>"
+         "<tr><td><b>Z</b></td><td>undo the deletion</td></tr>"
+         "<tr><td><b>M / Y</b></td><td>make it markdown / code</td></tr>"
+         "<tr><td><b>K, Up / J, Down</b></td><td>select the previous / next cell</td></tr>"
+         "<tr><td><b>I, I</b></td><td>interrupt</td></tr>"
+         "<tr><td><b>0, 0</b></td><td>restart the worker</td></tr>"
+         "<tr><td><b>Ctrl+S</b></td><td>save</td></tr>"
+         "<tr><td><b>F5</b></td><td>presentation mode</td></tr></table>"));
 }
 
 void MainWindow::startDeviceProbe() {
@@ -55,30 +290,19 @@ void MainWindow::startDeviceProbe() {
 void MainWindow::showDeviceStatus(const DeviceStatus& status) {
   deviceLabel_->setText(status.statusLine);
   deviceLabel_->setToolTip(status.details);
+  backendSelector_->setGpuAvailability(status.gpuAvailable, status.statusLine);
   probeFinished_ = true;
   emit deviceProbeDone();
 }
 
 QString MainWindow::deviceStatusText() const { return deviceLabel_->text(); }
 
-QString MainWindow::openNotebook(const QString& path) {
-  CoreFacade::Loaded loaded = CoreFacade::loadNotebook(path);
-  if (!loaded.notebook) {
-    statusBar()->showMessage(loaded.error, 10000);
-    if (isVisible()) QMessageBox::warning(this, tr("Cannot open notebook"), loaded.error);
-    return loaded.error;
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!fileController_->confirmDiscardOrSave()) {
+    event->ignore();
+    return;
   }
-  notebook_ = std::move(*loaded.notebook);
-  path_ = path;
-  view_->setNotebook(notebook_);
-  setWindowTitle(QFileInfo(path).fileName() + " - tilescope");
-  return {};
-}
-
-void MainWindow::openWithDialog() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open notebook"), QString(),
-                                                    tr("Notebooks (*.ipynb *.py);;All files (*)"));
-  if (!path.isEmpty()) openNotebook(path);
+  event->accept();
 }
 
 }  // namespace tilescope::ui

@@ -1,44 +1,90 @@
 #pragma once
+// The main window: lays out the notebook view, notice bar, menus, toolbar and status bar, and wires
+// the controllers together. Behaviour lives in NotebookController (cells, keys, running) and
+// FileController (files, autosave, recovery).
 #include <QFutureWatcher>
 #include <QMainWindow>
+#include <memory>
 
-#include "core/notebook/Notebook.h"
 #include "ui/CoreFacade.h"
+#include "ui/Preferences.h"
 
 class QLabel;
+class QToolBar;
 
 namespace tilescope::ui {
 
+class BackendSelector;
+class ExecutionClient;
+class FileController;
+class NoticeBar;
+class NotebookController;
+class NotebookModel;
 class NotebookView;
+class RecoveryStore;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
 public:
-  explicit MainWindow(QWidget* parent = nullptr);
+  // client: how cells run (default: a tilescope-cli worker process); recovery: where recovery copies
+  // go (default: the app's data folder). Tests pass their own.
+  explicit MainWindow(ExecutionClient* client = nullptr, std::unique_ptr<RecoveryStore> recovery = nullptr,
+                      QWidget* parent = nullptr);
   ~MainWindow() override;
 
   // Opens a notebook; on failure shows the error (and returns it) and keeps the current notebook.
   QString openNotebook(const QString& path);
-  const QString& currentPath() const { return path_; }
+  QString currentPath() const;
+  // Shows a notice offering to recover work a crashed session left behind; false when there is none.
+  bool offerRecovery();
+
+  NotebookModel* model() const { return model_; }
   NotebookView* notebookView() const { return view_; }
+  NotebookController* notebookController() const { return notebookController_; }
+  FileController* fileController() const { return fileController_; }
+  ExecutionClient* executionClient() const { return client_; }
+  BackendSelector* backendSelector() const { return backendSelector_; }
+  NoticeBar* noticeBar() const { return notice_; }
+
+  void applyPreferences(const Preferences& preferences);
+  void setPresentationMode(bool on);
+  bool presentationMode() const;
+
   QString deviceStatusText() const;
   bool deviceProbeFinished() const { return probeFinished_; }
 
 signals:
   void deviceProbeDone();
 
+protected:
+  void closeEvent(QCloseEvent* event) override;
+
 private:
   void buildMenus();
+  void buildToolBar();
+  void buildStatusBar();
+  void connectControllers();
+  void updateTitle();
   void startDeviceProbe();
   void showDeviceStatus(const DeviceStatus& status);
-  void openWithDialog();
+  void showKeyboardHelp();
+  void editPreferences();
 
+  NotebookModel* model_;
   NotebookView* view_;
-  QLabel* deviceLabel_;
+  NoticeBar* notice_;
+  ExecutionClient* client_;
+  BackendSelector* backendSelector_;
+  NotebookController* notebookController_;
+  FileController* fileController_;
+  QToolBar* toolBar_ = nullptr;
+  QAction* presentationAction_ = nullptr;
+  QLabel* modeLabel_ = nullptr;
+  QLabel* workerLabel_ = nullptr;
+  QLabel* deviceLabel_ = nullptr;
+  Preferences preferences_;
   QFutureWatcher<DeviceStatus> probe_;
   bool probeFinished_ = false;
-  notebook::Notebook notebook_;
-  QString path_;
 };
 
 }  // namespace tilescope::ui

@@ -1,28 +1,128 @@
 #include "ui/MarkdownCellWidget.h"
 
-#include <QResizeEvent>
+#include <QEvent>
+#include <QImage>
+#include <QTextBrowser>
+#include <QUrl>
+#include <QVBoxLayout>
+
+#include "core/notebook/CellOutputs.h"
+#include "ui/MarkdownText.h"
 
 namespace tilescope::ui {
 
-MarkdownCellWidget::MarkdownCellWidget(const notebook::Cell& cell, QWidget* parent)
-    : QTextBrowser(parent), source_(QString::fromStdString(cell.source)) {
-  setObjectName("markdownCell");
-  setOpenExternalLinks(true);
-  setFrameShape(QFrame::NoFrame);
-  setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  setMarkdown(source_);
-  fitHeightToDocument();
+MarkdownCellWidget::MarkdownCellWidget(const notebook::Cell& cell, const Appearance& appearance,
+                                       const QString& baseDirectory, bool startRendered, QWidget* parent)
+    : CellWidget(QString::fromStdString(cell.id), parent), attachments_(cell.attachments), baseDirectory_(baseDirectory) {
+  setObjectName(QStringLiteral("markdownCell"));
+  auto* column = new QVBoxLayout(this);
+  column->setContentsMargins(kSelectionBarWidth + 4, 4, 8, 4);
+  renderer_ = new QTextBrowser(this);
+  renderer_->setObjectName(QStringLiteral("markdownRenderer"));
+  renderer_->setFrameShape(QFrame::NoFrame);
+  renderer_->setOpenExternalLinks(true);
+  renderer_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  renderer_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // Keys belong to the notebook in command mode; the rendered text is only clicked and read.
+  renderer_->setFocusPolicy(Qt::NoFocus);
+  renderer_->viewport()->installEventFilter(this);
+  column->addWidget(renderer_);
+  auto* editor = new CodeEditor(CodeEditor::Language::Markdown, this);
+  editor->setMarginWidth(0, 0);
+  adoptEditor(editor);
+  setSourceFromModel(QString::fromStdString(cell.source));
+  column->addWidget(editor);
+  setAppearance(appearance);
+  if (startRendered) render();
+  else {
+    renderer_->hide();
+    rendered_ = false;
+  }
+}
+
+void MarkdownCellWidget::enterEditMode() {
+  rendered_ = false;
+  renderer_->hide();
+  CellWidget::enterEditMode();
+}
+
+void MarkdownCellWidget::render() {
+  rendered_ = true;
+  const QString text = source().trimmed();
+  QTextDocument* doc = renderer_->document();
+  doc->setBaseUrl(QUrl::fromLocalFile(baseDirectory_ + '/'));
+  renderer_->setSearchPaths({baseDirectory_});
+  loadAttachmentImages();
+  if (text.isEmpty()) {
+    renderer_->setHtml(QStringLiteral("<p style='color:%1'><i>%2</i></p>")
+                           .arg(appearance_.theme.mutedText.name(),
+                                tr("Empty markdown cell: double-click or press Enter to write.")));
+  } else {
+    renderer_->setMarkdown(markdownWithLiteralMath(source()));
+  }
+  editor()->hide();
+  renderer_->show();
+  fitRendererHeight();
+}
+
+void MarkdownCellWidget::setAttachments(const nlohmann::json& attachments) { attachments_ = attachments; }
+
+void MarkdownCellWidget::setBaseDirectory(const QString& directory) {
+  baseDirectory_ = directory;
+  if (rendered_) render();
+}
+
+void MarkdownCellWidget::loadAttachmentImages() {
+  // ![](attachment:name.png) refers to base64 data kept in the cell itself.
+  if (!attachments_.is_object()) return;
+  for (const auto& [name, bundle] : attachments_.items()) {
+    if (!bundle.is_object()) continue;
+    for (const auto& [mime, data] : bundle.items()) {
+      if (!QString::fromStdString(mime).startsWith(QLatin1String("image/"))) continue;
+      QImage image;
+      if (image.loadFromData(QByteArray::fromBase64(QByteArray::fromStdString(notebook::joinLines(data)))))
+        renderer_->document()->addResource(QTextDocument::ImageResource,
+                                           QUrl(QStringLiteral("attachment:") + QString::fromStdString(name)), image);
+    }
+  }
+}
+
+void MarkdownCellWidget::setAppearance(const Appearance& appearance) {
+  CellWidget::setAppearance(appearance);
+  renderer_->setFont(appearance.markdownFont);
+  renderer_->document()->setDefaultFont(appearance.markdownFont);
+  QPalette palette = renderer_->palette();
+  palette.setColor(QPalette::Base, Qt::transparent);
+  palette.setColor(QPalette::Text, appearance.theme.text);
+  palette.setColor(QPalette::Link, appearance.theme.link);
+  renderer_->setPalette(palette);
+  renderer_->viewport()->setAutoFillBackground(false);
+  if (rendered_) render();
+}
+
+bool MarkdownCellWidget::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == renderer_->viewport()) {
+    if (event->type() == QEvent::MouseButtonDblClick) {
+      emit activated(cellId(), true);
+      enterEditMode();
+      return true;
+    }
+    if (event->type() == QEvent::MouseButtonPress) emit activated(cellId(), false);
+  }
+  return CellWidget::eventFilter(watched, event);
 }
 
 void MarkdownCellWidget::resizeEvent(QResizeEvent* event) {
-  QTextBrowser::resizeEvent(event);
-  fitHeightToDocument();
+  CellWidget::resizeEvent(event);
+  if (rendered_) fitRendererHeight();
 }
 
-void MarkdownCellWidget::fitHeightToDocument() {
-  document()->setTextWidth(viewport()->width());
-  const int height = static_cast<int>(document()->size().height()) + 8;
-  if (height != this->height()) setFixedHeight(height);
+void MarkdownCellWidget::fitRendererHeight() {
+  QTextDocument* doc = renderer_->document();
+  const int width = renderer_->viewport()->width();
+  if (width > 0) doc->setTextWidth(width);
+  const int height = static_cast<int>(doc->size().height()) + 4;
+  if (renderer_->height() != height) renderer_->setFixedHeight(height);
 }
 
 }  // namespace tilescope::ui

@@ -1,23 +1,40 @@
 #pragma once
-#include <QTextBrowser>
+// A markdown cell: rendered (headings, lists, code, tables, images, math as plain text) until
+// double-clicked or Enter is pressed, then a markdown editor; running it (Shift+Enter) renders again.
+#include "ui/CellWidget.h"
 
-#include "core/notebook/Notebook.h"
+class QTextBrowser;
 
 namespace tilescope::ui {
 
-// A markdown cell, rendered (headings, lists, code, tables) and sized to its content.
-class MarkdownCellWidget : public QTextBrowser {
+class MarkdownCellWidget : public CellWidget {
   Q_OBJECT
 public:
-  explicit MarkdownCellWidget(const notebook::Cell& cell, QWidget* parent = nullptr);
-  QString source() const { return source_; }
+  // startRendered false shows the source (a cell just turned into markdown, as in Jupyter).
+  MarkdownCellWidget(const notebook::Cell& cell, const Appearance& appearance, const QString& baseDirectory,
+                     bool startRendered, QWidget* parent = nullptr);
+
+  notebook::CellType cellType() const override { return notebook::CellType::Markdown; }
+  void enterEditMode() override;
+  void render();
+  bool isRendered() const { return rendered_; }
+  void setAttachments(const nlohmann::json& attachments);
+  void setBaseDirectory(const QString& directory);
+  void setAppearance(const Appearance& appearance) override;
+  QTextBrowser* renderer() const { return renderer_; }
 
 protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
 
 private:
-  void fitHeightToDocument();
-  QString source_;
+  void fitRendererHeight();
+  void loadAttachmentImages();
+
+  QTextBrowser* renderer_;
+  nlohmann::json attachments_;
+  QString baseDirectory_;
+  bool rendered_ = false;
 };
 
 }  // namespace tilescope::ui

@@ -8,19 +8,31 @@
 #include <cstring>
 #include <string>
 
+#include "ui/FileController.h"
 #include "ui/MainWindow.h"
+#include "ui/NotebookController.h"
+#include "ui/NotebookView.h"
 
 namespace {
 struct Options {
   std::string open;
   std::string screenshot;
+  bool runAll = false;
+  int timeoutSeconds = 120;
+  bool presentation = false;
+  std::string theme;  // "light" or "dark" for this run only (screenshots)
 };
 
 void printUsage(std::FILE* out) {
   std::fprintf(out,
-               "usage: tilescope [NOTEBOOK.ipynb|SCRIPT.py] [--open FILE] [--screenshot PATH.png]\n\n"
+               "usage: tilescope [NOTEBOOK.ipynb|SCRIPT.py] [--open FILE] [--run-all] [--screenshot PATH.png]\n\n"
                "  --open FILE         open a notebook (.ipynb) or a Python file (.py) as a notebook\n"
+               "  --run-all           run every cell after opening (with --screenshot: wait for the\n"
+               "                      cells to finish first)\n"
+               "  --timeout SECONDS   how long --run-all may take before giving up (default 120)\n"
                "  --screenshot PATH   render the main window to a PNG and exit (works without a display)\n"
+               "  --presentation      start in presentation mode (large fonts, one cell at a time)\n"
+               "  --theme light|dark  use this theme for this run\n"
                "  --version           print the version\n");
 }
 
@@ -45,17 +57,50 @@ int parseOptions(int argc, char** argv, Options& options) {
       options.open = value("--open");
     } else if (arg == "--screenshot") {
       options.screenshot = value("--screenshot");
-    } else if (arg.rfind("-", 0) == 0 && arg.rfind("-platform", 0) != 0) {
+    } else if (arg == "--run-all") {
+      options.runAll = true;
+    } else if (arg == "--presentation") {
+      options.presentation = true;
+    } else if (arg == "--theme") {
+      options.theme = value("--theme");
+      if (options.theme != "light" && options.theme != "dark") {
+        std::fprintf(stderr, "tilescope: --theme takes 'light' or 'dark', not '%s'\n", options.theme.c_str());
+        return 2;
+      }
+    } else if (arg == "--timeout") {
+      const std::string text = value("--timeout");
+      char* end = nullptr;
+      const long seconds = std::strtol(text.c_str(), &end, 10);
+      if (!end || *end != '\0' || seconds <= 0 || seconds > 86400) {
+        std::fprintf(stderr, "tilescope: --timeout takes a number of seconds (1 to 86400), not '%s'\n", text.c_str());
+        return 2;
+      }
+      options.timeoutSeconds = static_cast<int>(seconds);
+    } else if (arg.rfind("-platform", 0) == 0) {
+      ++i;  // Qt's own option, handled by QApplication
+    } else if (arg.rfind("-", 0) == 0) {
       std::fprintf(stderr, "tilescope: unknown option '%s'\n", arg.c_str());
       printUsage(stderr);
       return 2;
-    } else if (arg.rfind("-platform", 0) == 0) {
-      ++i;  // Qt's own option, handled by QApplication
     } else {
       options.open = arg;
     }
   }
   return -1;
+}
+
+// Runs the event loop until `done` fires or the time is up; false on timeout.
+template <typename Sender, typename Signal>
+bool waitFor(Sender* sender, Signal signal, int timeoutMs) {
+  QEventLoop loop;
+  bool finished = false;
+  QObject::connect(sender, signal, &loop, [&] {
+    finished = true;
+    loop.quit();
+  });
+  QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+  loop.exec();
+  return finished;
 }
 }  // namespace
 
@@ -72,21 +117,45 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName("tilescope");
   QApplication::setApplicationVersion(TILESCOPE_VERSION);
 
-  tilescope::ui::MainWindow window;
+  using tilescope::ui::MainWindow;
+  MainWindow window;
+  const bool scripted = !options.screenshot.empty();
+  if (scripted) {
+    // A scripted run must never stop at a question nobody is there to answer.
+    window.fileController()->askAboutUnsavedChanges = [](const QString&) {
+      return tilescope::ui::FileController::UnsavedChoice::Discard;
+    };
+  }
+  if (!options.theme.empty()) {
+    tilescope::ui::Preferences preferences = tilescope::ui::Preferences::load();
+    preferences.theme = QString::fromStdString(options.theme);
+    window.applyPreferences(preferences);
+  }
   if (!options.open.empty()) {
     const QString error = window.openNotebook(QString::fromStdString(options.open));
     if (!error.isEmpty()) std::fprintf(stderr, "tilescope: %s\n", error.toLocal8Bit().constData());
   }
+  if (options.presentation) window.setPresentationMode(true);
   window.show();
-  if (options.screenshot.empty()) return app.exec();
+  if (!scripted) window.offerRecovery();
+
+  int exitCode = 0;
+  if (options.runAll) {
+    auto* controller = window.notebookController();
+    QTimer::singleShot(0, controller, &tilescope::ui::NotebookController::runAll);
+    if (!waitFor(controller, &tilescope::ui::NotebookController::allRunsFinished, options.timeoutSeconds * 1000)) {
+      std::fprintf(stderr, "tilescope: --run-all did not finish within %d s; %d cells still queued or running\n",
+                   options.timeoutSeconds, controller->pendingRuns());
+      exitCode = 3;
+    } else {
+      std::printf("run-all finished: %d cell(s) failed\n", controller->errorsSinceLastIdle());
+    }
+  }
+  if (!scripted) return app.exec();
 
   // Wait for the device probe so the status bar in the picture is final.
-  if (!window.deviceProbeFinished()) {
-    QEventLoop loop;
-    QObject::connect(&window, &tilescope::ui::MainWindow::deviceProbeDone, &loop, &QEventLoop::quit);
-    QTimer::singleShot(20000, &loop, &QEventLoop::quit);
-    loop.exec();
-  }
+  if (!window.deviceProbeFinished()) waitFor(&window, &MainWindow::deviceProbeDone, 20000);
+  window.notebookView()->flushPendingOutputs();
   QApplication::processEvents();
   const QString path = QString::fromStdString(options.screenshot);
   if (!window.grab().save(path, "PNG")) {
@@ -94,5 +163,5 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("screenshot saved to %s\n", options.screenshot.c_str());
-  return 0;
+  return exitCode;
 }

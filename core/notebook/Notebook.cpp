@@ -1,5 +1,6 @@
 #include "core/notebook/Notebook.h"
 
+#include <algorithm>
 #include <random>
 #include <unordered_set>
 
@@ -26,13 +27,21 @@ std::string Notebook::newCellId() const {
   }
 }
 
-Cell& Notebook::appendCell(CellType type, std::string source) {
+Cell& Notebook::appendCell(CellType type, std::string source) { return insertCell(cells.size(), type, std::move(source)); }
+
+Cell& Notebook::insertCell(size_t index, CellType type, std::string source) {
   Cell cell;
   cell.id = newCellId();
   cell.type = type;
   cell.source = std::move(source);
-  cells.push_back(std::move(cell));
-  return cells.back();
+  const auto position = cells.begin() + static_cast<std::ptrdiff_t>(std::min(index, cells.size()));
+  return *cells.insert(position, std::move(cell));
+}
+
+int Notebook::indexOfCell(const std::string& id) const {
+  for (size_t i = 0; i < cells.size(); ++i)
+    if (cells[i].id == id) return static_cast<int>(i);
+  return -1;
 }
 
 }  // namespace tilescope::notebook

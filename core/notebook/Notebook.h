@@ -28,6 +28,10 @@ struct Notebook {
   // A fresh cell id: 8 lowercase hex digits, unique within this notebook.
   std::string newCellId() const;
   Cell& appendCell(CellType type, std::string source);
+  // Inserts before position index (clamped to the end) with a fresh id.
+  Cell& insertCell(size_t index, CellType type, std::string source);
+  // Position of the cell with this id, or -1.
+  int indexOfCell(const std::string& id) const;
 };
 
 const char* cellTypeName(CellType t);

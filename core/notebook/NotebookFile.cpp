@@ -1,5 +1,8 @@
 #include "core/notebook/NotebookFile.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -8,31 +11,12 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "core/notebook/CellOutputs.h"
+
 namespace tilescope::notebook {
 namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::string joinSource(const json& source) {
-  if (source.is_string()) return source.get<std::string>();
-  std::string out;
-  if (source.is_array())
-    for (const json& line : source)
-      if (line.is_string()) out += line.get<std::string>();
-  return out;
-}
-
-json splitSource(const std::string& text) {
-  json lines = json::array();
-  size_t start = 0;
-  while (start < text.size()) {
-    const size_t nl = text.find('\n', start);
-    const size_t end = nl == std::string::npos ? text.size() : nl + 1;
-    lines.push_back(text.substr(start, end - start));
-    start = end;
-  }
-  return lines;
-}
 
 CellType parseCellType(const std::string& name, bool& ok) {
   ok = true;
@@ -94,7 +78,7 @@ LoadResult parseNotebookJson(const std::string& text, const std::string& path) {
                      c["cell_type"].get<std::string>() + "'.";
       return result;
     }
-    cell.source = joinSource(c.value("source", json()));
+    cell.source = joinLines(c.value("source", json()));
     if (c.contains("id") && c["id"].is_string()) cell.id = c["id"].get<std::string>();
     if (c.contains("metadata") && c["metadata"].is_object()) cell.metadata = c["metadata"];
     if (c.contains("attachments")) cell.attachments = c["attachments"];
@@ -125,7 +109,12 @@ LoadResult loadNotebook(const std::string& path) {
     result.notebook = std::move(nb);
     return result;
   }
-  return parseNotebookJson(text, path);
+  LoadResult parsed = parseNotebookJson(text, path);
+  // A picture or a text file picked by mistake: say what tilescope opens instead of a JSON byte offset.
+  if (!parsed.notebook && ext != ".ipynb" && ext != ".json")
+    parsed.error = path + ": tilescope opens Jupyter notebooks (.ipynb) and Python files (.py); this file is neither (" +
+                   parsed.error.substr(path.size() + 2) + ")";
+  return parsed;
 }
 
 std::string serializeNotebook(const Notebook& nb) {
@@ -136,7 +125,7 @@ std::string serializeNotebook(const Notebook& nb) {
     c["cell_type"] = cellTypeName(cell.type);
     c["id"] = cell.id;
     c["metadata"] = cell.metadata;
-    c["source"] = splitSource(cell.source);
+    c["source"] = splitLines(cell.source);
     if (cell.type == CellType::Code) {
       c["outputs"] = cell.outputs;
       c["execution_count"] = cell.executionCount > 0 ? json(cell.executionCount) : json(nullptr);
@@ -156,21 +145,32 @@ std::string saveNotebook(const Notebook& nb, const std::string& path) {
   const std::string text = serializeNotebook(nb);
   const fs::path target(path);
   const fs::path tmp = target.parent_path() / (target.filename().string() + ".tmp-" + std::to_string(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return path + ": cannot write (" + std::string(std::strerror(errno)) + "); the file was not changed";
-    out << text;
-    out.flush();
-    if (!out) {
-      std::error_code ignored;
-      fs::remove(tmp, ignored);
-      return path + ": writing failed (disk full?); the file was not changed";
-    }
+  // Keep the permissions of the file being replaced (a shared notebook may be group-writable).
+  mode_t mode = 0644;
+  struct stat existing {};
+  if (::stat(path.c_str(), &existing) == 0) mode = existing.st_mode & 07777;
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  if (fd < 0) return path + ": cannot write (" + std::string(std::strerror(errno)) + "); the file was not changed";
+  size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<size_t>(n);
   }
+  // fsync before the rename: otherwise a power cut can leave an empty file under the old name.
+  const bool ok = written == text.size() && ::fsync(fd) == 0;
+  const int writeErrno = errno;
+  ::close(fd);
   std::error_code ec;
+  if (!ok) {
+    fs::remove(tmp, ec);
+    return path + ": writing failed (" + std::string(std::strerror(writeErrno)) + "); the file was not changed";
+  }
   fs::rename(tmp, target, ec);
   if (ec) {
-    fs::remove(tmp, ec);
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
     return path + ": cannot replace the file (" + ec.message() + "); it was not changed";
   }
   return {};

@@ -5,7 +5,13 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
+#include "tests/ui/UiTestSupport.h"
+#include "ui/BackendSelector.h"
 #include "ui/CodeCellWidget.h"
+#include "ui/MarkdownCellWidget.h"
+#include "ui/NotebookController.h"
+#include "ui/RecoveryStore.h"
+#include "ui/NotebookModel.h"
 #include "ui/MainWindow.h"
 #include "ui/NotebookView.h"
 
@@ -74,4 +80,75 @@ TEST(MainWindow, GrabProducesANonEmptyImage) {
   for (int y = 0; y < image.height(); y += 7)
     for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
   EXPECT_GT(colours.size(), 10);
+}
+
+TEST(MainWindow, GpuBackendIsDisabledWithTheReasonWhenThereIsNoDevice) {
+  app();
+  MainWindow w(new tilescope::testing::RecordingClient);
+  waitForProbe(w);
+  auto* selector = w.backendSelector();
+  if (w.deviceStatusText().startsWith("No CUDA device")) {
+    EXPECT_FALSE(selector->gpuSelectable());
+    const QString tip = selector->itemData(1, Qt::ToolTipRole).toString();
+    EXPECT_TRUE(tip.startsWith("No GPU available: No CUDA device")) << tip.toStdString();
+    selector->setBackend(tilescope::ui::Backend::Gpu);
+    EXPECT_NE(selector->backend(), tilescope::ui::Backend::Gpu);
+  } else {
+    EXPECT_TRUE(selector->gpuSelectable());
+  }
+  selector->setBackend(tilescope::ui::Backend::Simulator);
+  EXPECT_EQ(selector->backend(), tilescope::ui::Backend::Simulator);
+}
+
+TEST(MainWindow, RunUsesTheSelectedBackend) {
+  app();
+  auto* client = new tilescope::testing::RecordingClient;
+  MainWindow w(client);
+  w.backendSelector()->setBackend(tilescope::ui::Backend::Simulator);
+  w.notebookController()->runSelected();
+  ASSERT_EQ(client->runs.size(), 1u);
+  EXPECT_EQ(client->runs[0].backend, tilescope::ui::Backend::Simulator);
+}
+
+TEST(MainWindow, PresentationModeShowsOneLargeCell) {
+  app();
+  MainWindow w(new tilescope::testing::RecordingClient);
+  ASSERT_TRUE(w.openNotebook(TILESCOPE_SOURCE_DIR "/examples/vector_add.ipynb").isEmpty());
+  w.show();
+  auto* view = w.notebookView();
+  const double normalSize = view->appearance().editorFont.pointSizeF();
+  w.setPresentationMode(true);
+  EXPECT_GT(view->appearance().editorFont.pointSizeF(), normalSize * 1.5);
+  int visible = 0;
+  for (int i = 0; i < view->cellCount(); ++i) visible += view->cellWidget(i)->isVisible() ? 1 : 0;
+  EXPECT_EQ(visible, 1);
+  EXPECT_TRUE(view->cellWidget(0)->isVisible());
+  QTest::keyClick(view, Qt::Key_J);
+  EXPECT_TRUE(view->cellWidget(1)->isVisible());
+  EXPECT_FALSE(view->cellWidget(0)->isVisible());
+  w.setPresentationMode(false);
+  for (int i = 0; i < view->cellCount(); ++i) EXPECT_TRUE(view->cellWidget(i)->isVisible());
+  EXPECT_DOUBLE_EQ(view->appearance().editorFont.pointSizeF(), normalSize);
+}
+
+TEST(MainWindow, DarkThemeRecoloursTheWindow) {
+  app();
+  MainWindow w(new tilescope::testing::RecordingClient);
+  tilescope::ui::Preferences p;
+  p.theme = "dark";
+  w.applyPreferences(p);
+  EXPECT_LT(QApplication::palette().color(QPalette::Window).lightness(), 80);
+  EXPECT_TRUE(w.notebookView()->appearance().theme.dark);
+  p.theme = "light";
+  w.applyPreferences(p);
+  EXPECT_GT(QApplication::palette().color(QPalette::Window).lightness(), 200);
+}
+
+TEST(MainWindow, TitleShowsUnsavedChanges) {
+  app();
+  MainWindow w(new tilescope::testing::RecordingClient);
+  EXPECT_TRUE(w.windowTitle().startsWith("Untitled.ipynb"));
+  EXPECT_FALSE(w.isWindowModified());
+  w.model()->setSource(0, "x = 1");
+  EXPECT_TRUE(w.isWindowModified());
 }

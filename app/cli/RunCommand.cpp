@@ -1,0 +1,226 @@
+// tilescope-cli run: runs a Python script, or every code cell of a notebook in order, through the
+// host interpreter (no Python needed), printing output as it comes.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "app/cli/Commands.h"
+#include "core/gpu/DeviceReport.h"
+#include "core/host/HostExecutor.h"
+#include "core/notebook/NotebookFile.h"
+
+namespace tilescope::cli {
+
+namespace {
+
+const char* kUsage =
+    "usage: tilescope-cli run FILE.py|FILE.ipynb [--backend sim|gpu|auto] [--trace DIR] [--pid-filter EXPR]\n"
+    "                         [--out OUT.ipynb] [--allow-errors]\n"
+    "\n"
+    "Runs a script, or every code cell of a notebook in order (cells share one namespace), with\n"
+    "tilescope's host interpreter; kernels run on the simulator. Exits 0 on success, 1 when the code\n"
+    "raises (a failed assert included), 2 on bad arguments.\n"
+    "\n"
+    "  --backend B       sim (default), gpu, or auto (the GPU when there is one, else the simulator)\n"
+    "  --trace DIR       write a trace of every kernel launch to DIR (one .tstrace file per launch)\n"
+    "  --pid-filter EXPR only these programs print and are traced, e.g. 'pid_0 > 1, pid_1 == 0' or '>1,=0'\n"
+    "  --out OUT.ipynb   write the executed notebook with its outputs (nbformat 4.5)\n"
+    "  --allow-errors    notebooks: run the remaining cells after a cell fails (the exit code is still 1)\n";
+
+struct Options {
+  std::string path;
+  std::string backend = "sim";
+  std::string traceDir;
+  std::string pidFilter;
+  std::string out;
+  bool allowErrors = false;
+};
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Appends stream text to a cell's outputs, merging with a preceding output of the same stream.
+void appendStream(nlohmann::json& outputs, const std::string& name, const std::string& text) {
+  if (!outputs.empty() && outputs.back().value("output_type", "") == "stream" && outputs.back().value("name", "") == name) {
+    outputs.back()["text"] = outputs.back()["text"].get<std::string>() + text;
+    return;
+  }
+  outputs.push_back({{"output_type", "stream"}, {"name", name}, {"text", text}});
+}
+
+nlohmann::json errorOutput(const host::ExecutionOutcome& outcome, const std::string& tracebackText) {
+  nlohmann::json lines = nlohmann::json::array();
+  std::istringstream in(tracebackText);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return {{"output_type", "error"}, {"ename", outcome.errorName}, {"evalue", outcome.errorValue}, {"traceback", lines}};
+}
+
+// Prints and records what a run produces.
+struct Recorder {
+  nlohmann::json* outputs = nullptr;  // the cell's outputs when writing a notebook
+
+  host::ExecutionCallbacks callbacks() {
+    host::ExecutionCallbacks cb;
+    cb.stream = [this](const std::string& name, const std::string& text) {
+      std::FILE* f = name == "stderr" ? stderr : stdout;
+      std::fwrite(text.data(), 1, text.size(), f);
+      std::fflush(f);
+      if (outputs) appendStream(*outputs, name, text);
+    };
+    cb.displayData = [this](const host::RichOutput& out) {
+      // The CLI shows the text form; the notebook keeps the whole bundle (plots are drawn by the GUI).
+      if (outputs) outputs->push_back({{"output_type", "display_data"}, {"data", out.data}, {"metadata", out.metadata}});
+    };
+    return cb;
+  }
+};
+
+int finish(const host::HostExecutor& executor, const host::ExecutionOutcome& outcome) {
+  if (outcome.status == host::ExecutionOutcome::Status::Ok) return 0;
+  std::fflush(stdout);
+  std::fputs(executor.lastTraceback().c_str(), stderr);
+  return 1;
+}
+
+int runScript(host::HostExecutor& executor, const Options& o, const std::string& text) {
+  Recorder recorder;
+  const host::ExecutionCallbacks cb = recorder.callbacks();
+  host::CancelToken cancel;
+  const host::ExecutionOutcome outcome = executor.run(std::make_shared<lang::SourceFile>(o.path, text), false, cb, &cancel);
+  return finish(executor, outcome);
+}
+
+int runNotebook(host::HostExecutor& executor, const Options& o) {
+  notebook::LoadResult loaded = notebook::loadNotebook(o.path);
+  if (!loaded.notebook) {
+    std::fprintf(stderr, "tilescope-cli run: %s\n", loaded.error.c_str());
+    return 1;
+  }
+  notebook::Notebook nb = std::move(*loaded.notebook);
+  int status = 0;
+  int count = 0;
+  bool stopped = false;
+  for (notebook::Cell& cell : nb.cells) {
+    if (cell.type != notebook::CellType::Code) continue;
+    cell.outputs = nlohmann::json::array();
+    if (stopped) {
+      cell.executionCount = 0;
+      continue;
+    }
+    cell.executionCount = ++count;
+    Recorder recorder;
+    recorder.outputs = &cell.outputs;
+    const host::ExecutionCallbacks cb = recorder.callbacks();
+    host::CancelToken cancel;
+    // Cells are named like "nb.ipynb[3]" so that tracebacks and kernel errors say which cell.
+    auto file = std::make_shared<lang::SourceFile>(o.path + "[" + std::to_string(count) + "]", cell.source);
+    const host::ExecutionOutcome outcome = executor.run(file, true, cb, &cancel);
+    if (outcome.result) {
+      const std::string text = outcome.result->data.value("text/plain", "");
+      std::printf("%s\n", text.c_str());
+      std::fflush(stdout);
+      cell.outputs.push_back({{"output_type", "execute_result"},
+                              {"execution_count", count},
+                              {"data", outcome.result->data},
+                              {"metadata", nlohmann::json::object()}});
+    }
+    if (outcome.status != host::ExecutionOutcome::Status::Ok) {
+      status = finish(executor, outcome);
+      cell.outputs.push_back(errorOutput(outcome, executor.lastTraceback()));
+      stopped = !o.allowErrors;  // like Jupyter's "run all": stop at the first error
+    }
+  }
+  if (!o.out.empty()) {
+    const std::string error = notebook::saveNotebook(nb, o.out);
+    if (!error.empty()) {
+      std::fprintf(stderr, "tilescope-cli run: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  return status;
+}
+
+}  // namespace
+
+int runRun(const Args& args) {
+  Options o;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& into) {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "tilescope-cli run: %s needs a value\n\n%s", a.c_str(), kUsage);
+        return false;
+      }
+      into = args[++i];
+      return true;
+    };
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (a == "--backend") {
+      if (!value(o.backend)) return 2;
+    } else if (a == "--trace") {
+      if (!value(o.traceDir)) return 2;
+    } else if (a == "--pid-filter") {
+      if (!value(o.pidFilter)) return 2;
+    } else if (a == "--out") {
+      if (!value(o.out)) return 2;
+    } else if (a == "--allow-errors") {
+      o.allowErrors = true;
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "tilescope-cli run: unknown option '%s'\n\n%s", a.c_str(), kUsage);
+      return 2;
+    } else if (o.path.empty()) {
+      o.path = a;
+    } else {
+      std::fprintf(stderr, "tilescope-cli run: only one file can be run (got '%s' and '%s')\n", o.path.c_str(), a.c_str());
+      return 2;
+    }
+  }
+  if (o.path.empty()) {
+    std::fprintf(stderr, "tilescope-cli run: no file given\n\n%s", kUsage);
+    return 2;
+  }
+  host::HostExecutor executor;
+  if (o.backend == "sim" || o.backend == "simulator") {
+    executor.setBackend(host::Backend::Simulator);
+  } else if (o.backend == "gpu" || o.backend == "auto") {
+    const gpu::DeviceReport report = gpu::DeviceReport::probe();
+    if (o.backend == "gpu") {
+      if (!report.gpuAvailable) {
+        std::fprintf(stderr, "tilescope-cli run: --backend gpu needs a CUDA device, and this machine has none (%s). "
+                             "Use --backend sim or auto.\n", report.gpuSummary.c_str());
+      } else {
+        std::fprintf(stderr, "tilescope-cli run: --backend gpu: found %s, but the GPU backend of the host runtime is not implemented yet "
+                             "(it comes with the CUDA code generator in a later issue). Use --backend sim or auto.\n",
+                     report.gpuSummary.c_str());
+      }
+      return 1;
+    }
+    // auto: the GPU when one is usable; until the GPU backend exists that is always the simulator.
+    executor.setBackend(host::Backend::Simulator);
+  } else {
+    std::fprintf(stderr, "tilescope-cli run: unknown backend '%s' (use sim, gpu or auto)\n", o.backend.c_str());
+    return 2;
+  }
+  executor.launchSettings().traceDir = o.traceDir;
+  executor.launchSettings().pidFilter = o.pidFilter;
+
+  if (endsWith(o.path, ".ipynb")) return runNotebook(executor, o);
+  std::ifstream f(o.path, std::ios::binary);
+  if (!f) {
+    std::fprintf(stderr, "tilescope-cli run: cannot read '%s'\n", o.path.c_str());
+    return 1;
+  }
+  std::stringstream text;
+  text << f.rdbuf();
+  if (!o.out.empty()) {
+    std::fprintf(stderr, "tilescope-cli run: --out writes notebooks; '%s' is a script (run the .ipynb instead)\n", o.path.c_str());
+    return 2;
+  }
+  return runScript(executor, o, text.str());
+}
+
+}  // namespace tilescope::cli

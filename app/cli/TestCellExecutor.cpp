@@ -1,0 +1,48 @@
+#include "app/cli/TestCellExecutor.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+#include <thread>
+
+namespace tilescope::cli {
+
+host::ExecutionOutcome TestCellExecutor::execute(const std::string& code, const std::string& cellId,
+                                                 const host::ExecutionCallbacks& callbacks,
+                                                 const host::CancelToken& cancel) {
+  host::ExecutionOutcome outcome;
+  std::istringstream lines(code);
+  std::string line;
+  int lineNumber = 0;
+  while (std::getline(lines, line)) {
+    ++lineNumber;
+    const size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos || line[start] == '#') continue;
+    const std::string command = line.substr(start, line.find_last_not_of(" \t\r") + 1 - start);
+    const int column = static_cast<int>(start) + 1;
+    if (command == "print" || command.rfind("print ", 0) == 0) {
+      if (callbacks.stream) callbacks.stream("stdout", (command.size() > 6 ? command.substr(6) : "") + "\n");
+    } else if (command == "loop forever") {
+      // Sleeps a millisecond between polls: as responsive as a tight loop, kinder to a shared machine.
+      while (!cancel.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      outcome.status = host::ExecutionOutcome::Status::Cancelled;
+      outcome.errorName = "KeyboardInterrupt";
+      outcome.errorValue = "the cell was interrupted";
+      outcome.traceback.push_back({host::cellFileName(cellId), lineNumber, column, command});
+      return outcome;
+    } else if (command == "crash") {
+      std::abort();
+    } else {
+      outcome.status = host::ExecutionOutcome::Status::Error;
+      outcome.errorName = "TestExecutorError";
+      outcome.errorValue = "unknown command '" + command +
+                           "': the test executor (TILESCOPE_WORKER_TEST_EXECUTOR=1) understands only "
+                           "'print <text>', 'loop forever' and 'crash'";
+      outcome.traceback.push_back({host::cellFileName(cellId), lineNumber, column, "unknown command"});
+      return outcome;
+    }
+  }
+  return outcome;
+}
+
+}  // namespace tilescope::cli

@@ -1,0 +1,24 @@
+#pragma once
+// TEST DOUBLE. Not a Python executor: it stands in for the host runtime so that the worker protocol
+// and the GUI (output, interrupt, crash recovery) can be tested before the real executor exists.
+// The worker uses it only when TILESCOPE_WORKER_TEST_EXECUTOR=1 (docs/PROTOCOL.md). Each line of a
+// cell is one command:
+//   print <text>   writes <text> and a newline to stdout
+//   loop forever   spins, polling the cancel token, until interrupted
+//   crash          calls std::abort(), killing the worker
+// Anything else is an error pointing at the line and column of the unknown command.
+#include "core/host/CellExecutor.h"
+
+namespace tilescope::cli {
+
+class TestCellExecutor : public host::CellExecutor {
+public:
+  static constexpr const char* kEnvironmentVariable = "TILESCOPE_WORKER_TEST_EXECUTOR";
+
+  std::string name() const override { return "test-double"; }
+  void setBackend(host::Backend) override {}
+  host::ExecutionOutcome execute(const std::string& code, const std::string& cellId,
+                                 const host::ExecutionCallbacks& callbacks, const host::CancelToken& cancel) override;
+};
+
+}  // namespace tilescope::cli

@@ -1,0 +1,44 @@
+#pragma once
+// The worker's end of the protocol pipe (docs/PROTOCOL.md): JSON messages and their binary blobs,
+// framed by core/util/FrameCodec, read from one file descriptor and written to another.
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/host/CellExecutor.h"
+#include "core/util/FrameCodec.h"
+
+namespace tilescope::cli {
+
+struct IncomingMessage {
+  nlohmann::json message;
+  std::vector<std::string> blobs;  // the 'B' frames announced by message["blobs"]
+};
+
+class WorkerChannel {
+public:
+  WorkerChannel(int inputFd, int outputFd) : inputFd_(inputFd), outputFd_(outputFd) {}
+
+  // Blocks until one whole message has arrived. nullopt at end of input or when the stream is broken
+  // (then error() says why); either way nothing more can be read.
+  std::optional<IncomingMessage> receive();
+  const std::string& error() const { return error_; }
+
+  // Writes a message and its blobs as one unit; safe from several threads. False once the client
+  // has gone (broken pipe).
+  bool send(const nlohmann::json& message, const std::vector<host::BinaryBlob>& blobs = {});
+
+private:
+  std::optional<util::Frame> nextFrame();
+  bool writeAll(const std::string& bytes);
+
+  int inputFd_;
+  int outputFd_;
+  util::FrameDecoder decoder_;
+  std::string error_;
+  std::mutex writeMutex_;
+};
+
+}  // namespace tilescope::cli

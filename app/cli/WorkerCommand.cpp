@@ -1,0 +1,237 @@
+// tilescope-cli worker: runs notebook cells for the GUI in a separate process, speaking the framed
+// JSON protocol of docs/PROTOCOL.md on stdin/stdout. The main thread executes cells one at a time;
+// a watcher thread keeps reading stdin so that an interrupt_request (or SIGINT) can set the cancel
+// flag while a cell runs.
+#include <unistd.h>
+
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "app/cli/Commands.h"
+#include "core/host/HostExecutor.h"
+#include "app/cli/TestCellExecutor.h"
+#include "app/cli/WorkerChannel.h"
+
+namespace tilescope::cli {
+namespace {
+using nlohmann::json;
+
+constexpr int kProtocolVersion = 1;
+
+struct ExecuteRequest {
+  std::string id;
+  std::string cellId;
+  std::string code;
+  host::Backend backend = host::Backend::Auto;
+  bool abortedBeforeStart = false;  // interrupted while still queued: reply "aborted" without running
+};
+
+// Requests waiting for the main thread, and the one it is running, guarded together so that an
+// interrupt either cancels the running cell or aborts the queued ones, never neither.
+class RequestQueue {
+public:
+  explicit RequestQueue(host::CancelToken& cancel) : cancel_(cancel) {}
+
+  void push(ExecuteRequest request) {
+    {
+      std::lock_guard lock(mutex_);
+      pending_.push_back(std::move(request));
+    }
+    ready_.notify_one();
+  }
+
+  // Blocks for the next request; nullopt once closed and drained. Marks it running and clears the
+  // cancel flag under the lock, so an earlier interrupt cannot leak into it.
+  std::optional<ExecuteRequest> takeNext() {
+    std::unique_lock lock(mutex_);
+    running_ = false;
+    ready_.wait(lock, [this] { return closed_ || !pending_.empty(); });
+    if (pending_.empty()) return std::nullopt;
+    ExecuteRequest next = std::move(pending_.front());
+    pending_.pop_front();
+    cancel_.reset();
+    running_ = true;
+    return next;
+  }
+
+  void interrupt() {
+    std::lock_guard lock(mutex_);
+    if (running_) cancel_.cancel();
+    for (auto& request : pending_) request.abortedBeforeStart = true;
+  }
+
+  void close() {
+    {
+      std::lock_guard lock(mutex_);
+      closed_ = true;
+      cancel_.cancel();
+      for (auto& request : pending_) request.abortedBeforeStart = true;
+    }
+    ready_.notify_one();
+  }
+
+private:
+  host::CancelToken& cancel_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<ExecuteRequest> pending_;
+  bool running_ = false;
+  bool closed_ = false;
+};
+
+host::CancelToken* g_cancelForSignal = nullptr;  // set once before the handler is installed
+
+extern "C" void onSigint(int) {
+  if (g_cancelForSignal) g_cancelForSignal->cancel();
+}
+
+std::unique_ptr<host::CellExecutor> makeExecutor() {
+  const char* test = std::getenv(TestCellExecutor::kEnvironmentVariable);
+  if (test && std::strcmp(test, "1") == 0) return std::make_unique<TestCellExecutor>();
+  return std::make_unique<host::HostExecutor>();
+}
+
+json frameJson(const host::TracebackFrame& frame) {
+  return {{"file", frame.file}, {"line", frame.line}, {"col", frame.column}, {"text", frame.text}};
+}
+
+// Reads control messages until stdin closes or a shutdown_request; runs on the watcher thread.
+void readControlMessages(WorkerChannel& channel, RequestQueue& queue) {
+  while (auto incoming = channel.receive()) {
+    const json& message = incoming->message;
+    const std::string type = message["type"].get<std::string>();
+    if (type == "execute_request") {
+      ExecuteRequest request;
+      request.id = message.value("id", "");
+      request.cellId = message.value("cell_id", "");
+      request.code = message.value("code", "");
+      request.backend = host::parseBackend(message.value("backend", "auto")).value_or(host::Backend::Auto);
+      queue.push(std::move(request));
+    } else if (type == "interrupt_request") {
+      queue.interrupt();
+    } else if (type == "shutdown_request") {
+      break;
+    } else {
+      channel.send({{"type", "protocol_error"}, {"message", "unknown message type '" + type + "'"}});
+    }
+  }
+  if (!channel.error().empty()) {
+    std::fprintf(stderr, "tilescope-cli worker: %s\n", channel.error().c_str());
+    channel.send({{"type", "protocol_error"}, {"message", channel.error()}});
+  }
+  queue.close();
+}
+
+class CellRunner {
+public:
+  CellRunner(WorkerChannel& channel, host::CellExecutor& executor, const host::CancelToken& cancel)
+      : channel_(channel), executor_(executor), cancel_(cancel) {}
+
+  void run(const ExecuteRequest& request) {
+    const json ids = {{"id", request.id}, {"cell_id", request.cellId}};
+    auto send = [&](json message, const std::vector<host::BinaryBlob>& blobs = {}) {
+      message.update(ids);
+      // The GUI has gone: nothing can be reported any more, and nobody waits for the result.
+      if (!channel_.send(message, blobs)) std::_Exit(3);
+    };
+    send({{"type", "status"}, {"state", "busy"}});
+    if (request.abortedBeforeStart) {
+      send({{"type", "execute_reply"}, {"status", "aborted"}, {"execution_count", nullptr}});
+      send({{"type", "status"}, {"state", "idle"}});
+      return;
+    }
+    const int count = ++executionCount_;
+    send({{"type", "execute_input"}, {"execution_count", count}});
+
+    host::ExecutionCallbacks callbacks;
+    callbacks.stream = [&](const std::string& name, const std::string& text) {
+      send({{"type", "stream"}, {"name", name}, {"text", text}});
+    };
+    callbacks.displayData = [&](const host::RichOutput& output) {
+      send({{"type", "display_data"}, {"data", output.data}, {"metadata", output.metadata}}, output.blobs);
+    };
+    executor_.setBackend(request.backend);
+    host::ExecutionOutcome outcome;
+    try {
+      outcome = executor_.execute(request.code, request.cellId, callbacks, cancel_);
+    } catch (const std::exception& e) {
+      // An executor bug must not take the session down with it; report it as one.
+      outcome.status = host::ExecutionOutcome::Status::Error;
+      outcome.errorName = "InternalError";
+      outcome.errorValue = std::string("tilescope bug while running the cell (please report it): ") + e.what();
+    }
+
+    if (outcome.result)
+      send({{"type", "execute_result"}, {"execution_count", count}, {"data", outcome.result->data},
+            {"metadata", outcome.result->metadata}},
+           outcome.result->blobs);
+    const char* status = "ok";
+    if (outcome.status != host::ExecutionOutcome::Status::Ok) {
+      json frames = json::array();
+      for (const auto& frame : outcome.traceback) frames.push_back(frameJson(frame));
+      send({{"type", "error"}, {"ename", outcome.errorName}, {"evalue", outcome.errorValue}, {"traceback", frames}});
+      status = outcome.status == host::ExecutionOutcome::Status::Cancelled ? "aborted" : "error";
+    }
+    send({{"type", "execute_reply"}, {"status", status}, {"execution_count", count}});
+    send({{"type", "status"}, {"state", "idle"}});
+  }
+
+private:
+  WorkerChannel& channel_;
+  host::CellExecutor& executor_;
+  const host::CancelToken& cancel_;
+  int executionCount_ = 0;
+};
+}  // namespace
+
+int runWorker(const Args& args) {
+  if (!args.empty()) {
+    const bool help = args[0] == "--help" || args[0] == "-h";
+    std::fprintf(help ? stdout : stderr,
+                 "usage: tilescope-cli worker\n\n"
+                 "Runs notebook cells for the tilescope GUI: reads execute requests on stdin and writes\n"
+                 "results on stdout as length-prefixed JSON frames (docs/PROTOCOL.md). Not meant to be\n"
+                 "used by hand. TILESCOPE_WORKER_TEST_EXECUTOR=1 selects the test double (tests only).\n");
+    return help ? 0 : 2;
+  }
+  // The protocol keeps a private copy of stdout; fd 1 then points at stderr, so whatever user code
+  // or a library prints can never corrupt the framing.
+  const int protocolFd = ::dup(STDOUT_FILENO);
+  if (protocolFd < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+    std::perror("tilescope-cli worker: cannot set up the protocol channel");
+    return 1;
+  }
+  std::signal(SIGPIPE, SIG_IGN);  // a vanished GUI shows up as a failed write instead of killing us
+
+  WorkerChannel channel(STDIN_FILENO, protocolFd);
+  std::unique_ptr<host::CellExecutor> executor = makeExecutor();
+  host::CancelToken cancel;
+  RequestQueue queue(cancel);
+
+  // Ctrl+C in a terminal (or a SIGINT from a GUI) interrupts the running cell like interrupt_request.
+  g_cancelForSignal = &cancel;
+  struct sigaction action {};
+  action.sa_handler = onSigint;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &action, nullptr);
+
+  if (!channel.send({{"type", "hello"}, {"protocol", kProtocolVersion}, {"version", TILESCOPE_VERSION},
+                     {"executor", executor->name()}, {"pid", static_cast<long>(::getpid())}}))
+    return 3;
+
+  std::thread watcher(readControlMessages, std::ref(channel), std::ref(queue));
+  CellRunner runner(channel, *executor, cancel);
+  while (auto request = queue.takeNext()) runner.run(*request);
+  watcher.join();  // takeNext() only ends after the watcher closed the queue
+  return 0;
+}
+
+}  // namespace tilescope::cli

@@ -1,0 +1,102 @@
+#pragma once
+// The seam between the worker process (app/cli/WorkerCommand.cpp) and whatever runs a cell's code.
+// The worker owns the protocol, the threads and cancellation (docs/PROTOCOL.md); an executor only runs
+// code on the worker's main thread, reports what it produces through the callbacks, and polls the
+// cancel token often (between statements, inside loops) so that Interrupt stops it within 1 s.
+// The real Python-subset executor of core/host implements this interface.
+#include <atomic>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilescope::host {
+
+enum class Backend { Simulator, Gpu, Auto };
+
+inline const char* backendName(Backend backend) {
+  switch (backend) {
+    case Backend::Simulator: return "simulator";
+    case Backend::Gpu: return "gpu";
+    case Backend::Auto: return "auto";
+  }
+  return "auto";
+}
+
+inline std::optional<Backend> parseBackend(std::string_view name) {
+  if (name == "simulator") return Backend::Simulator;
+  if (name == "gpu") return Backend::Gpu;
+  if (name == "auto") return Backend::Auto;
+  return std::nullopt;
+}
+
+// Set from the worker's control thread (interrupt_request) or its SIGINT handler, polled by the
+// executor. Lock-free, so setting it from a signal handler is safe.
+class CancelToken {
+public:
+  bool cancelled() const noexcept { return flag_.load(std::memory_order_relaxed); }
+  void cancel() noexcept { flag_.store(true, std::memory_order_relaxed); }
+  void reset() noexcept { flag_.store(false, std::memory_order_relaxed); }
+
+private:
+  static_assert(std::atomic<bool>::is_always_lock_free, "the SIGINT handler needs a lock-free flag");
+  std::atomic<bool> flag_{false};
+};
+
+// One frame of a traceback, outermost first as Python prints them. line and column are 1-based;
+// 0 means unknown. A cell's code is compiled under cellFileName(cellId), so the UI can put an error
+// marker into the right cell (also into another cell, e.g. the one defining a failing kernel).
+struct TracebackFrame {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string text;  // what went wrong here, or the source line
+};
+
+inline std::string cellFileName(std::string_view cellId) { return "<cell:" + std::string(cellId) + ">"; }
+
+// Large binary payloads (program traces) travel as raw frames next to a rich output, never as JSON.
+struct BinaryBlob {
+  std::string mimeType;
+  std::string bytes;
+};
+
+// A Jupyter MIME bundle ({"text/plain": "...", "image/png": "<base64>"}) with its metadata.
+struct RichOutput {
+  nlohmann::json data = nlohmann::json::object();
+  nlohmann::json metadata = nlohmann::json::object();
+  std::vector<BinaryBlob> blobs;
+};
+
+struct ExecutionCallbacks {
+  // streamName is "stdout" or "stderr"; text is sent as it comes (no buffering by line).
+  std::function<void(const std::string& streamName, const std::string& text)> stream;
+  std::function<void(const RichOutput& output)> displayData;
+};
+
+struct ExecutionOutcome {
+  enum class Status { Ok, Error, Cancelled };
+  Status status = Status::Ok;
+  std::optional<RichOutput> result;       // the value of a trailing expression (execute_result)
+  std::string errorName;                  // Error: e.g. "TypeError"; Cancelled: "KeyboardInterrupt"
+  std::string errorValue;                 // the message, saying what to do
+  std::vector<TracebackFrame> traceback;  // outermost first
+};
+
+class CellExecutor {
+public:
+  virtual ~CellExecutor() = default;
+  // Short name reported to the UI ("host-runtime", "test-double", ...).
+  virtual std::string name() const = 0;
+  // The backend chosen in the UI for the following execute() calls. Kept as a setting rather than an
+  // execute() argument because it is a session choice, like Triton's device.
+  virtual void setBackend(Backend backend) = 0;
+  // Runs one cell. State (variables, kernels) persists between calls within one worker process.
+  // Must return soon after cancel.cancelled() becomes true, with Status::Cancelled.
+  virtual ExecutionOutcome execute(const std::string& code, const std::string& cellId,
+                                   const ExecutionCallbacks& callbacks, const CancelToken& cancel) = 0;
+};
+
+}  // namespace tilescope::host

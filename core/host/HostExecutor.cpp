@@ -1,0 +1,56 @@
+#include "core/host/HostExecutor.h"
+
+#include "core/host/TensorError.h"
+#include "core/lang/Diagnostic.h"
+
+namespace tilescope::host {
+
+HostExecutor::HostExecutor() : interpreter_(std::make_unique<Interpreter>()) {}
+
+void HostExecutor::setBackend(Backend backend) { interpreter_->launchSettings().backend = backend; }
+
+ExecutionOutcome HostExecutor::execute(const std::string& code, const std::string& cellId, const ExecutionCallbacks& callbacks,
+                                       const CancelToken& cancel) {
+  return run(std::make_shared<lang::SourceFile>(cellFileName(cellId), code), true, callbacks, &cancel);
+}
+
+ExecutionOutcome HostExecutor::run(const lang::SourceFilePtr& file, bool displayLast, const ExecutionCallbacks& callbacks,
+                                   const CancelToken* cancel) {
+  Interpreter& in = *interpreter_;
+  in.setCallbacks(&callbacks);
+  in.setCancelToken(cancel);
+  lastTraceback_.clear();
+  ExecutionOutcome outcome;
+  auto fail = [&](const PyError& e) {
+    outcome.status = e.cancellation || e.type() == "KeyboardInterrupt" ? ExecutionOutcome::Status::Cancelled
+                                                                       : ExecutionOutcome::Status::Error;
+    outcome.errorName = e.type();
+    outcome.errorValue = e.message();
+    for (const TracebackEntry& f : e.frames) outcome.traceback.push_back(TracebackFrame{f.file, f.line, f.column, f.sourceLine});
+    if (!e.detail.empty()) outcome.traceback.push_back(TracebackFrame{"", 0, 0, e.detail});
+    lastTraceback_ = e.render();
+  };
+  try {
+    std::optional<Value> result = in.runSource(file, displayLast);
+    if (result && !result->isNone()) {
+      RichOutput out;
+      out.data["text/plain"] = in.repr(*result);
+      outcome.result = std::move(out);
+    }
+  } catch (const PyError& e) {
+    fail(e);
+  } catch (const TensorError& e) {
+    fail(PyError(std::string(e.pythonType()), e.what()));
+  } catch (const lang::CompileError& e) {
+    PyError err("CompilationError", e.diagnostic().headline());
+    err.detail = e.diagnostic().render();
+    fail(err);
+  } catch (const std::bad_alloc&) {
+    fail(PyError("MemoryError", "out of memory"));
+  }
+  in.setCallbacks(nullptr);
+  in.setCancelToken(nullptr);
+  return outcome;
+}
+
+}  // namespace tilescope::host

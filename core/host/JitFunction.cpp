@@ -1,0 +1,161 @@
+#include "core/host/JitFunction.h"
+
+#include "core/host/Containers.h"
+#include "core/host/Interpreter.h"
+#include "core/host/KernelLauncher.h"
+#include "core/host/PyError.h"
+#include "core/host/TritonValues.h"
+
+namespace tilescope::host {
+
+JitFunction* innermostJit(const Value& v) {
+  if (auto* j = v.as<JitFunction>()) return j;
+  if (auto* a = v.as<Autotuner>()) return innermostJit(a->inner);
+  if (auto* h = v.as<Heuristics>()) return innermostJit(h->inner);
+  return nullptr;
+}
+
+namespace {
+
+Value launcher(const std::shared_ptr<Object>& self, const Value& grid) {
+  auto l = std::make_shared<LaunchObject>();
+  l->target = Value(self);
+  l->grid = grid;
+  return Value(l);
+}
+
+// The launch arguments given so far by parameter name (what heuristics and autotune keys see);
+// meta-parameters that autotune or heuristics add later are simply absent.
+std::shared_ptr<DictObject> namedArgs(Interpreter& in, JitFunction& jit, const CallArgs& args) {
+  auto dict = std::make_shared<DictObject>();
+  const auto& params = jit.fn->signature.params();
+  for (size_t i = 0; i < args.positional.size() && i < params.size(); ++i) dict->set(in, makeStr(params[i].name), args.positional[i]);
+  for (const auto& [k, v] : args.keywords) dict->set(in, makeStr(k), v);
+  for (const ParamSpec& p : params) {
+    if (p.defaultValue && !dict->find(in, makeStr(p.name))) dict->set(in, makeStr(p.name), *p.defaultValue);
+  }
+  return dict;
+}
+
+Value launch(Interpreter& in, const Value& target, const Value& grid, CallArgs& args);
+
+Value launchHeuristics(Interpreter& in, Heuristics& h, const Value& grid, CallArgs& args) {
+  JitFunction* jit = innermostJit(h.inner);
+  // Heuristics see the arguments given so far (and earlier heuristics' results), like Triton.
+  std::shared_ptr<DictObject> named = namedArgs(in, *jit, args);
+  auto* values = h.values.as<DictObject>();
+  for (auto& [k, fn] : values->entries()) {
+    const Value v = in.call(fn, ValueList{Value(named)});
+    named->set(in, k, v);
+    args.keywords.emplace_back(in.str(k), v);
+  }
+  return launch(in, h.inner, grid, args);
+}
+
+Value launchAutotuned(Interpreter& in, Autotuner& a, const Value& grid, CallArgs& args) {
+  JitFunction* jit = innermostJit(a.inner);
+  std::string key;
+  if (!a.key.empty()) {
+    std::shared_ptr<DictObject> named = namedArgs(in, *jit, args);
+    for (const std::string& k : a.key) {
+      const Value* v = named->find(in, makeStr(k));
+      key += (v ? in.repr(*v) : std::string("?")) + ",";
+    }
+  }
+  auto withConfig = [&](size_t i) {
+    CallArgs c = args;
+    auto* config = a.configs[i].as<ConfigObject>();
+    for (auto& [k, v] : config->kwargs.as<DictObject>()->entries()) c.keywords.emplace_back(in.str(k), v);
+    if (!c.keyword("num_warps")) c.keywords.emplace_back("num_warps", Value::integer(config->numWarps));
+    if (!c.keyword("num_stages")) c.keywords.emplace_back("num_stages", Value::integer(config->numStages));
+    return c;
+  };
+  auto it = a.chosen.find(key);
+  if (it == a.chosen.end()) {
+    // The simulator cannot time configs; it takes the first one that checks for these arguments.
+    std::optional<PyError> firstError;
+    size_t pick = a.configs.size();
+    for (size_t i = 0; i < a.configs.size() && pick == a.configs.size(); ++i) {
+      CallArgs c = withConfig(i);
+      try {
+        if (a.inner.is<JitFunction>()) KernelLauncher::prepare(in, *jit, grid, c);
+        pick = i;
+      } catch (PyError& e) {
+        if (e.type() != "CompilationError") throw;
+        if (!firstError) firstError = e;
+      }
+    }
+    if (pick == a.configs.size()) {
+      if (firstError) throw *firstError;
+      throw PyError("ValueError", "triton.autotune needs at least one triton.Config");
+    }
+    it = a.chosen.emplace(key, pick).first;
+    if (in.noteOnce("autotune:" + jit->name())) {
+      in.writeStdout("autotune: the " + std::string(backendName(in.launchSettings().backend)) +
+                     " backend does not time configs; " + jit->name() + " uses the first config that checks: " +
+                     in.repr(a.configs[pick]) + "\n");
+    }
+  }
+  CallArgs c = withConfig(it->second);
+  return launch(in, a.inner, grid, c);
+}
+
+Value launch(Interpreter& in, const Value& target, const Value& grid, CallArgs& args) {
+  if (auto* h = target.as<Heuristics>()) return launchHeuristics(in, *h, grid, args);
+  if (auto* a = target.as<Autotuner>()) return launchAutotuned(in, *a, grid, args);
+  auto* jit = target.as<JitFunction>();
+  PreparedLaunch prepared = KernelLauncher::prepare(in, *jit, grid, args);
+  KernelLauncher::run(in, *jit, prepared);
+  return Value();
+}
+
+}  // namespace
+
+std::string JitFunction::repr(Interpreter&) const { return "JITFunction(__main__:" + fn->name + ")"; }
+
+std::optional<Value> JitFunction::getItem(Interpreter&, const Value& grid) { return launcher(shared_from_this(), grid); }
+
+std::optional<Value> JitFunction::getAttr(Interpreter& in, const std::string& name) {
+  if (name == "__name__") return makeStr(fn->name);
+  if (name == "fn") return Value(fn);
+  if (name == "cache") return KernelLauncher::cacheSummary(in, *this);
+  if (name == "run") {
+    auto self = std::static_pointer_cast<JitFunction>(shared_from_this());
+    return makeBuiltin(fn->name + ".run", [self](Interpreter& in2, CallArgs& args) {
+      std::optional<Value> grid = args.takeKeyword("grid");
+      args.takeKeyword("warmup");
+      if (!grid) throwTypeError("run() missing required keyword argument 'grid'");
+      return launch(in2, Value(self), *grid, args);
+    });
+  }
+  return std::nullopt;
+}
+
+Value JitFunction::call(Interpreter&, CallArgs&) {
+  throw PyError("RuntimeError", "Cannot call @triton.jit'd outside of the scope of a kernel: launch it with " + fn->name +
+                                    "[grid](...) from host code");
+}
+
+std::string Autotuner::repr(Interpreter& in) const { return "Autotuner(" + in.repr(inner) + ")"; }
+
+std::optional<Value> Autotuner::getItem(Interpreter&, const Value& grid) { return launcher(shared_from_this(), grid); }
+
+std::optional<Value> Autotuner::getAttr(Interpreter& in, const std::string& name) {
+  if (name == "configs") return makeList(configs);
+  if (name == "best_config") {
+    if (chosen.empty()) return Value();
+    return configs[chosen.begin()->second];
+  }
+  return in.tryGetAttr(inner, name);
+}
+
+std::string Heuristics::repr(Interpreter& in) const { return "Heuristics(" + in.repr(inner) + ")"; }
+
+std::optional<Value> Heuristics::getItem(Interpreter&, const Value& grid) { return launcher(shared_from_this(), grid); }
+
+Value LaunchObject::call(Interpreter& in, CallArgs& args) {
+  CallArgs copy = args;
+  return launch(in, target, grid, copy);
+}
+
+}  // namespace tilescope::host

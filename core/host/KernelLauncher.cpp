@@ -1,0 +1,323 @@
+#include "core/host/KernelLauncher.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <thread>
+
+#include "core/host/Containers.h"
+#include "core/host/Interpreter.h"
+#include "core/host/JitFunction.h"
+#include "core/host/KernelHostCalls.h"
+#include "core/host/PyError.h"
+#include "core/host/TensorObject.h"
+#include "core/host/TorchConvert.h"
+#include "core/host/TritonValues.h"
+#include "core/lang/Checker.h"
+#include "core/lang/Program.h"
+#include "core/sim/Simulator.h"
+#include "core/sim/TraceWriter.h"
+
+namespace tilescope::host {
+
+// Checked kernels of one JitFunction, by specialization.
+struct CheckedKernelCache {
+  std::map<std::string, ir::KernelPtr> kernels;
+};
+
+namespace {
+
+// The checker's view of everything the interpreter ran in its global namespace.
+struct ProgramState {
+  lang::Program program;
+  size_t modulesAdded = 0;
+  uint64_t launches = 0;
+  double simulatorSeconds = 0;  // time spent inside Simulator::launch
+};
+
+lang::Program& programFor(Interpreter& in) {
+  ProgramState& state = in.extension<ProgramState>();
+  const auto& modules = in.modules();
+  for (; state.modulesAdded < modules.size(); ++state.modulesAdded) state.program.addModule(modules[state.modulesAdded]);
+  return state.program;
+}
+
+const char* kLaunchOptions[] = {"num_warps", "num_stages", "num_ctas", "enable_fp_fusion", "maxnreg", "debug"};
+
+std::optional<lang::ConstValue> toConst(const Value& v) {
+  if (v.isNone()) return lang::ConstValue::none();
+  if (v.isBool()) return lang::ConstValue::boolean(v.asBool());
+  if (v.isInt()) return lang::ConstValue::integer(v.asInt());
+  if (v.isFloat()) return lang::ConstValue::floating(v.asFloat());
+  if (auto* s = v.as<StrObject>()) return lang::ConstValue::string(s->value);
+  if (auto* d = v.as<TlDTypeObject>()) return lang::ConstValue::dtype(d->dtype);
+  if (auto* d = v.as<DTypeObject>()) return lang::ConstValue::dtype(d->dtype);
+  return std::nullopt;
+}
+
+std::vector<int64_t> evalGrid(Interpreter& in, const Value& grid, const std::shared_ptr<DictObject>& meta) {
+  Value g = grid;
+  if (g.isObject() && g.object()->callable()) g = in.call(g, ValueList{Value(meta)});
+  ValueList dims;
+  if (g.isIntLike()) dims = {g};
+  else if (g.is<TupleObject>() || g.is<ListObject>()) dims = in.toList(g);
+  else throwTypeError("the launch grid must be a tuple of 1 to 3 ints, or a function of the meta-parameters returning one (got " +
+                      g.typeName() + ")");
+  if (dims.empty() || dims.size() > 3) {
+    throwValueError("the launch grid must have 1 to 3 dimensions, got " + std::to_string(dims.size()));
+  }
+  std::vector<int64_t> out(3, 1);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i].isFloat()) throwTypeError("grid dimension " + std::to_string(i) + " must be an int, not float (use triton.cdiv)");
+    out[i] = in.toIndex(dims[i], "grid");
+    if (out[i] < 0) throwValueError("grid dimension " + std::to_string(i) + " is negative: " + std::to_string(out[i]));
+  }
+  return out;
+}
+
+std::string rendered(const lang::DiagnosticList& d) {
+  std::string text = d.render();
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+const lang::Diagnostic* firstError(const lang::DiagnosticList& d) {
+  for (const lang::Diagnostic& item : d.items())
+    if (item.severity == lang::Severity::Error) return &item;
+  return nullptr;
+}
+
+// Raises a Python error for a failed check or launch; the frames are the host code's, the detail
+// the clang-style diagnostic pointing into the kernel.
+[[noreturn]] void raiseDiagnostics(Interpreter& in, const std::string& type, const std::string& fallback,
+                                   const lang::DiagnosticList& diagnostics) {
+  const lang::Diagnostic* d = firstError(diagnostics);
+  PyError err(type, d ? d->range.str() + ": " + d->message : fallback);
+  err.detail = rendered(diagnostics);
+  in.captureTraceback(err);
+  throw err;
+}
+
+}  // namespace
+
+PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const Value& grid, const CallArgs& callArgs) {
+  PreparedLaunch out;
+  CallArgs args = callArgs;
+  for (const char* option : kLaunchOptions) {
+    if (std::optional<Value> v = args.takeKeyword(option)) {
+      if (std::string(option) == "num_warps") out.numWarps = static_cast<int>(in.toIndex(*v, "num_warps"));
+      if (std::string(option) == "num_stages") out.numStages = static_cast<int>(in.toIndex(*v, "num_stages"));
+    }
+  }
+  const Signature& sig = jit.fn->signature;
+  const ValueList bound = sig.bind(in, args);
+
+  lang::Specialization spec;
+  spec.options.numWarps = out.numWarps;
+  spec.options.numStages = out.numStages;
+  auto meta = std::make_shared<DictObject>();
+  std::string key;
+  for (size_t i = 0; i < bound.size(); ++i) {
+    const std::string& name = sig.params()[i].name;
+    const Value& v = bound[i];
+    meta->set(in, makeStr(name), v);
+    lang::ArgSpec a;
+    const bool constexprParam = i < jit.isConstexpr.size() && jit.isConstexpr[i];
+    if (constexprParam || v.isNone() || v.is<TlDTypeObject>() || v.is<StrObject>()) {
+      std::optional<lang::ConstValue> c = toConst(v);
+      if (!c) {
+        throwTypeError(jit.name() + "(): constexpr parameter '" + name + "' got a " + v.typeName() +
+                       "; constexprs must be int, float, bool, str, None or a tl dtype");
+      }
+      a = lang::ArgSpec::constexprValue(*c);
+    } else if (const Tensor* t = tensorOf(v)) {
+      a = lang::ArgSpec::pointer(t->dtype(), (t->storageOffset() * t->elementSize()) % 16 == 0);
+    } else if (v.isBool()) {
+      a = lang::ArgSpec::scalar(ir::DType::I1);
+    } else if (v.isInt()) {
+      a = lang::ArgSpec::fromInt(v.asInt());
+    } else if (v.isFloat()) {
+      a = lang::ArgSpec::scalar(ir::DType::FP32);
+    } else {
+      throwTypeError(jit.name() + "(): parameter '" + name + "' got a " + v.typeName() +
+                     "; kernels take tensors, ints, floats, bools and constexprs");
+    }
+    key += a.str() + ",";
+    spec.args.push_back(std::move(a));
+  }
+  key += "warps=" + std::to_string(out.numWarps) + ",stages=" + std::to_string(out.numStages);
+
+  out.grid = evalGrid(in, grid, meta);
+
+  if (!jit.cache) jit.cache = std::make_shared<CheckedKernelCache>();
+  auto cached = jit.cache->kernels.find(key);
+  if (cached != jit.cache->kernels.end()) {
+    out.kernel = cached->second;
+  } else {
+    lang::Program& program = programFor(in);
+    const lang::JitFunctionInfo* info = program.infoFor(jit.fn->def);
+    if (!info) {
+      throw PyError("CompilationError", "kernel '" + jit.name() +
+                                            "' must be defined at the top level of a script or notebook cell to be launched");
+    }
+    lang::CheckResult r = lang::checkKernel(program, *info, spec);
+    if (!r.kernel) raiseDiagnostics(in, "CompilationError", "kernel '" + jit.name() + "' does not compile", r.diagnostics);
+    if (!r.diagnostics.empty()) in.writeStderr(rendered(r.diagnostics) + "\n");
+    out.kernel = r.kernel;
+    jit.cache->kernels.emplace(key, r.kernel);
+  }
+  for (const ir::KernelParam* p : out.kernel->runtimeParams()) {
+    const int idx = sig.indexOf(p->name);
+    if (idx < 0) throw lang::InternalError("kernel parameter '" + p->name + "' not in the def's signature");
+    out.runtimeArgs.push_back(bound[static_cast<size_t>(idx)]);
+    out.runtimeNames.push_back(p->name);
+  }
+  return out;
+}
+
+void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch) {
+  if (in.launchSettings().backend == Backend::Gpu) {
+    throw PyError("RuntimeError", "the GPU backend is not available yet (it comes with the CUDA code generator); "
+                                  "run with --backend sim or auto");
+  }
+  if (launch.grid[0] * launch.grid[1] * launch.grid[2] == 0) return;  // Triton launches nothing for an empty grid
+
+  // Copy every tensor argument into the simulator's memory: one sim tensor per host Storage, so
+  // aliasing views stay aliased.
+  sim::Memory memory;
+  struct Mapped {
+    Tensor tensor;  // a flat view of the whole storage
+    int id = 0;
+  };
+  std::map<const Storage*, Mapped> mapped;
+  std::vector<sim::LaunchArg> args;
+  for (size_t i = 0; i < launch.runtimeArgs.size(); ++i) {
+    const Value& v = launch.runtimeArgs[i];
+    if (const Tensor* t = tensorOf(v)) {
+      const Storage* storage = t->storage().get();
+      auto it = mapped.find(storage);
+      if (it == mapped.end()) {
+        const int64_t elements = static_cast<int64_t>(storage->nbytes()) / t->elementSize();
+        // Report against the tensor's own shape when the view is the whole storage.
+        const bool whole = t->storageOffset() == 0 && t->isContiguous() && t->numel() == elements;
+        const std::vector<int64_t> shape = whole ? t->shape() : std::vector<int64_t>{elements};
+        const bool initialised = storage->fullyInitialised();
+        const int id = memory.create(launch.runtimeNames[i], t->dtype(), shape,
+                                     initialised ? sim::TensorInit::Zeros : sim::TensorInit::Uninitialized);
+        sim::Tensor& st = memory.get(id);
+        std::memcpy(st.bytes().data(), storage->data(), std::min<size_t>(st.bytes().size(), storage->nbytes()));
+        if (!initialised) {
+          for (int64_t e = 0; e < elements; ++e)
+            if (storage->isInitialised(static_cast<size_t>(e * t->elementSize()), static_cast<size_t>(t->elementSize()))) st.markInitialized(e);
+        }
+        it = mapped.emplace(storage, Mapped{*t, id}).first;
+      }
+      args.push_back(sim::LaunchArg::tensor(it->second.id, t->storageOffset()));
+    } else if (v.isFloat()) {
+      args.push_back(sim::LaunchArg::real(v.asFloat()));
+    } else {
+      args.push_back(sim::LaunchArg::integer(v.asInt()));
+    }
+  }
+
+  ProgramState& state = in.extension<ProgramState>();
+  const uint64_t launchNumber = ++state.launches;
+  sim::LaunchOptions options;
+  const LaunchSettings& settings = in.launchSettings();
+  options.trace = !settings.traceDir.empty();
+  if (!settings.pidFilter.empty()) {
+    sim::PidFilterParseResult f = sim::PidFilter::parse(settings.pidFilter);
+    if (!f.filter) throwValueError("--pid-filter '" + settings.pidFilter + "': " + f.error);
+    options.pidFilter = *f.filter;
+  }
+  options.output = [&in](std::string_view line) { in.writeStdout(std::string(line) + "\n"); };
+  options.hostCall = [&in](const sim::HostCallEvent& event) { return KernelHostCalls::call(in, event); };
+
+  // The simulator has its own cancel flag; forward the interpreter's to it while the launch runs
+  // (the watcher wakes at once when the launch ends, so short launches pay nothing).
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread watcher;
+  if (in.cancelToken()) {
+    const CancelToken* token = in.cancelToken();
+    sim::CancelToken simCancel = options.cancel;
+    watcher = std::thread([token, simCancel, &m, &cv, &done] {
+      std::unique_lock<std::mutex> lock(m);
+      while (!done) {
+        if (token->cancelled()) simCancel.cancel();
+        cv.wait_for(lock, std::chrono::milliseconds(5));
+      }
+    });
+  }
+  auto stopWatcher = [&] {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      done = true;
+    }
+    cv.notify_all();
+    if (watcher.joinable()) watcher.join();
+  };
+  KernelHostCalls::setCurrentKernel(in, jit.name());
+  sim::LaunchResult result;
+  try {
+    sim::Simulator simulator(memory);
+    result = simulator.launch(*launch.kernel, sim::Grid{launch.grid[0], launch.grid[1], launch.grid[2]}, args, options);
+  } catch (...) {
+    stopWatcher();
+    throw;
+  }
+  stopWatcher();
+  state.simulatorSeconds += result.seconds;
+
+  // Copy the bytes back (also after an error: Triton's stores before a fault are visible too) and
+  // mark what the kernel wrote as initialised.
+  for (auto& [storage, m] : mapped) {
+    Storage& s = *m.tensor.storage();
+    const sim::Tensor& st = memory.get(m.id);
+    std::memcpy(s.data(), st.bytes().data(), std::min<size_t>(st.bytes().size(), s.nbytes()));
+    if (!s.fullyInitialised()) {
+      const int64_t esize = m.tensor.elementSize();
+      for (int64_t e = 0; e < static_cast<int64_t>(s.nbytes()) / esize; ++e)
+        if (st.isInitialized(e)) s.markWritten(static_cast<size_t>(e * esize), static_cast<size_t>(esize));
+    }
+  }
+  if (result.trace && !settings.traceDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(settings.traceDir, ec);
+    const std::string path = (std::filesystem::path(settings.traceDir) /
+                              (std::to_string(launchNumber) + "-" + jit.name() + ".tstrace")).string();
+    std::string error;
+    if (!sim::TraceWriter::writeFile(*result.trace, path, &error)) in.writeStderr("warning: trace not written: " + error + "\n");
+  }
+  if (std::optional<PyError> hostError = KernelHostCalls::takePendingError(in)) throw *hostError;
+  if (result.status == sim::LaunchStatus::Interrupted) {
+    in.checkCancelled();
+    throw PyError("KeyboardInterrupt", "");
+  }
+  if (result.status == sim::LaunchStatus::Error) {
+    raiseDiagnostics(in, "RuntimeError", "kernel '" + jit.name() + "' failed", result.diagnostics);
+  }
+  // Warnings (reads of uninitialised memory, ...) go to stderr like Triton's interpreter warnings.
+  for (const lang::Diagnostic& d : result.diagnostics.items())
+    if (d.severity != lang::Severity::Error) in.writeStderr(d.render());
+}
+
+double KernelLauncher::simulatorSeconds(Interpreter& in) { return in.extension<ProgramState>().simulatorSeconds; }
+
+Value KernelLauncher::cacheSummary(Interpreter& in, JitFunction& jit) {
+  // Triton: {device: {key: CompiledKernel}}; here the specialization keys of the checked kernels.
+  auto perDevice = std::make_shared<DictObject>();
+  if (jit.cache) {
+    for (const auto& [k, kernel] : jit.cache->kernels)
+      perDevice->set(in, makeStr(kernel->specializationKey()), makeStr("<checked kernel " + kernel->name + ">"));
+  }
+  auto out = std::make_shared<DictObject>();
+  out->set(in, Value::integer(0), Value(perDevice));
+  return Value(out);
+}
+
+}  // namespace tilescope::host

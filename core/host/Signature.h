@@ -1,0 +1,42 @@
+#pragma once
+// Binding a call's arguments to parameters exactly like Python does (positional, keyword, defaults,
+// *args, **kwargs, keyword-only), with Python's error messages. Used for user functions, for the
+// builtins and torch/triton functions, and for kernel launches.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/host/Value.h"
+
+namespace tilescope::host {
+
+struct ParamSpec {
+  enum class Kind : uint8_t { Normal, VarPositional, KeywordOnly, VarKeyword };
+  std::string name;
+  Kind kind = Kind::Normal;
+  std::optional<Value> defaultValue;
+};
+
+class Signature {
+public:
+  Signature() = default;
+  Signature(std::string functionName, std::vector<ParamSpec> params)
+      : name_(std::move(functionName)), params_(std::move(params)) {}
+  // From a compact spec: "input, dim=None, *args, keepdim=False, **kw" ("*" alone starts keyword-only
+  // parameters). Defaults may be None, True, False, ints, floats and 'strings'.
+  static Signature parse(std::string functionName, const std::string& spec);
+
+  // One value per parameter, in order: *args becomes a tuple, **kwargs a dict. Unfilled parameters
+  // without a default raise TypeError ("f() missing 1 required positional argument: 'x'").
+  ValueList bind(Interpreter& in, const CallArgs& args) const;
+
+  const std::string& name() const { return name_; }
+  const std::vector<ParamSpec>& params() const { return params_; }
+  int indexOf(const std::string& param) const;
+
+private:
+  std::string name_;
+  std::vector<ParamSpec> params_;
+};
+
+}  // namespace tilescope::host

@@ -1,0 +1,72 @@
+#pragma once
+// The bytes behind one or more tensors (views share a Storage through shared_ptr).
+//
+// Besides the 64-byte-aligned buffer, a Storage remembers which bytes were never written: torch.empty /
+// empty_like hand out memory whose contents are garbage in real torch, and the kernel simulator warns
+// when a kernel reads such an element. Every write through the tensor API marks its bytes written; an
+// external writer (the simulator storing through a pointer) must call markWritten itself.
+//
+// Buffers are 64-byte aligned and always zero-filled (large ones come zeroed from the OS).
+// Tracking costs nothing once a storage is fully written (the bitmap is dropped) and nothing for storages
+// created initialised (zeros, ones, rand, results of operations).
+//
+// Not thread-safe: one interpreter thread owns its tensors.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace tilescope::host {
+
+class Storage {
+ public:
+  static constexpr size_t kAlignment = 64;
+  static constexpr size_t npos = static_cast<size_t>(-1);
+
+  // The bytes are zero-filled either way (so results are reproducible even when a kernel does read
+  // garbage); `initialised` only decides whether they count as written.
+  static std::shared_ptr<Storage> create(size_t nbytes, bool initialised);
+
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+  ~Storage();
+
+  std::byte* data() { return data_; }
+  const std::byte* data() const { return data_; }
+  size_t nbytes() const { return nbytes_; }
+
+  // --- initialisation tracking (per byte) ---
+  bool fullyInitialised() const { return uninitialisedBytes_ == 0; }
+  size_t uninitialisedBytes() const { return uninitialisedBytes_; }
+  // True when every byte of [offset, offset + length) has been written.
+  bool isInitialised(size_t offset, size_t length) const;
+  // First never-written byte in [offset, offset + length), or npos.
+  size_t firstUninitialised(size_t offset, size_t length) const;
+  void markWritten(size_t offset, size_t length);
+  void markAllWritten();
+
+  // --- future GPU mirror (not implemented yet) ---
+  // When the GPU backend keeps a device copy of this storage it will record it here: the CUdeviceptr and
+  // which side holds the newest bytes. Host-side readers must then call a sync hook before reading
+  // data() when `newer == Side::Device`, and writers must set `newer = Side::Host`. Today all execution
+  // (simulator and GPU launches) copies through host memory, so `devicePtr` stays 0 and `newer` Host.
+  struct DeviceMirror {
+    enum class Side : uint8_t { Host, Device, Both };
+    uint64_t devicePtr = 0;
+    Side newer = Side::Host;
+  };
+  DeviceMirror& deviceMirror() { return mirror_; }
+  const DeviceMirror& deviceMirror() const { return mirror_; }
+
+ private:
+  Storage(std::byte* data, size_t nbytes, bool initialised);
+
+  std::byte* data_;
+  size_t nbytes_;
+  bool mapped_ = false;  // large buffers are mmap'd (see Storage.cpp)
+  size_t uninitialisedBytes_ = 0;
+  std::vector<uint64_t> writtenBits_;  // bit i set = byte i written; empty when fully initialised
+  DeviceMirror mirror_;
+};
+
+}  // namespace tilescope::host

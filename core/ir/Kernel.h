@@ -1,0 +1,52 @@
+#pragma once
+// A checked, specialized kernel: the unit the simulator runs and codegen translates. One Kernel is
+// one Triton specialization (argument dtypes, constexpr values, integer widths, divisibility).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/ir/Constant.h"
+#include "core/ir/Stmt.h"
+#include "core/lang/SourceFile.h"
+
+namespace tilescope::ir {
+
+struct KernelParam {
+  std::string name;
+  // Runtime parameters: a scalar (i1/i32/i64/u64/fp32/...) or a pointer. Unused for constexprs.
+  Type type;
+  bool isConstexpr = false;
+  Constant value;  // the folded value of a constexpr parameter
+  // Triton's specialization: the pointer address (or integer value) is a multiple of 16. Codegen
+  // may vectorize on it; the simulator checks it holds for the launch.
+  bool divisibleBy16 = false;
+  lang::SourceRange range;
+};
+
+struct KernelOptions {
+  int numWarps = 4;
+  int numStages = 3;
+};
+
+struct Kernel {
+  std::string name;
+  std::vector<KernelParam> params;
+  Stmt body;
+  KernelOptions options;
+  // The files the body's ranges point into (the kernel's own module and those of inlined helpers);
+  // held so that ranges outlive the parsed program.
+  std::vector<lang::SourceFilePtr> sources;
+  int varCount = 0;  // Var ids are 0 .. varCount-1
+
+  // Runtime parameters in order (what a launch passes), i.e. params without the constexprs.
+  std::vector<const KernelParam*> runtimeParams() const;
+  // "add_kernel[*fp32:16,*fp32:16,*fp32:16,i32,BLOCK_SIZE=1024]": identifies the specialization
+  // like Triton's cache key (pointer/integer ":16" marks divisibility by 16).
+  std::string specializationKey() const;
+  // The IR as text (IRPrinter); `withLocations` appends loc("file":line:col) to every line.
+  std::string dump(bool withLocations = false) const;
+};
+
+using KernelPtr = std::shared_ptr<const Kernel>;
+
+}  // namespace tilescope::ir

@@ -1,0 +1,175 @@
+// tl.load, tl.store and the atomics: pointer checks, mask/other/value broadcasting and casts exactly
+// as Triton's semantic.py does them, with every effect bound by a Let.
+#include "core/lang/BuiltinRegistry.h"
+
+namespace tilescope::lang {
+
+namespace {
+
+using builtin::describeArg;
+
+// The pointer operand; records which kernel parameter should have been a pointer when it is not.
+ir::Expr pointerArg(ExprChecker& ec, const BoundArgs& a) {
+  const Value& v = a.get("pointer");
+  if (v.isTensor() && v.expr.type().isPointer()) return v.expr;
+  if (v.isTensor()) {
+    if (auto p = builtin::rootParameter(ec.ctx(), v.expr)) ec.ctx().pointerDemand = *p;
+  }
+  ec.error(a.range("pointer"), a.name() + " needs a pointer or a tensor of pointers; " + describeArg(a, "pointer"));
+}
+
+// mask converted to the pointer's shape; Triton broadcasts the pointer too when the mask is larger.
+ir::Expr maskArg(ExprChecker& ec, const BoundArgs& a, ir::Expr& ptr, bool mayWidenPointer) {
+  ir::Expr mask = ec.tensorOf(a.get("mask"), a.range("mask"), a.name() + " mask");
+  if (!mask.type().isBool())
+    ec.error(a.range("mask"), a.name() + " mask must be a boolean tensor (got " + mask.type().str() +
+                                  "); build it with a comparison such as offs < n");
+  const ir::Shape& ps = ptr.type().shape();
+  if (ps.empty() && mask.type().isTile())
+    ec.error(a.range("mask"), a.name() + " mask has shape " + ir::shapeString(mask.type().shape()) +
+                                  " but the pointer is a scalar; a scalar pointer takes a scalar mask");
+  auto common = ir::broadcastShapes(ps, mask.type().shape());
+  if (!common || (!mayWidenPointer && *common != ps))
+    ec.error(a.range("mask"), a.name() + " mask has shape " + ir::shapeString(mask.type().shape()) +
+                                  " but the pointer tile is " + ir::shapeString(ps));
+  ptr = Emitter::broadcastTo(ptr, *common, a.callRange());
+  return Emitter::broadcastTo(mask, *common, a.range("mask"));
+}
+
+// A value operand (store value, atomic val/cmp): cast to the pointee dtype, broadcast to the
+// pointer's shape without changing it.
+ir::Expr valueArg(ExprChecker& ec, const BoundArgs& a, const std::string& param, const ir::Expr& ptr) {
+  const ir::Type& pt = ptr.type();
+  ir::Expr v = ec.tensorAs(a.get(param), pt.dtype(), a.range(param), a.name() + " " + param);
+  const ir::Shape& vs = v.type().shape();
+  if (pt.isScalar() && !vs.empty())
+    ec.error(a.range(param), a.name() + " " + param + " has shape " + ir::shapeString(vs) + " but the pointer is a scalar");
+  auto common = ir::broadcastShapes(pt.shape(), vs);
+  if (!common || *common != pt.shape())
+    ec.error(a.range(param), a.name() + " " + param + " has shape " + ir::shapeString(vs) + " but the pointer tile is " +
+                                 ir::shapeString(pt.shape()));
+  return Emitter::broadcastTo(v, pt.shape(), a.range(param));
+}
+
+std::string optionString(ExprChecker& ec, const BoundArgs& a, const std::string& param) {
+  if (!a.given(param)) return {};
+  return ec.requireConstString(a.get(param), a.range(param), a.name() + " " + param);
+}
+
+void rejectBlockPointerOptions(ExprChecker& ec, const BoundArgs& a) {
+  for (const char* opt : {"boundary_check", "padding_option"}) {
+    if (!a.given(opt)) continue;
+    const Value& v = a.get(opt);
+    const bool empty = (v.isTuple() && v.elements.empty()) || (v.isConst() && v.constant.isString() && v.constant.asString().empty());
+    if (!empty)
+      ec.error(a.range(opt), a.name() + " " + opt + " needs block pointers (tl.make_block_ptr), which tilescope does not support yet");
+  }
+}
+
+Value load(ExprChecker& ec, const BoundArgs& a) {
+  ir::Expr ptr = pointerArg(ec, a);
+  rejectBlockPointerOptions(ec, a);
+  ir::Expr mask;
+  if (a.given("mask")) mask = maskArg(ec, a, ptr, /*mayWidenPointer=*/true);
+  ir::Expr other;
+  if (a.given("other")) {
+    if (!mask) ec.error(a.range("other"), "tl.load 'other' is only used for masked-off lanes, so it needs a mask");
+    other = ec.tensorAs(a.get("other"), ptr.type().dtype(), a.range("other"), "tl.load other");
+    auto common = ir::broadcastShapes(ptr.type().shape(), other.type().shape());
+    if (!common || *common != ptr.type().shape())
+      ec.error(a.range("other"), "tl.load other has shape " + ir::shapeString(other.type().shape()) +
+                                     " but the pointer tile is " + ir::shapeString(ptr.type().shape()));
+    other = Emitter::broadcastTo(other, ptr.type().shape(), a.range("other"));
+  }
+  const std::string cacheText = optionString(ec, a, "cache_modifier");
+  auto cache = ir::parseLoadCacheModifier(cacheText);
+  if (!cache) ec.error(a.range("cache_modifier"), "tl.load cache_modifier must be '', '.ca', '.cg' or '.cv', not '" + cacheText + "'");
+  const std::string evictText = optionString(ec, a, "eviction_policy");
+  auto evict = ir::parseEvictionPolicy(evictText);
+  if (!evict) ec.error(a.range("eviction_policy"), "eviction_policy must be '', 'evict_first' or 'evict_last', not '" + evictText + "'");
+  const bool isVolatile = a.given("volatile") && ec.requireConstBool(a.get("volatile"), a.range("volatile"), "volatile");
+  ir::Expr load = ir::Load::make(ptr, mask, other, a.callRange(), *cache, *evict, isVolatile);
+  return Value::ofTensor(ec.emitter().effect(load, a.callRange()));
+}
+
+Value store(ExprChecker& ec, const BoundArgs& a) {
+  ir::Expr ptr = pointerArg(ec, a);
+  rejectBlockPointerOptions(ec, a);
+  ir::Expr value = valueArg(ec, a, "value", ptr);
+  ir::Expr mask;
+  if (a.given("mask")) mask = maskArg(ec, a, ptr, /*mayWidenPointer=*/false);
+  const std::string cacheText = optionString(ec, a, "cache_modifier");
+  auto cache = ir::parseStoreCacheModifier(cacheText);
+  if (!cache) ec.error(a.range("cache_modifier"), "tl.store cache_modifier must be '', '.wb', '.cg', '.cs' or '.wt', not '" + cacheText + "'");
+  const std::string evictText = optionString(ec, a, "eviction_policy");
+  auto evict = ir::parseEvictionPolicy(evictText);
+  if (!evict) ec.error(a.range("eviction_policy"), "eviction_policy must be '', 'evict_first' or 'evict_last', not '" + evictText + "'");
+  ec.emitter().emit(ir::Store::make(ptr, value, mask, a.callRange(), *cache, *evict));
+  return Value::ofConst(ConstValue::none());
+}
+
+void checkAtomicDType(ExprChecker& ec, const BoundArgs& a, ir::AtomicOp op, ir::DType t) {
+  using ir::DType;
+  const std::string name = a.name();
+  if ((t == DType::FP16 || t == DType::BF16) && op != ir::AtomicOp::Add)
+    ec.error(a.callRange(), name + " does not support " + std::string(ir::dtypeName(t)) + " (only atomic_add does)");
+  if (ir::bitWidth(t) < 16 || t == DType::I16 || t == DType::U16 || ir::isFp8(t))
+    ec.error(a.callRange(), name + " does not support " + std::string(ir::dtypeName(t)) + " elements");
+  if ((op == ir::AtomicOp::Max || op == ir::AtomicOp::Min) && ir::isFloat(t) && t != DType::FP32 && t != DType::FP64)
+    ec.error(a.callRange(), name + " supports fp32 and fp64 floats only");
+  if ((op == ir::AtomicOp::And || op == ir::AtomicOp::Or || op == ir::AtomicOp::Xor) && !ir::isInt(t))
+    ec.error(a.callRange(), name + " needs integer elements, got " + std::string(ir::dtypeName(t)));
+}
+
+std::pair<ir::MemSemantic, ir::MemScope> semScope(ExprChecker& ec, const BoundArgs& a) {
+  const std::string semText = optionString(ec, a, "sem");
+  auto sem = ir::parseMemSemantic(semText);
+  if (!sem) ec.error(a.range("sem"), "sem must be 'acquire', 'release', 'acq_rel' or 'relaxed', not '" + semText + "'");
+  const std::string scopeText = optionString(ec, a, "scope");
+  auto scope = ir::parseMemScope(scopeText);
+  if (!scope) ec.error(a.range("scope"), "scope must be 'gpu', 'cta' or 'sys', not '" + scopeText + "'");
+  return {*sem, *scope};
+}
+
+void addAtomic(BuiltinRegistry& r, const char* name, ir::AtomicOp op) {
+  r.add(name, "pointer, val, mask=None, sem=None, scope=None", [op](ExprChecker& ec, const BoundArgs& a) {
+    ir::Expr ptr = pointerArg(ec, a);
+    checkAtomicDType(ec, a, op, ptr.type().dtype());
+    ir::Expr val = valueArg(ec, a, "val", ptr);
+    ir::Expr mask;
+    if (a.given("mask")) mask = maskArg(ec, a, ptr, /*mayWidenPointer=*/false);
+    auto [sem, scope] = semScope(ec, a);
+    ir::Expr rmw = ir::AtomicRMW::make(op, ptr, val, mask, a.callRange(), sem, scope);
+    return Value::ofTensor(ec.emitter().effect(rmw, a.callRange()));
+  });
+}
+
+}  // namespace
+
+void registerMemoryBuiltins(BuiltinRegistry& r) {
+  r.add("tl.load",
+        "pointer, mask=None, other=None, boundary_check=None, padding_option=None, cache_modifier=None, "
+        "eviction_policy=None, volatile=False",
+        load);
+  r.add("tl.store", "pointer, value, mask=None, boundary_check=None, cache_modifier=None, eviction_policy=None", store);
+  addAtomic(r, "tl.atomic_add", ir::AtomicOp::Add);
+  addAtomic(r, "tl.atomic_max", ir::AtomicOp::Max);
+  addAtomic(r, "tl.atomic_min", ir::AtomicOp::Min);
+  addAtomic(r, "tl.atomic_xchg", ir::AtomicOp::Xchg);
+  addAtomic(r, "tl.atomic_and", ir::AtomicOp::And);
+  addAtomic(r, "tl.atomic_or", ir::AtomicOp::Or);
+  addAtomic(r, "tl.atomic_xor", ir::AtomicOp::Xor);
+  r.add("tl.atomic_cas", "pointer, cmp, val, sem=None, scope=None", [](ExprChecker& ec, const BoundArgs& a) {
+    ir::Expr ptr = pointerArg(ec, a);
+    const int bits = ir::bitWidth(ptr.type().dtype());
+    if (bits != 16 && bits != 32 && bits != 64)
+      ec.error(a.callRange(), "tl.atomic_cas supports 16, 32 and 64-bit elements, not " + std::string(ir::dtypeName(ptr.type().dtype())));
+    ir::Expr cmp = valueArg(ec, a, "cmp", ptr);
+    ir::Expr val = valueArg(ec, a, "val", ptr);
+    auto [sem, scope] = semScope(ec, a);
+    ir::Expr cas = ir::AtomicCAS::make(ptr, cmp, val, a.callRange(), sem, scope);
+    return Value::ofTensor(ec.emitter().effect(cas, a.callRange()));
+  });
+}
+
+}  // namespace tilescope::lang

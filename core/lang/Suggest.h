@@ -1,0 +1,17 @@
+#pragma once
+// "Did you mean ...?" suggestions for misspelled names (tl members, kernels, helpers, locals).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilescope::lang {
+
+// Damerau-Levenshtein distance (adjacent transpositions count as one edit).
+int editDistance(std::string_view a, std::string_view b);
+
+// The closest candidate within a distance that scales with the word length (1 edit for short
+// names, up to a third of the length), or nullopt. Ties go to the earlier candidate.
+std::optional<std::string> closestMatch(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace tilescope::lang

@@ -1,0 +1,181 @@
+#include "core/sim/ExprEvaluator.h"
+
+#include "core/sim/DeviceAddress.h"
+#include "core/sim/MemoryAccess.h"
+#include "core/sim/SimulationError.h"
+#include "core/sim/TileDot.h"
+#include "core/sim/TileOps.h"
+#include "core/sim/TileRandom.h"
+#include "core/sim/TileReduce.h"
+
+namespace tilescope::sim {
+
+namespace {
+
+[[noreturn]] void internal(const std::string& what) { throw lang::InternalError("simulator: " + what); }
+
+}  // namespace
+
+void ExprEvaluator::checkInterrupt() const {
+  if (launch_.options.cancel.cancelled()) throw SimulationError::interrupted();
+  if (launch_.abortAfter.load(std::memory_order_relaxed) < program_.linearId) throw SimulationError::aborted();
+}
+
+TileRef ExprEvaluator::eval(const ir::Expr& e) {
+  if (!e.defined()) internal("evaluating an undefined expression");
+  if (program_.invariantCache && launch_.facts.invariant.count(e.get())) {
+    auto& cache = *program_.invariantCache;
+    if (auto it = cache.find(e.get()); it != cache.end()) return it->second;
+    TileRef v = compute(e);
+    cache.emplace(e.get(), v);
+    return v;
+  }
+  return compute(e);
+}
+
+TileRef ExprEvaluator::compute(const ir::Expr& e) {
+  using K = ir::ExprKind;
+  const ir::Type& type = e.type();
+  switch (e.kind()) {
+    case K::IntImm: return makeTileRef(Tile::scalarInt(type.dtype(), e.as<ir::IntImm>()->value));
+    case K::FloatImm: return makeTileRef(Tile::scalarFloat(type.dtype(), e.as<ir::FloatImm>()->value));
+    case K::ParamRef: {
+      const int index = e.as<ir::ParamRef>()->index;
+      if (index < 0 || index >= static_cast<int>(launch_.params.size()) || !launch_.params[index])
+        internal("reference to parameter " + std::to_string(index) + " that has no runtime value");
+      return launch_.params[index];
+    }
+    case K::VarRef: {
+      const ir::VarPtr& v = e.as<ir::VarRef>()->var;
+      if (v->id < 0 || v->id >= static_cast<int>(program_.env.size()) || !program_.env[v->id])
+        internal("variable '" + v->name + "' read before it was bound");
+      return program_.env[v->id];
+    }
+    case K::ProgramId: return makeTileRef(Tile::scalarInt(ir::DType::I32, program_.pid[e.as<ir::ProgramId>()->axis]));
+    case K::NumPrograms:
+      return makeTileRef(Tile::scalarInt(ir::DType::I32, launch_.grid.dims()[e.as<ir::NumPrograms>()->axis]));
+    case K::Arange: {
+      const auto* n = e.as<ir::Arange>();
+      return makeTileRef(tileops::arange(n->start, n->end));
+    }
+    case K::Splat: return makeTileRef(tileops::splat(*eval(e.as<ir::Splat>()->value), type.shape()));
+    case K::Broadcast: return makeTileRef(tileops::broadcastTo(*eval(e.as<ir::Broadcast>()->value), type.shape()));
+    case K::ExpandDims: return makeTileRef(tileops::reshape(*eval(e.as<ir::ExpandDims>()->value), type.shape()));
+    case K::Reshape: return makeTileRef(tileops::reshape(*eval(e.as<ir::Reshape>()->value), type.shape()));
+    case K::Permute: {
+      const auto* n = e.as<ir::Permute>();
+      return makeTileRef(tileops::permute(*eval(n->value), n->order));
+    }
+    case K::Cast: {
+      const auto* n = e.as<ir::Cast>();
+      return makeTileRef(tileops::cast(*eval(n->value), type.dtype(), type.isPointer(), n->bitcast, n->rounding));
+    }
+    case K::Unary: {
+      const auto* n = e.as<ir::Unary>();
+      return makeTileRef(tileops::unary(n->op, *eval(n->value)));
+    }
+    case K::Binary: {
+      const auto* n = e.as<ir::Binary>();
+      const TileRef a = eval(n->a);
+      const TileRef b = eval(n->b);
+      tileops::OpFlags flags;
+      TileRef r = makeTileRef(tileops::binary(n->op, *a, *b, n->propagateNan, type, &flags));
+      if (flags.intDivByZero)
+        launch_.warnOnce(n, kWarnDivByZero,
+                         lang::Diagnostic::warning(n->range, "integer division by zero in kernel '" + launch_.kernel.name +
+                                                                 "' (program pid " + program_.pidText() +
+                                                                 "); the GPU result is undefined, the simulator gives " +
+                                                                 (n->op == ir::BinaryOp::Div ? "-1 (all bits set)" : "the dividend")));
+      return r;
+    }
+    case K::Select: {
+      const auto* n = e.as<ir::Select>();
+      const TileRef c = eval(n->cond);
+      const TileRef a = eval(n->a);
+      const TileRef b = eval(n->b);
+      return makeTileRef(tileops::select(*c, *a, *b));
+    }
+    case K::MathCall: {
+      const auto* n = e.as<ir::MathCall>();
+      std::vector<TileRef> args;
+      std::vector<const Tile*> ptrs;
+      for (const ir::Expr& a : n->args) {
+        args.push_back(eval(a));
+        ptrs.push_back(args.back().get());
+      }
+      return makeTileRef(tileops::math(n->fn, ptrs));
+    }
+    case K::Load:
+    case K::AtomicRMW:
+    case K::AtomicCAS: return computeMemory(e);
+    case K::Reduce: {
+      const auto* n = e.as<ir::Reduce>();
+      return makeTileRef(tileops::reduce(n->op, *eval(n->value), n->axis, n->keepDims, n->tieBreakLeft, type));
+    }
+    case K::Scan: {
+      const auto* n = e.as<ir::Scan>();
+      return makeTileRef(tileops::scan(n->op, *eval(n->value), n->axis, n->reverse));
+    }
+    case K::Dot: {
+      const auto* n = e.as<ir::Dot>();
+      const TileRef a = eval(n->a);
+      const TileRef b = eval(n->b);
+      const TileRef acc = evalOptional(n->acc);
+      bool cancelled = false;
+      Tile r = tileops::dot(*a, *b, acc.get(), n->precision, type, launch_.options.cancel.flag(), &cancelled);
+      if (cancelled) throw SimulationError::interrupted();
+      return makeTileRef(std::move(r));
+    }
+    case K::Rand: {
+      const auto* n = e.as<ir::Rand>();
+      const TileRef seed = eval(n->seed);
+      const TileRef offset = eval(n->offset);
+      return makeTileRef(tileops::random(n->kind, *seed, *offset, n->nRounds, n->component, type));
+    }
+    case K::Hint: {
+      const auto* n = e.as<ir::Hint>();
+      TileRef v = eval(n->value);
+      checkHint(*n, *v);
+      return v;
+    }
+  }
+  internal("unknown expression kind");
+}
+
+TileRef ExprEvaluator::computeMemory(const ir::Expr& e) {
+  if (const auto* n = e.as<ir::Load>()) {
+    const TileRef ptr = eval(n->ptr);
+    const TileRef mask = evalOptional(n->mask);
+    const TileRef other = evalOptional(n->other);
+    return memaccess::load(launch_, program_, *n, *ptr, mask.get(), other.get());
+  }
+  if (const auto* n = e.as<ir::AtomicRMW>()) {
+    const TileRef ptr = eval(n->ptr);
+    const TileRef val = eval(n->val);
+    const TileRef mask = evalOptional(n->mask);
+    return memaccess::atomicRMW(launch_, program_, *n, *ptr, val, mask.get());
+  }
+  const auto* n = e.as<ir::AtomicCAS>();
+  const TileRef ptr = eval(n->ptr);
+  const TileRef cmp = eval(n->cmp);
+  const TileRef val = eval(n->val);
+  return memaccess::atomicCAS(launch_, program_, *n, *ptr, *cmp, val);
+}
+
+void ExprEvaluator::checkHint(const ir::Hint& n, const Tile& value) {
+  // tl.multiple_of on a scalar is a promise codegen relies on (vectorized accesses); a broken
+  // promise gives wrong GPU results, so say so. On tiles the promise is about the start of each
+  // contiguous run (Triton's axis info), and the other hints are about layout: not checked.
+  if (n.hint != ir::HintKind::MultipleOf || !value.isScalar() || value.hasFloatStorage() || n.values.empty()) return;
+  const int64_t divisor = n.values[0];
+  int64_t v = value.ints()[0];
+  if (value.isPointer()) v = DeviceAddress::byteOffset(v) / elementBytes(value.dtype());
+  if (divisor > 0 && v % divisor != 0)
+    launch_.warnOnce(&n, kWarnHint,
+                     lang::Diagnostic::warning(n.range, "tl.multiple_of promises a multiple of " + std::to_string(divisor) +
+                                                            " but program pid " + program_.pidText() + " has " +
+                                                            std::to_string(v) +
+                                                            "; code compiled for the GPU may read the wrong elements"));
+}
+
+}  // namespace tilescope::sim

@@ -1,0 +1,30 @@
+#pragma once
+// Evaluates IR expressions of one program to tiles. Each node is interpreted once per evaluation
+// and runs as whole-tile ops (TileOps, TileReduce, TileDot, TileRandom, MemoryAccess).
+// Program-invariant nodes are served from the worker's cache (see InvariantAnalysis.h).
+#include "core/ir/Expr.h"
+#include "core/sim/LaunchContext.h"
+
+namespace tilescope::sim {
+
+class ExprEvaluator {
+public:
+  ExprEvaluator(LaunchContext& launch, ProgramState& program) : launch_(launch), program_(program) {}
+
+  TileRef eval(const ir::Expr& e);
+  // Optional operands (masks, `other`): null when undefined.
+  TileRef evalOptional(const ir::Expr& e) { return e.defined() ? eval(e) : TileRef(); }
+
+  // Throws SimulationError when the launch was cancelled or aborted by another program's error.
+  void checkInterrupt() const;
+
+private:
+  TileRef compute(const ir::Expr& e);
+  TileRef computeMemory(const ir::Expr& e);
+  void checkHint(const ir::Hint& n, const Tile& value);
+
+  LaunchContext& launch_;
+  ProgramState& program_;
+};
+
+}  // namespace tilescope::sim

@@ -1,0 +1,92 @@
+#pragma once
+// State shared by all programs of one launch (LaunchContext, read-mostly and thread-safe where it
+// is written) and the state of one running program (ProgramState, owned by one worker thread).
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/ir/Kernel.h"
+#include "core/sim/InvariantAnalysis.h"
+#include "core/sim/Launch.h"
+#include "core/sim/Memory.h"
+#include "core/sim/Tile.h"
+#include "core/sim/Trace.h"
+
+namespace tilescope::sim {
+
+class TraceRecorder;
+
+struct LaunchContext {
+  LaunchContext(const ir::Kernel& k, Memory& m, const Grid& g, const LaunchOptions& o)
+      : kernel(k), memory(m), grid(g), options(o) {}
+
+  const ir::Kernel& kernel;
+  Memory& memory;
+  Grid grid;
+  const LaunchOptions& options;
+  uint64_t launchId = 0;
+  KernelFacts facts;
+
+  std::vector<TileRef> params;  // by Kernel::params index (null for constexprs)
+  // Kernel parameter receiving each tensor (first one wins), for messages and traces.
+  std::unordered_map<int, int> paramOfTensor;   // tensor id -> Kernel::params index
+  std::unordered_map<int, int> argOfTensor;     // tensor id -> runtime argument index
+  TraceRecorder* recorder = nullptr;            // only in traced (sequential) launches
+
+  // Lowest linear id of a failed program; programs above it stop (deterministic error reporting).
+  std::atomic<int64_t> abortAfter{std::numeric_limits<int64_t>::max()};
+
+  // Warnings, at most one per (IR node, kind) per launch.
+  void warnOnce(const void* node, int kind, lang::Diagnostic d) {
+    std::lock_guard<std::mutex> lock(warnMutex_);
+    if (!warned_.insert({node, kind}).second) return;
+    warnings_.add(std::move(d));
+  }
+  lang::DiagnosticList takeWarnings() {
+    std::lock_guard<std::mutex> lock(warnMutex_);
+    return std::move(warnings_);
+  }
+
+  // "x_ptr (tensor 'x', shape [6], fp32)" or "tensor 'x' (shape [6], fp32)".
+  std::string describeTensor(const Tensor& t) const {
+    std::string what = "tensor '" + t.name() + "'";
+    auto it = paramOfTensor.find(t.id());
+    const std::string detail = "shape " + t.shapeString() + ", " + std::string(ir::dtypeName(t.dtype()));
+    if (it != paramOfTensor.end()) return kernel.params[it->second].name + " (" + what + ", " + detail + ")";
+    return what + " (" + detail + ")";
+  }
+
+private:
+  struct PairHash {
+    size_t operator()(const std::pair<const void*, int>& p) const {
+      return std::hash<const void*>()(p.first) ^ (static_cast<size_t>(p.second) * 0x9E3779B97F4A7C15ull);
+    }
+  };
+  std::mutex warnMutex_;
+  std::unordered_set<std::pair<const void*, int>, PairHash> warned_;
+  lang::DiagnosticList warnings_;
+};
+
+// Kinds of once-per-op warnings.
+enum WarningKind : int { kWarnUninitRead = 1, kWarnDivByZero = 2, kWarnHint = 3, kWarnHostCall = 4 };
+
+struct ProgramState {
+  std::array<int64_t, 3> pid{};
+  int64_t linearId = 0;
+  std::vector<TileRef> env;          // current value of each Var, by Var::id
+  ProgramTrace* trace = nullptr;     // recording target when this program is traced
+  bool printEnabled = true;          // the pid filter matched
+  std::vector<std::string> output;   // printed lines of this program
+  // Per-worker cache of program-invariant expressions (see InvariantAnalysis.h).
+  std::unordered_map<const ir::ExprNode*, TileRef>* invariantCache = nullptr;
+
+  std::string pidText() const { return pidString(pid); }
+};
+
+}  // namespace tilescope::sim

@@ -1,0 +1,182 @@
+#include "core/sim/Memory.h"
+
+#include <algorithm>
+
+#include "core/lang/Diagnostic.h"
+#include "core/sim/ElementCodec.h"
+#include "core/sim/Numerics.h"
+
+namespace tilescope::sim {
+
+Tensor::Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
+               TensorInit init)
+    : id_(id), name_(std::move(name)), dtype_(dtype), shape_(std::move(shape)), strides_(std::move(strides)) {
+  elementSize_ = elementBytes(dtype_);
+  numel_ = 1;
+  for (int64_t d : shape_) {
+    if (d < 0) throw lang::InternalError("Tensor: negative dimension");
+    numel_ *= d;
+  }
+  if (strides_.empty()) {
+    strides_.assign(shape_.size(), 1);
+    for (int i = static_cast<int>(shape_.size()) - 2; i >= 0; --i) strides_[i] = strides_[i + 1] * shape_[i + 1];
+  }
+  if (strides_.size() != shape_.size()) throw lang::InternalError("Tensor: strides and shape differ in rank");
+  // Storage covers the largest element any index can reach.
+  storageElements_ = numel_ == 0 ? 0 : 1;
+  for (size_t i = 0; i < shape_.size(); ++i) {
+    if (strides_[i] < 0) throw lang::InternalError("Tensor: negative stride");
+    if (numel_ > 0) storageElements_ += (shape_[i] - 1) * strides_[i];
+  }
+  if (storageElements_ * elementSize_ >= DeviceAddress::kMaxTensorBytes)
+    throw lang::InternalError("Tensor: larger than the simulator's 512 GiB address window");
+  bytes_.assign(static_cast<size_t>(storageElements_ * elementSize_), 0);
+  if (init == TensorInit::Uninitialized) initialized_.assign(static_cast<size_t>(storageElements_), 0);
+}
+
+std::string Tensor::shapeString() const {
+  std::string s = "[";
+  for (size_t i = 0; i < shape_.size(); ++i) {
+    if (i) s += "x";
+    s += std::to_string(shape_[i]);
+  }
+  return s + "]";
+}
+
+double Tensor::loadFloat(int64_t element) const {
+  if (!ir::isFloat(dtype_)) throw lang::InternalError("Tensor::loadFloat on an integer tensor");
+  return decodeFloat(dtype_, bytes_.data() + element * elementSize_);
+}
+
+int64_t Tensor::loadInt(int64_t element) const {
+  if (ir::isFloat(dtype_)) throw lang::InternalError("Tensor::loadInt on a float tensor");
+  return decodeInt(dtype_, bytes_.data() + element * elementSize_);
+}
+
+void Tensor::storeFloat(int64_t element, double v) {
+  if (!ir::isFloat(dtype_)) throw lang::InternalError("Tensor::storeFloat on an integer tensor");
+  writeBits(bytes_.data() + element * elementSize_, encodeFloatBits(dtype_, v), elementSize_);
+}
+
+void Tensor::storeInt(int64_t element, int64_t v) {
+  if (ir::isFloat(dtype_)) throw lang::InternalError("Tensor::storeInt on a float tensor");
+  writeBits(bytes_.data() + element * elementSize_, encodeIntBits(dtype_, v), elementSize_);
+}
+
+void Tensor::markAllInitialized() { std::fill(initialized_.begin(), initialized_.end(), uint8_t{1}); }
+
+void Tensor::touchForLaunch(uint64_t launchId) {
+  if (launchId_ == launchId && !writer_.empty()) return;
+  launchId_ = launchId;
+  writer_.assign(static_cast<size_t>(storageElements_), -1);
+  writeFlags_.assign(static_cast<size_t>(storageElements_), 0);
+  conflicts_.clear();
+}
+
+// --- Memory ----------------------------------------------------------------------------------------
+
+int Memory::create(std::string name, ir::DType dtype, std::vector<int64_t> shape, TensorInit init,
+                   std::vector<int64_t> strides) {
+  const int id = nextId_++;
+  tensors_.emplace(id, std::make_unique<Tensor>(id, std::move(name), dtype, std::move(shape), std::move(strides), init));
+  return id;
+}
+
+int Memory::createFromDoubles(std::string name, ir::DType dtype, std::vector<int64_t> shape,
+                              std::span<const double> values) {
+  const int id = create(std::move(name), dtype, std::move(shape));
+  writeDoubles(id, values);
+  return id;
+}
+
+int Memory::createFromInts(std::string name, ir::DType dtype, std::vector<int64_t> shape,
+                           std::span<const int64_t> values) {
+  const int id = create(std::move(name), dtype, std::move(shape));
+  writeInts(id, values);
+  return id;
+}
+
+void Memory::release(int id) { tensors_.erase(id); }
+
+Tensor* Memory::find(int id) {
+  auto it = tensors_.find(id);
+  return it == tensors_.end() ? nullptr : it->second.get();
+}
+const Tensor* Memory::find(int id) const {
+  auto it = tensors_.find(id);
+  return it == tensors_.end() ? nullptr : it->second.get();
+}
+
+Tensor& Memory::get(int id) {
+  Tensor* t = find(id);
+  if (!t) throw lang::InternalError("Memory: unknown tensor id " + std::to_string(id));
+  return *t;
+}
+const Tensor& Memory::get(int id) const {
+  const Tensor* t = find(id);
+  if (!t) throw lang::InternalError("Memory: unknown tensor id " + std::to_string(id));
+  return *t;
+}
+
+std::vector<int> Memory::ids() const {
+  std::vector<int> out;
+  for (const auto& [id, _] : tensors_) out.push_back(id);
+  return out;
+}
+
+void Memory::writeDoubles(int id, std::span<const double> values) {
+  Tensor& t = get(id);
+  if (static_cast<int64_t>(values.size()) != t.storageElements())
+    throw lang::InternalError("Memory::writeDoubles: element count mismatch for " + t.name());
+  const bool isFloat = ir::isFloat(t.dtype());
+  for (int64_t i = 0; i < t.storageElements(); ++i) {
+    if (isFloat) {
+      t.storeFloat(i, values[i]);
+    } else {
+      t.storeInt(i, floatToInt(t.dtype(), values[i]));
+    }
+  }
+  t.markAllInitialized();
+}
+
+void Memory::writeInts(int id, std::span<const int64_t> values) {
+  Tensor& t = get(id);
+  if (static_cast<int64_t>(values.size()) != t.storageElements())
+    throw lang::InternalError("Memory::writeInts: element count mismatch for " + t.name());
+  const bool isFloat = ir::isFloat(t.dtype());
+  for (int64_t i = 0; i < t.storageElements(); ++i) {
+    if (isFloat) {
+      t.storeFloat(i, intToFloat(ir::DType::I64, values[i], t.dtype()));
+    } else {
+      t.storeInt(i, values[i]);
+    }
+  }
+  t.markAllInitialized();
+}
+
+std::vector<double> Memory::readDoubles(int id) const {
+  const Tensor& t = get(id);
+  std::vector<double> out(static_cast<size_t>(t.storageElements()));
+  const bool isFloat = ir::isFloat(t.dtype());
+  const bool isUnsigned = ir::isUnsignedInt(t.dtype());
+  for (int64_t i = 0; i < t.storageElements(); ++i) {
+    if (isFloat) {
+      out[i] = t.loadFloat(i);
+    } else if (isUnsigned) {
+      out[i] = static_cast<double>(asUnsigned(t.dtype(), t.loadInt(i)));
+    } else {
+      out[i] = static_cast<double>(t.loadInt(i));
+    }
+  }
+  return out;
+}
+
+std::vector<int64_t> Memory::readInts(int id) const {
+  const Tensor& t = get(id);
+  std::vector<int64_t> out(static_cast<size_t>(t.storageElements()));
+  const bool isFloat = ir::isFloat(t.dtype());
+  for (int64_t i = 0; i < t.storageElements(); ++i) out[i] = isFloat ? floatToInt(ir::DType::I64, t.loadFloat(i)) : t.loadInt(i);
+  return out;
+}
+
+}  // namespace tilescope::sim

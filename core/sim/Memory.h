@@ -1,0 +1,138 @@
+#pragma once
+// The simulated device memory: a table of tensors, each with its element type, shape and strides
+// (for messages and the host view), byte storage in the dtype's own encoding (fp16 as 2 bytes,
+// bool as 1 byte, little-endian), and bookkeeping the simulator uses to check programs:
+//   * initialized: one byte per element for tensors created uninitialized (torch.empty); reads of
+//     never-written elements are reported as warnings;
+//   * per launch: which program (linear id) wrote each element last, whether more than one program
+//     wrote it, and whether they wrote different values - the coverage report.
+// Launch-time access (Simulator) takes each tensor's mutex: shared for loads, exclusive for stores
+// and atomics, so programs running on several threads never race in C++ terms.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/ir/DType.h"
+#include "core/sim/DeviceAddress.h"
+
+namespace tilescope::sim {
+
+enum class TensorInit : uint8_t {
+  Zeros,          // torch.zeros, torch.tensor(...): every element counts as written
+  Uninitialized,  // torch.empty: reads before a write are flagged
+};
+
+// Per-element launch bookkeeping flags.
+enum WriteFlags : uint8_t { kWrittenByMany = 1, kConflicting = 2, kAtomic = 4 };
+
+// Two programs stored different values to one element during a launch.
+struct WriteConflict {
+  int64_t element = 0;  // storage element index
+  int32_t firstProgram = 0;
+  int32_t secondProgram = 0;
+};
+
+class Tensor {
+public:
+  Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
+         TensorInit init);
+
+  int id() const { return id_; }
+  const std::string& name() const { return name_; }
+  ir::DType dtype() const { return dtype_; }
+  const std::vector<int64_t>& shape() const { return shape_; }
+  const std::vector<int64_t>& strides() const { return strides_; }
+  int64_t numel() const { return numel_; }
+  // Elements in storage (>= numel for padded strides; the bounds every access is checked against).
+  int64_t storageElements() const { return storageElements_; }
+  int elementSize() const { return elementSize_; }
+  int64_t byteSize() const { return static_cast<int64_t>(bytes_.size()); }
+  int64_t baseAddress() const { return DeviceAddress::make(id_, 0); }
+  // "[6]", "[150x225]" - how messages name the shape.
+  std::string shapeString() const;
+
+  std::span<uint8_t> bytes() { return bytes_; }
+  std::span<const uint8_t> bytes() const { return bytes_; }
+
+  // Element access in the compute representation (see Tile.h), by storage element index.
+  double loadFloat(int64_t element) const;
+  int64_t loadInt(int64_t element) const;  // ints and bools; wrapped to the dtype
+  void storeFloat(int64_t element, double v);  // rounds to the dtype
+  void storeInt(int64_t element, int64_t v);   // wraps to the dtype
+
+  // torch.empty bookkeeping. Host writes through Memory mark elements initialized.
+  bool tracksInit() const { return !initialized_.empty(); }
+  bool isInitialized(int64_t element) const { return initialized_.empty() || initialized_[element] != 0; }
+  void markInitialized(int64_t element) {
+    if (!initialized_.empty()) initialized_[element] = 1;
+  }
+  void markAllInitialized();
+
+  // --- launch bookkeeping (used by the simulator under the exclusive lock) ---
+  // Starts tracking writes for launch `launchId` if not yet started (lazily, on the first store).
+  void touchForLaunch(uint64_t launchId);
+  bool writtenInLaunch(uint64_t launchId) const { return launchId_ == launchId && !writer_.empty(); }
+  std::span<int32_t> writers() { return writer_; }
+  std::span<const int32_t> writers() const { return writer_; }
+  std::span<uint8_t> writeFlags() { return writeFlags_; }
+  std::span<const uint8_t> writeFlags() const { return writeFlags_; }
+  // The first few conflicts of the launch (the count is in the flags).
+  std::vector<WriteConflict>& conflicts() { return conflicts_; }
+  const std::vector<WriteConflict>& conflicts() const { return conflicts_; }
+
+  std::shared_mutex& mutex() const { return mutex_; }
+
+private:
+  int id_;
+  std::string name_;
+  ir::DType dtype_;
+  std::vector<int64_t> shape_;
+  std::vector<int64_t> strides_;
+  int64_t numel_ = 0;
+  int64_t storageElements_ = 0;
+  int elementSize_ = 1;
+  std::vector<uint8_t> bytes_;
+  std::vector<uint8_t> initialized_;
+  uint64_t launchId_ = 0;
+  std::vector<int32_t> writer_;  // -1: not written in this launch
+  std::vector<uint8_t> writeFlags_;
+  std::vector<WriteConflict> conflicts_;
+  mutable std::shared_mutex mutex_;
+};
+
+class Memory {
+public:
+  Memory() = default;
+  Memory(const Memory&) = delete;
+  Memory& operator=(const Memory&) = delete;
+
+  // A new tensor; strides default to contiguous row-major. Returns its id (>= 1).
+  int create(std::string name, ir::DType dtype, std::vector<int64_t> shape, TensorInit init = TensorInit::Zeros,
+             std::vector<int64_t> strides = {});
+  // Convenience: a 1-D or shaped tensor filled from values (all marked initialized).
+  int createFromDoubles(std::string name, ir::DType dtype, std::vector<int64_t> shape, std::span<const double> values);
+  int createFromInts(std::string name, ir::DType dtype, std::vector<int64_t> shape, std::span<const int64_t> values);
+  void release(int id);
+
+  Tensor& get(int id);  // throws InternalError for unknown ids
+  const Tensor& get(int id) const;
+  Tensor* find(int id);
+  const Tensor* find(int id) const;
+  std::vector<int> ids() const;
+
+  // Host reads and writes of whole tensors, in storage order. Writes mark elements initialized.
+  void writeDoubles(int id, std::span<const double> values);
+  void writeInts(int id, std::span<const int64_t> values);
+  std::vector<double> readDoubles(int id) const;  // ints converted with their signedness
+  std::vector<int64_t> readInts(int id) const;
+
+private:
+  int nextId_ = 1;
+  std::map<int, std::unique_ptr<Tensor>> tensors_;
+};
+
+}  // namespace tilescope::sim

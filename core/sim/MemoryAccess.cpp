@@ -1,0 +1,451 @@
+#include "core/sim/MemoryAccess.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <mutex>
+#include <shared_mutex>
+
+#include "core/sim/DeviceAddress.h"
+#include "core/sim/ElementCodec.h"
+#include "core/sim/SimulationError.h"
+#include "core/sim/TraceRecorder.h"
+
+namespace tilescope::sim::memaccess {
+
+namespace {
+
+constexpr size_t kShownOffsets = 8;
+
+// Where each lane of an access goes. Either every active lane lies in one tensor (`single`, the
+// fast path) or `lanes` names each active lane's tensor.
+struct Plan {
+  Tensor* single = nullptr;
+  std::vector<Tensor*> lanes;
+  std::vector<int64_t> element;
+  int mainTensorId = 0;  // the tensor of the first active lane (or lane 0): what the access "is"
+  int64_t active = 0;
+};
+
+const int64_t* maskOf(const Tile* mask) { return mask ? mask->ints() : nullptr; }
+
+std::string joinOffsets(const std::vector<std::string>& parts, int64_t total) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i];
+  if (total > static_cast<int64_t>(parts.size())) s += ", ...";
+  return s;
+}
+
+[[noreturn]] void throwOutOfBounds(LaunchContext& L, ProgramState& P, const char* what, const lang::SourceRange& range,
+                                   const Tile& ptr, const std::vector<int64_t>& badLanes, int64_t badCount,
+                                   int64_t active, int mainTensorId) {
+  const int size = elementBytes(ptr.dtype());
+  const Tensor* main = L.memory.find(mainTensorId);
+  std::string msg = std::string("out-of-bounds ") + what + " in kernel '" + L.kernel.name + "', program pid " + P.pidText() + ": ";
+  std::vector<std::string> shown;
+  bool strayed = false;
+  for (int64_t lane : badLanes) {
+    const int64_t a = ptr.ints()[lane];
+    if (main && DeviceAddress::tensorId(a) == mainTensorId) {
+      const int64_t off = DeviceAddress::byteOffset(a);
+      shown.push_back(off % size == 0 ? std::to_string(off / size) : "byte " + std::to_string(off) + " (misaligned)");
+    } else {
+      strayed = true;
+      shown.push_back("lane " + std::to_string(lane) + " at an address in no tensor");
+    }
+  }
+  if (main) {
+    msg += std::to_string(badCount) + " of " + std::to_string(active) + " active lane" + (active == 1 ? " is" : "s are") +
+           " outside " + L.describeTensor(*main) + "; offending element offsets: " + joinOffsets(shown, badCount) +
+           " (valid offsets are 0.." + std::to_string(main->storageElements() - 1) + ")";
+  } else {
+    msg += "the pointer does not point into any live tensor (" + joinOffsets(shown, badCount) + ")";
+  }
+  lang::Diagnostic d = lang::Diagnostic::error(range, msg);
+  if (strayed || !main)
+    d.withNote({}, "pointers must be derived from a tensor argument by adding offsets to it");
+  else
+    d.withNote({}, "mask the access so that lanes outside the tensor are not touched, e.g. "
+                   "tl.load(ptr + offsets, mask=offsets < n)");
+  throw SimulationError(std::move(d));
+}
+
+Plan plan(LaunchContext& L, ProgramState& P, const char* what, const lang::SourceRange& range, const Tile& ptr,
+          const Tile* mask) {
+  Plan pl;
+  const int64_t n = ptr.numel();
+  const int64_t* addr = ptr.ints();
+  const int64_t* m = maskOf(mask);
+  const int size = elementBytes(ptr.dtype());
+  pl.element.resize(static_cast<size_t>(n));
+  int64_t first = -1;
+  for (int64_t i = 0; i < n; ++i)
+    if (!m || m[i]) {
+      first = i;
+      break;
+    }
+  if (n > 0) pl.mainTensorId = DeviceAddress::tensorId(addr[first >= 0 ? first : 0]);
+  if (first < 0) return pl;
+
+  // Fast path: the active lanes' address range lies inside the first lane's tensor.
+  if (Tensor* t = L.memory.find(pl.mainTensorId)) {
+    const int64_t base = t->baseAddress();
+    const int64_t last = base + t->byteSize() - size;
+    int64_t lo = std::numeric_limits<int64_t>::max();
+    int64_t hi = std::numeric_limits<int64_t>::min();
+    int64_t bits = 0;
+    int64_t active = 0;
+    if (!m) {
+      for (int64_t i = 0; i < n; ++i) {
+        lo = std::min(lo, addr[i]);
+        hi = std::max(hi, addr[i]);
+        bits |= addr[i];
+      }
+      active = n;
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        if (!m[i]) continue;
+        lo = std::min(lo, addr[i]);
+        hi = std::max(hi, addr[i]);
+        bits |= addr[i];
+        ++active;
+      }
+    }
+    if (lo >= base && hi <= last && (bits & (size - 1)) == 0) {
+      const int shift = std::countr_zero(static_cast<unsigned>(size));
+      int64_t* el = pl.element.data();
+      for (int64_t i = 0; i < n; ++i) el[i] = (addr[i] - base) >> shift;  // masked lanes: unused
+      pl.single = t;
+      pl.active = active;
+      return pl;
+    }
+  }
+
+  // Slow path: lanes in several tensors, or some lane out of bounds.
+  pl.lanes.assign(static_cast<size_t>(n), nullptr);
+  std::vector<int64_t> bad;
+  int64_t badCount = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (m && !m[i]) continue;
+    ++pl.active;
+    Tensor* ti = L.memory.find(DeviceAddress::tensorId(addr[i]));
+    const int64_t off = DeviceAddress::byteOffset(addr[i]);
+    if (!ti || off < 0 || off + size > ti->byteSize() || off % size != 0) {
+      if (bad.size() < kShownOffsets) bad.push_back(i);
+      ++badCount;
+      continue;
+    }
+    pl.lanes[i] = ti;
+    pl.element[i] = off / size;
+  }
+  if (badCount > 0) throwOutOfBounds(L, P, what, range, ptr, bad, badCount, pl.active, pl.mainTensorId);
+  return pl;
+}
+
+void record(LaunchContext& L, ProgramState& P, MemOpKind kind, const lang::SourceRange& range, const Tile& ptr,
+            const Tile* mask, const TileRef& values, std::string detail, int mainTensorId) {
+  if (!P.trace || !L.recorder) return;
+  MemAccessEvent e;
+  e.kind = kind;
+  e.location = L.recorder->location(range);
+  e.tensorId = L.memory.find(mainTensorId) ? mainTensorId : 0;
+  if (auto it = L.argOfTensor.find(mainTensorId); it != L.argOfTensor.end()) e.argIndex = it->second;
+  e.shape = ptr.shape();
+  const int64_t n = ptr.numel();
+  const int64_t base = DeviceAddress::make(mainTensorId, 0);
+  const int size = elementBytes(ptr.dtype());
+  e.offsets.resize(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) e.offsets[i] = (ptr.ints()[i] - base) / size;
+  if (mask) {
+    e.mask.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) e.mask[i] = mask->ints()[i] != 0;
+  }
+  if (L.options.recordValues) e.values = values;
+  e.detail = std::move(detail);
+  L.recorder->add(P.trace, std::move(e));
+}
+
+// Reads the active lanes of one tensor; `fromLanes` picks per-lane tensors (slow path).
+void gather(const Plan& pl, ir::DType t, const int64_t* m, Tile& out) {
+  const int64_t n = out.numel();
+  const int size = elementBytes(t);
+  auto laneBytes = [&](int64_t i) -> const uint8_t* {
+    const Tensor* tensor = pl.single ? pl.single : pl.lanes[i];
+    return tensor->bytes().data() + pl.element[i] * size;
+  };
+  if (pl.single) {
+    const uint8_t* bytes = pl.single->bytes().data();
+    const int64_t* el = pl.element.data();
+    if (t == ir::DType::FP32) {
+      double* o = out.floats();
+      for (int64_t i = 0; i < n; ++i)
+        if (!m || m[i]) o[i] = static_cast<double>(readRaw<float>(bytes + el[i] * 4));
+      return;
+    }
+    if (t == ir::DType::I32) {
+      int64_t* o = out.ints();
+      for (int64_t i = 0; i < n; ++i)
+        if (!m || m[i]) o[i] = readRaw<int32_t>(bytes + el[i] * 4);
+      return;
+    }
+  }
+  if (out.hasFloatStorage()) {
+    for (int64_t i = 0; i < n; ++i)
+      if (!m || m[i]) out.floats()[i] = decodeFloat(t, laneBytes(i));
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      if (!m || m[i]) out.ints()[i] = decodeInt(t, laneBytes(i));
+  }
+}
+
+void checkInitialized(LaunchContext& L, ProgramState& P, const ir::Load& node, const Plan& pl, const int64_t* m,
+                      int64_t n) {
+  int64_t firstBad = -1;
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (m && !m[i]) continue;
+    const Tensor* t = pl.single ? pl.single : pl.lanes[i];
+    if (!t->isInitialized(pl.element[i])) {
+      if (firstBad < 0) firstBad = i;
+      ++count;
+    }
+  }
+  if (firstBad < 0) return;
+  const Tensor* t = pl.single ? pl.single : pl.lanes[firstBad];
+  L.warnOnce(&node, kWarnUninitRead,
+             lang::Diagnostic::warning(
+                 node.range, "load in kernel '" + L.kernel.name + "' reads " + std::to_string(count) +
+                                 " element(s) of " + L.describeTensor(*t) +
+                                 " that were never written (the tensor was created uninitialized, e.g. by torch.empty), "
+                                 "first element offset " + std::to_string(pl.element[firstBad]) + " in program pid " +
+                                 P.pidText() + "; on the GPU these values are garbage"));
+}
+
+// Encodes a value tile into per-lane element bits of dtype t.
+std::vector<uint64_t> encode(const Tile& v, ir::DType t) {
+  const int64_t n = v.numel();
+  std::vector<uint64_t> bits(static_cast<size_t>(n));
+  if (v.hasFloatStorage()) {
+    if (t == ir::DType::FP32) {
+      for (int64_t i = 0; i < n; ++i) bits[i] = std::bit_cast<uint32_t>(static_cast<float>(v.floats()[i]));
+    } else {
+      for (int64_t i = 0; i < n; ++i) bits[i] = encodeFloatBits(t, v.floats()[i]);
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) bits[i] = encodeIntBits(t, v.ints()[i]);
+  }
+  return bits;
+}
+
+// Writes the active lanes into one tensor, tracking writers for the coverage report.
+void writeLanes(LaunchContext& L, ProgramState& P, Tensor& T, const Plan& pl, const int64_t* m, const uint64_t* bits,
+                int size, bool onlyLanesOfT) {
+  const bool track = L.options.checkCoverage;
+  if (track) T.touchForLaunch(L.launchId);
+  uint8_t* bytes = T.bytes().data();
+  int32_t* writers = track ? T.writers().data() : nullptr;
+  uint8_t* flags = track ? T.writeFlags().data() : nullptr;
+  const auto pid = static_cast<int32_t>(P.linearId);
+  const bool init = T.tracksInit();
+  const int64_t n = static_cast<int64_t>(pl.element.size());
+  for (int64_t i = 0; i < n; ++i) {
+    if (m && !m[i]) continue;
+    if (onlyLanesOfT && pl.lanes[i] != &T) continue;
+    const int64_t e = pl.element[i];
+    uint8_t* dst = bytes + e * size;
+    if (track) {
+      int32_t& w = writers[e];
+      if (w < 0) {
+        w = pid;
+      } else if (w != pid) {
+        flags[e] |= kWrittenByMany;
+        if (std::memcmp(dst, &bits[i], static_cast<size_t>(size)) != 0) {
+          flags[e] |= kConflicting;
+          if (T.conflicts().size() < kShownOffsets) T.conflicts().push_back({e, w, pid});
+        }
+        w = pid;
+      }
+    }
+    writeBits(dst, bits[i], size);
+    if (init) T.markInitialized(e);
+  }
+}
+
+// The distinct tensors of a slow-path plan, in id order (the lock order).
+std::vector<Tensor*> tensorsOf(const Plan& pl) {
+  std::vector<Tensor*> ts;
+  for (Tensor* t : pl.lanes)
+    if (t) ts.push_back(t);
+  std::sort(ts.begin(), ts.end(), [](Tensor* a, Tensor* b) { return a->id() < b->id(); });
+  ts.erase(std::unique(ts.begin(), ts.end()), ts.end());
+  return ts;
+}
+
+template <class F>
+Plan planRecorded(LaunchContext& L, ProgramState& P, const char* what, MemOpKind kind, const lang::SourceRange& range,
+                  const Tile& ptr, const Tile* mask, F&& valuesForRecord) {
+  try {
+    return plan(L, P, what, range, ptr, mask);
+  } catch (const SimulationError&) {
+    // Keep the offending access in the trace: it is what the user wants to look at.
+    record(L, P, kind, range, ptr, mask, valuesForRecord(), "", DeviceAddress::tensorId(ptr.numel() ? ptr.ints()[0] : 0));
+    throw;
+  }
+}
+
+}  // namespace
+
+TileRef load(LaunchContext& L, ProgramState& P, const ir::Load& node, const Tile& ptr, const Tile* mask,
+             const Tile* other) {
+  const ir::DType t = ptr.dtype();
+  Plan pl = planRecorded(L, P, "load", MemOpKind::Load, node.range, ptr, mask, [] { return TileRef(); });
+  Tile out(t, false, ptr.shape());
+  const int64_t* m = maskOf(mask);
+  const int64_t n = ptr.numel();
+  if (m && other) {
+    // Masked-off lanes yield `other`; active lanes are overwritten below.
+    if (out.hasFloatStorage())
+      std::copy(other->floats(), other->floats() + n, out.floats());
+    else
+      std::copy(other->ints(), other->ints() + n, out.ints());
+  }
+  if (pl.active > 0) {
+    if (pl.single) {
+      std::shared_lock lock(pl.single->mutex());
+      gather(pl, t, m, out);
+      if (pl.single->tracksInit()) checkInitialized(L, P, node, pl, m, n);
+    } else {
+      std::vector<std::shared_lock<std::shared_mutex>> locks;
+      for (Tensor* tensor : tensorsOf(pl)) locks.emplace_back(tensor->mutex());
+      gather(pl, t, m, out);
+      checkInitialized(L, P, node, pl, m, n);
+    }
+  }
+  TileRef result = makeTileRef(std::move(out));
+  record(L, P, MemOpKind::Load, node.range, ptr, mask, result, "", pl.mainTensorId);
+  return result;
+}
+
+void store(LaunchContext& L, ProgramState& P, const ir::Store& node, const Tile& ptr, const TileRef& value,
+           const Tile* mask) {
+  const ir::DType t = ptr.dtype();
+  Plan pl = planRecorded(L, P, "store", MemOpKind::Store, node.range, ptr, mask, [&] { return value; });
+  if (pl.active > 0) {
+    const std::vector<uint64_t> bits = encode(*value, t);
+    const int size = elementBytes(t);
+    const int64_t* m = maskOf(mask);
+    if (pl.single) {
+      std::unique_lock lock(pl.single->mutex());
+      writeLanes(L, P, *pl.single, pl, m, bits.data(), size, false);
+    } else {
+      for (Tensor* tensor : tensorsOf(pl)) {
+        std::unique_lock lock(tensor->mutex());
+        writeLanes(L, P, *tensor, pl, m, bits.data(), size, true);
+      }
+    }
+  }
+  record(L, P, MemOpKind::Store, node.range, ptr, mask, value, "", pl.mainTensorId);
+}
+
+namespace {
+
+// One atomic lane under the tensor's exclusive lock: reads the old value into `old`, writes the new.
+void atomicLane(LaunchContext& L, ProgramState& P, Tensor& T, int64_t e, ir::DType t, int size, Tile& old, int64_t i,
+                const std::function<void(uint8_t*)>& update) {
+  uint8_t* p = T.bytes().data() + e * size;
+  if (old.hasFloatStorage())
+    old.floats()[i] = decodeFloat(t, p);
+  else
+    old.ints()[i] = decodeInt(t, p);
+  update(p);
+  if (L.options.checkCoverage) {
+    T.touchForLaunch(L.launchId);
+    T.writers()[e] = static_cast<int32_t>(P.linearId);
+    T.writeFlags()[e] |= kAtomic;  // atomics from many programs are the point, not a race
+  }
+  T.markInitialized(e);
+}
+
+int64_t orderKey(ir::DType t, int64_t v) {
+  return t == ir::DType::U64 ? static_cast<int64_t>(static_cast<uint64_t>(v) ^ (uint64_t{1} << 63)) : v;
+}
+
+}  // namespace
+
+TileRef atomicRMW(LaunchContext& L, ProgramState& P, const ir::AtomicRMW& node, const Tile& ptr, const TileRef& value,
+                  const Tile* mask) {
+  const ir::DType t = ptr.dtype();
+  const std::string opName(ir::atomicOpName(node.op));
+  Plan pl = planRecorded(L, P, "atomic", MemOpKind::AtomicRMW, node.range, ptr, mask, [&] { return value; });
+  Tile old(t, false, ptr.shape());
+  const int64_t* m = maskOf(mask);
+  const int size = elementBytes(t);
+  const Tile& v = *value;
+  for (int64_t i = 0; i < ptr.numel(); ++i) {
+    if (m && !m[i]) continue;
+    Tensor& T = pl.single ? *pl.single : *pl.lanes[i];
+    std::unique_lock lock(T.mutex());
+    atomicLane(L, P, T, pl.element[i], t, size, old, i, [&](uint8_t* p) {
+      if (old.hasFloatStorage()) {
+        const double cur = old.floats()[i];
+        const double x = v.floats()[i];
+        double r = x;
+        switch (node.op) {
+          case ir::AtomicOp::Add: r = cur + x; break;
+          case ir::AtomicOp::Max: r = std::fmax(cur, x); break;
+          case ir::AtomicOp::Min: r = std::fmin(cur, x); break;
+          case ir::AtomicOp::Xchg: r = x; break;
+          default: throw lang::InternalError("bitwise atomic on a float");
+        }
+        writeBits(p, encodeFloatBits(t, r), size);
+      } else {
+        const int64_t cur = old.ints()[i];
+        const int64_t x = v.ints()[i];
+        int64_t r = x;
+        switch (node.op) {
+          case ir::AtomicOp::Add: r = static_cast<int64_t>(static_cast<uint64_t>(cur) + static_cast<uint64_t>(x)); break;
+          case ir::AtomicOp::Max: r = orderKey(t, cur) >= orderKey(t, x) ? cur : x; break;
+          case ir::AtomicOp::Min: r = orderKey(t, cur) <= orderKey(t, x) ? cur : x; break;
+          case ir::AtomicOp::Xchg: r = x; break;
+          case ir::AtomicOp::And: r = cur & x; break;
+          case ir::AtomicOp::Or: r = cur | x; break;
+          case ir::AtomicOp::Xor: r = cur ^ x; break;
+        }
+        writeBits(p, encodeIntBits(t, wrapInt(t, r)), size);
+      }
+    });
+  }
+  TileRef result = makeTileRef(std::move(old));
+  record(L, P, MemOpKind::AtomicRMW, node.range, ptr, mask, value, opName, pl.mainTensorId);
+  return result;
+}
+
+TileRef atomicCAS(LaunchContext& L, ProgramState& P, const ir::AtomicCAS& node, const Tile& ptr, const Tile& cmp,
+                  const TileRef& value) {
+  const ir::DType t = ptr.dtype();
+  Plan pl = planRecorded(L, P, "atomic_cas", MemOpKind::AtomicCAS, node.range, ptr, nullptr, [&] { return value; });
+  Tile old(t, false, ptr.shape());
+  const int size = elementBytes(t);
+  const Tile& v = *value;
+  for (int64_t i = 0; i < ptr.numel(); ++i) {
+    Tensor& T = pl.single ? *pl.single : *pl.lanes[i];
+    std::unique_lock lock(T.mutex());
+    atomicLane(L, P, T, pl.element[i], t, size, old, i, [&](uint8_t* p) {
+      // Compared bit for bit, as the GPU's integer CAS does for every dtype.
+      uint64_t cur = 0;
+      std::memcpy(&cur, p, static_cast<size_t>(size));
+      const uint64_t want = cmp.hasFloatStorage() ? encodeFloatBits(t, cmp.floats()[i]) : encodeIntBits(t, cmp.ints()[i]);
+      const uint64_t mask = size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * size)) - 1;
+      if ((cur & mask) == (want & mask))
+        writeBits(p, v.hasFloatStorage() ? encodeFloatBits(t, v.floats()[i]) : encodeIntBits(t, v.ints()[i]), size);
+    });
+  }
+  TileRef result = makeTileRef(std::move(old));
+  record(L, P, MemOpKind::AtomicCAS, node.range, ptr, nullptr, value, "cas", pl.mainTensorId);
+  return result;
+}
+
+}  // namespace tilescope::sim::memaccess

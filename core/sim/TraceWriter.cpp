@@ -1,0 +1,120 @@
+#include "core/sim/TraceWriter.h"
+
+#include <fstream>
+
+#include "core/sim/BinaryCodec.h"
+
+namespace tilescope::sim {
+
+namespace {
+
+// A section is its tag, its payload length and the payload, so readers can skip unknown ones.
+void section(ByteWriter& out, uint8_t tag, ByteWriter& payload) {
+  out.u8(tag);
+  out.varint(payload.buffer().size());
+  out.bytes(payload.buffer());
+  payload.buffer().clear();
+}
+
+void writeEvent(ByteWriter& w, const TraceEvent& e) {
+  if (const auto* m = std::get_if<MemAccessEvent>(&e)) {
+    w.u8(static_cast<uint8_t>(m->kind));  // MemOpKind values equal the event tags
+    w.varint(m->location);
+    w.svarint(m->argIndex);
+    w.varint(static_cast<uint64_t>(m->tensorId));
+    writeShape(w, m->shape);
+    const ir::Shape lanes = m->shape.empty() ? ir::Shape{1} : m->shape;
+    w.intArray(lanes, m->offsets);
+    w.mask(m->mask);
+    w.u8(m->values ? 1 : 0);
+    if (m->values) w.tile(*m->values);
+    w.str(m->detail);
+  } else if (const auto* b = std::get_if<BindEvent>(&e)) {
+    w.u8(TraceWriter::Bind);
+    w.varint(b->location);
+    w.str(b->name);
+    w.varint(static_cast<uint64_t>(b->varId));
+    w.tile(b->value ? *b->value : Tile());
+  } else {
+    const auto& p = std::get<PrintEvent>(e);
+    w.u8(TraceWriter::Print);
+    w.varint(p.location);
+    w.str(p.text);
+  }
+}
+
+}  // namespace
+
+std::string TraceWriter::write(const LaunchTrace& trace) {
+  ByteWriter out;
+  out.bytes(std::string_view(kMagic, sizeof kMagic));
+  out.u16(kVersionMajor);
+  out.u16(kVersionMinor);
+  out.u32(trace.valuesRecorded ? 1u : 0u);
+
+  ByteWriter p;
+  p.str(trace.kernelName);
+  for (int64_t g : trace.grid) p.varint(static_cast<uint64_t>(g));
+  p.varint(static_cast<uint64_t>(trace.totalPrograms));
+  p.varint(static_cast<uint64_t>(trace.droppedPrograms));
+  p.str(trace.policy);
+  p.str(trace.pidFilter);
+  section(out, Launch, p);
+
+  p.varint(trace.tensors.size());
+  for (const TraceTensor& t : trace.tensors) {
+    p.varint(static_cast<uint64_t>(t.id));
+    p.str(t.name);
+    p.u8(static_cast<uint8_t>(t.dtype));
+    writeShape(p, t.shape);
+  }
+  section(out, Tensors, p);
+
+  p.varint(trace.args.size());
+  for (const TraceArg& a : trace.args) {
+    p.str(a.name);
+    p.varint(static_cast<uint64_t>(a.tensorId));
+    p.u8(static_cast<uint8_t>(a.dtype));
+    p.str(a.valueText);
+  }
+  section(out, Args, p);
+
+  p.varint(trace.locations.size());
+  for (const TraceLocation& l : trace.locations) {
+    p.str(l.file);
+    p.varint(static_cast<uint64_t>(l.line));
+    p.varint(static_cast<uint64_t>(l.column));
+    p.varint(static_cast<uint64_t>(l.endLine));
+    p.varint(static_cast<uint64_t>(l.endColumn));
+  }
+  section(out, Locations, p);
+
+  for (const ProgramTrace& prog : trace.programs) {
+    for (int64_t v : prog.pid) p.varint(static_cast<uint64_t>(v));
+    p.varint(static_cast<uint64_t>(prog.linearId));
+    p.u8(prog.truncated ? 1 : 0);
+    p.varint(prog.events.size());
+    for (const TraceEvent& e : prog.events) writeEvent(p, e);
+    section(out, Program, p);
+  }
+  out.u8(End);
+  out.varint(0);
+  return out.take();
+}
+
+bool TraceWriter::writeFile(const LaunchTrace& trace, const std::string& path, std::string* error) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) {
+    if (error) *error = "cannot open " + path + " for writing";
+    return false;
+  }
+  const std::string bytes = write(trace);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!f) {
+    if (error) *error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace tilescope::sim

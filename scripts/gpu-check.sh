@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Run on the lent GPU machine (no Qt there): builds core + CLI, reports the device and runs the
+# GPU-labelled tests plus the core suites. Output goes to stdout and, when $OUT is set, $OUT/.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD_DIR:-/tmp/tilescope-gpu-build}
+log=${OUT:-/tmp}/gpu-check.log
+{
+  echo "== machine"; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+  g++ --version | head -1; cmake --version | head -1
+  echo "== configure + build (core, CLI, tests; no GUI)"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_GUI=OFF \
+    -DTILESCOPE_BENCHMARKS=${TILESCOPE_BENCHMARKS:-OFF} -DTILESCOPE_SEEDS_DIR="${SEEDS_DIR:-$root/.device-shared/seeds}" >/dev/null &&
+  cmake --build "$build" -j "$(nproc)" 2>&1 | grep -E 'error|warning|FAILED' ; 
+  echo "== tilescope-cli devices"; "$build/app/cli/tilescope-cli" devices; echo "exit code $?"
+  echo "== ctest -L gpu"; ctest --test-dir "$build" -L gpu --output-on-failure 2>&1 | tail -25
+  echo "== ctest (all)"; ctest --test-dir "$build" -j 8 2>&1 | tail -15
+} 2>&1 | tee "$log"

@@ -1,0 +1,97 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/cli/CliRunner.h"
+
+using tilescope::testing::runCli;
+namespace fs = std::filesystem;
+
+namespace {
+const char* kKernels = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + tl.load(y_ptr + offs, mask=mask), mask=mask)
+)";
+
+std::string writeTemp(const std::string& name, const std::string& text) {
+  const fs::path p = fs::temp_directory_path() / ("tilescope-cli-" + std::to_string(::getpid()) + "-" + name);
+  std::ofstream(p) << text;
+  return p.string();
+}
+}  // namespace
+
+TEST(CheckCommand, CleanFileExitsZero) {
+  const std::string path = writeTemp("clean.py", kKernels);
+  const auto r = runCli("check " + path);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("1 kernel checked: 0 errors"), std::string::npos) << r.output;
+}
+
+TEST(CheckCommand, ReportsErrorsWithFileLineColumnAndCaret) {
+  const std::string path =
+      writeTemp("bad.py", std::string(kKernels) + "\n@triton.jit\ndef bad(x_ptr):\n    offs = tl.arange(0, 100)\n");
+  const auto r = runCli("check " + path);
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find(path + ":14:12: error: tl.arange range must be a power of 2 (got 100)"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("           ^~~~"), std::string::npos) << r.output;
+}
+
+TEST(CheckCommand, DefineOverridesConstexpr) {
+  const std::string path = writeTemp("define.py", kKernels);
+  const auto r = runCli("check " + path + " -D BLOCK=100");
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find("got 100"), std::string::npos) << r.output;
+  EXPECT_EQ(runCli("check " + path + " -D BLOCK=128").exitCode, 0);
+}
+
+TEST(CheckCommand, SyntaxErrorIsReported) {
+  const std::string path = writeTemp("syntax.py", "def f(:\n    pass\n");
+  const auto r = runCli("check " + path);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.output.find(path + ":1:"), std::string::npos) << r.output;
+}
+
+TEST(CheckCommand, ChecksTheBundledNotebook) {
+  const auto r = runCli(std::string("check ") + TILESCOPE_SOURCE_DIR "/examples/vector_add.ipynb");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+}
+
+TEST(CheckCommand, MissingFileAndBadUsage) {
+  EXPECT_EQ(runCli("check /nonexistent/k.py").exitCode, 1);
+  EXPECT_EQ(runCli("check").exitCode, 2);
+  EXPECT_EQ(runCli("check a.py -D NOEQUALS").exitCode, 2);
+}
+
+TEST(CompileCommand, EmitsIrForATritonAotSignature) {
+  const std::string path = writeTemp("compile.py", kKernels);
+  const auto r = runCli("compile " + path + " --kernel add_kernel --signature \"*fp16,*fp16,*fp16,i32,256\" --emit ir");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("kernel add_kernel(%x_ptr: ptr<fp16>"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("BLOCK: constexpr = 256"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("arange 0, 256 : tensor<256xi32>"), std::string::npos) << r.output;
+}
+
+TEST(CompileCommand, UnknownKernelAndCheckErrorsFail) {
+  const std::string path = writeTemp("compile2.py", kKernels);
+  EXPECT_EQ(runCli("compile " + path + " --kernel nope --signature \"*fp32\"").exitCode, 1);
+  const auto r = runCli("compile " + path + " --kernel add_kernel --signature \"*fp32,*fp32,*fp32,i32,100\"");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.output.find("power of 2"), std::string::npos) << r.output;
+}
+
+TEST(CompileCommand, CudaEmissionSaysItIsNotBuiltYet) {
+  const std::string path = writeTemp("compile3.py", kKernels);
+  const auto r = runCli("compile " + path + " --kernel add_kernel --signature \"*fp32,*fp32,*fp32,i32,64\" --emit ptx");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.output.find("--emit ir works now"), std::string::npos) << r.output;
+}

@@ -1,0 +1,124 @@
+// tilescope-cli run: scripts, notebooks (--out), exit codes, backends.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/cli/CliRunner.h"
+
+using tilescope::testing::CliRun;
+using tilescope::testing::runCli;
+
+namespace {
+
+std::string tempFile(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("tilescope_run_" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string cell(const std::string& source) {
+  return nlohmann::json{{"cell_type", "code"}, {"id", "c" + std::to_string(source.size())}, {"metadata", nlohmann::json::object()},
+                        {"source", source}, {"outputs", nlohmann::json::array()}, {"execution_count", nullptr}}
+      .dump();
+}
+
+}  // namespace
+
+TEST(RunCommand, RunsAScriptAndExitsZero) {
+  const CliRun r = runCli("run " + tempFile("ok.py", "import torch\nprint(torch.arange(3) * 2)\n"));
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.output, "tensor([0, 2, 4])\n");
+}
+
+TEST(RunCommand, FailedAssertExitsOneWithTraceback) {
+  const std::string path = tempFile("fail.py", "x = 1\nassert x == 2, 'x must be 2'\n");
+  const CliRun r = runCli("run " + path);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.output, "Traceback (most recent call last):\n  File \"" + path + "\", line 2, in <module>\n    assert x == 2, 'x must be 2'\n"
+                      "AssertionError: x must be 2\n");
+}
+
+TEST(RunCommand, RunsTheCopyDebuggingExample) {
+  const CliRun r = runCli("run " + std::string(TILESCOPE_SOURCE_DIR) + "/examples/copy_debugging.py");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("pid = [2] | offs = [4 5], mask = [ True  True], x = [5 6]\n"
+                          "(tensor([1, 2, 3, 4, 5, 6]), tensor([1, 2, 3, 4, 5, 6]))\n"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(RunCommand, NotebookWithOutWritesOutputs) {
+  const std::string nb = tempFile("nb.ipynb", "{\"cells\": [" + cell("x = 2\nprint('hi')\nx * 3") + "," + cell("y = x + 1\ny") + "," +
+                                                   cell("1 / 0") + "," + cell("print('never')") +
+                                                   "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
+  const std::string out = (std::filesystem::temp_directory_path() / "tilescope_run_out.ipynb").string();
+  const CliRun r = runCli("run " + nb + " --out " + out);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.output.find("hi\n6\n3\n"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("never"), std::string::npos) << r.output;
+  const nlohmann::json written = nlohmann::json::parse(readFile(out));
+  const auto& cells = written["cells"];
+  ASSERT_EQ(cells.size(), 4u);
+  EXPECT_EQ(cells[0]["outputs"][0]["output_type"], "stream");
+  EXPECT_EQ(cells[0]["outputs"][0]["name"], "stdout");
+  EXPECT_EQ(cells[0]["outputs"][1]["output_type"], "execute_result");
+  EXPECT_EQ(cells[0]["outputs"][1]["data"]["text/plain"], "6");
+  EXPECT_EQ(cells[0]["execution_count"], 1);
+  EXPECT_EQ(cells[1]["outputs"][0]["data"]["text/plain"], "3");
+  EXPECT_EQ(cells[2]["outputs"][0]["output_type"], "error");
+  EXPECT_EQ(cells[2]["outputs"][0]["ename"], "ZeroDivisionError");
+  EXPECT_EQ(cells[2]["outputs"][0]["evalue"], "division by zero");
+  EXPECT_EQ(cells[2]["outputs"][0]["traceback"].back(), "ZeroDivisionError: division by zero");
+  EXPECT_TRUE(cells[3]["outputs"].empty());
+  EXPECT_TRUE(cells[3]["execution_count"].is_null());
+}
+
+TEST(RunCommand, AllowErrorsRunsTheRemainingCells) {
+  const std::string nb = tempFile("nb2.ipynb", "{\"cells\": [" + cell("1 / 0") + "," + cell("print('after')") +
+                                                    "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
+  const CliRun r = runCli("run " + nb + " --allow-errors");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.output.find("after\n"), std::string::npos) << r.output;
+}
+
+TEST(RunCommand, GpuBackendWithoutGpuIsAClearError) {
+  const CliRun r = runCli("run " + tempFile("g.py", "print(1)\n") + " --backend gpu");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.output.find("--backend gpu"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Use --backend sim or auto"), std::string::npos) << r.output;
+}
+
+TEST(RunCommand, AutoBackendRuns) {
+  const CliRun r = runCli("run " + tempFile("a.py", "print('auto')\n") + " --backend auto");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.output, "auto\n");
+}
+
+TEST(RunCommand, BadArgumentsExitTwo) {
+  EXPECT_EQ(runCli("run").exitCode, 2);
+  EXPECT_EQ(runCli("run x.py --backend tpu").exitCode, 2);
+  EXPECT_EQ(runCli("run x.py --frobnicate").exitCode, 2);
+}
+
+TEST(RunCommand, MissingFileExitsOne) {
+  const CliRun r = runCli("run /nonexistent/tilescope_missing.py");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.output.find("cannot read '/nonexistent/tilescope_missing.py'"), std::string::npos);
+}
+
+TEST(RunCommand, HelpListsTheOptions) {
+  const CliRun r = runCli("run --help");
+  EXPECT_EQ(r.exitCode, 0);
+  EXPECT_NE(r.output.find("--pid-filter EXPR"), std::string::npos);
+  EXPECT_NE(r.output.find("--trace DIR"), std::string::npos);
+}

@@ -1,0 +1,2 @@
+s = "unterminated
+t = f"{x!q}"

@@ -1,0 +1,3 @@
+import torch
+import triton
+import triton.language as tl

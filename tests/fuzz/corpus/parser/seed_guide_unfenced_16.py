@@ -1,0 +1,1 @@
+grouped_autotuned_matmul(a,b)

@@ -1,0 +1,201 @@
+// triton as host code sees it: @jit launches with grids and meta-parameters, autotune, heuristics,
+// host calls from kernels, kernel errors, do_bench and perf_report.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/host/BenchmarkRunner.h"
+#include "core/host/Interpreter.h"
+#include "tests/host/InterpTestUtil.h"
+
+using tilescope::testing::PyRun;
+using tilescope::testing::pyError;
+using tilescope::testing::pyOut;
+using tilescope::testing::runPy;
+
+namespace {
+
+const char* kPrelude = "import torch\nimport triton\nimport triton.language as tl\n";
+
+const char* kAddKernel = R"(
+@triton.jit
+def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(output_ptr + offsets, x + y, mask=mask)
+)";
+
+std::string tritonOut(const std::string& code) { return pyOut(std::string(kPrelude) + kAddKernel + code); }
+PyRun tritonRun(const std::string& code) { return runPy(std::string(kPrelude) + kAddKernel + code); }
+
+}  // namespace
+
+TEST(HostTriton, VectorAddWithGridLambda) {
+  EXPECT_EQ(tritonOut("x = torch.arange(10, dtype=torch.float32)\ny = torch.ones(10)\nout = torch.empty_like(x)\n"
+                      "grid = lambda meta: (triton.cdiv(10, meta['BLOCK_SIZE']),)\nadd_kernel[grid](x, y, out, 10, BLOCK_SIZE=4)\nprint(out)"),
+            "tensor([ 1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10.])\n");
+}
+TEST(HostTriton, GridTupleAndConstexprByPosition) {
+  EXPECT_EQ(tritonOut("x = torch.arange(6)\nout = torch.zeros_like(x)\nadd_kernel[(3,)](x, x, out, 6, 2)\nprint(out)"), "tensor([ 0,  2,  4,  6,  8, 10])\n");
+}
+TEST(HostTriton, GridReceivesAllArgumentsByName) {
+  EXPECT_EQ(tritonOut("x = torch.ones(4)\nout = torch.zeros(4)\ndef grid(meta):\n    print(sorted(meta.keys()), meta['n_elements'], meta['BLOCK_SIZE'])\n    return (1,)\n"
+                      "add_kernel[grid](x, x, out, 4, BLOCK_SIZE=4)"),
+            "['BLOCK_SIZE', 'n_elements', 'output_ptr', 'x_ptr', 'y_ptr'] 4 4\n");
+}
+TEST(HostTriton, ViewsWithOffsetsArePassedAsPointers) {
+  EXPECT_EQ(tritonOut("x = torch.arange(8, dtype=torch.float32)\nout = torch.zeros(8)\nadd_kernel[(1,)](x[4:], x[4:], out[2:], 4, BLOCK_SIZE=4)\nprint(out)"),
+            "tensor([ 0.,  0.,  8., 10., 12., 14.,  0.,  0.])\n");
+}
+TEST(HostTriton, IntArgumentsSpecializeLikeTriton) {
+  EXPECT_EQ(tritonOut("x = torch.ones(4)\no = torch.zeros(4)\nadd_kernel[(1,)](x, x, o, 4, BLOCK_SIZE=4)\nadd_kernel[(1,)](x, x, o, 2**40, BLOCK_SIZE=4)\n"
+                      "print(sorted(add_kernel.cache[0].keys()))"),
+            "['add_kernel[*fp32:16,*fp32:16,*fp32:16,i32,BLOCK_SIZE=4]', 'add_kernel[*fp32:16,*fp32:16,*fp32:16,i64:16,BLOCK_SIZE=4]']\n");
+}
+TEST(HostTriton, CheckedKernelsAreCachedPerSpecialization) {
+  EXPECT_EQ(tritonOut("x = torch.ones(4)\no = torch.zeros(4)\nfor _ in range(3): add_kernel[(1,)](x, x, o, 4, BLOCK_SIZE=4)\nprint(len(add_kernel.cache[0]))"), "1\n");
+}
+TEST(HostTriton, NumWarpsAndStagesAccepted) {
+  EXPECT_EQ(tritonOut("x = torch.ones(4)\no = torch.zeros(4)\nadd_kernel[(1,)](x, x, o, 4, BLOCK_SIZE=4, num_warps=2, num_stages=1)\nprint(o.sum().item())"), "8.0\n");
+}
+TEST(HostTriton, MissingKernelArgumentIsTypeError) {
+  EXPECT_EQ(tritonRun("x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, BLOCK_SIZE=4)").errorValue,
+            "add_kernel() missing 1 required positional argument: 'n_elements'");
+}
+TEST(HostTriton, CallingAJitFunctionDirectlyIsAnError) {
+  EXPECT_EQ(tritonRun("add_kernel(1, 2, 3, 4, 5)").errorValue,
+            "Cannot call @triton.jit'd outside of the scope of a kernel: launch it with add_kernel[grid](...) from host code");
+}
+TEST(HostTriton, FloatGridIsAnError) {
+  EXPECT_EQ(tritonRun("x = torch.ones(4)\nadd_kernel[(4 / 2,)](x, x, x, 4, BLOCK_SIZE=4)").errorValue,
+            "grid dimension 0 must be an int, not float (use triton.cdiv)");
+}
+TEST(HostTriton, BadConstexprValue) {
+  EXPECT_EQ(tritonRun("x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=x)").errorValue,
+            "add_kernel(): constexpr parameter 'BLOCK_SIZE' got a Tensor; constexprs must be int, float, bool, str, None or a tl dtype");
+}
+TEST(HostTriton, OutOfBoundsBecomesAPythonErrorWithKernelCaret) {
+  PyRun r = tritonRun("x = torch.ones(4)\nadd_kernel[(2,)](x, x, x, 8, BLOCK_SIZE=4)\n");
+  EXPECT_EQ(r.errorName, "RuntimeError");
+  EXPECT_NE(r.errorValue.find("out-of-bounds load"), std::string::npos) << r.errorValue;
+  EXPECT_NE(r.traceback.find("  File \"test.py\", line 14, in <module>\n    add_kernel[(2,)](x, x, x, 8, BLOCK_SIZE=4)\n"), std::string::npos) << r.traceback;
+  EXPECT_NE(r.traceback.find("^"), std::string::npos) << r.traceback;
+}
+TEST(HostTriton, CompileErrorIsRenderedClangStyle) {
+  PyRun r = runPy(std::string(kPrelude) + "@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, undefined_thing)\nx = torch.ones(1)\nk[(1,)](x)\n");
+  EXPECT_EQ(r.errorName, "CompilationError");
+  EXPECT_NE(r.traceback.find("test.py:6:21: error:"), std::string::npos) << r.traceback;
+  EXPECT_NE(r.traceback.find("undefined_thing"), std::string::npos) << r.traceback;
+  EXPECT_NE(r.traceback.find("    k[(1,)](x)\n"), std::string::npos) << r.traceback;
+}
+TEST(HostTriton, EmptyGridLaunchesNothing) { EXPECT_EQ(tritonOut("x = torch.ones(4)\nadd_kernel[(0,)](x, x, x, 4, BLOCK_SIZE=4)\nprint(x)"), "tensor([1., 1., 1., 1.])\n"); }
+TEST(HostTriton, HostCallsPrintTilesLikeNumpy) {
+  EXPECT_EQ(pyOut(std::string(kPrelude) +
+                  "def show(txt, conds, pid_0=[0]):\n    print(txt)\n"
+                  "@triton.jit\ndef k(x_ptr, n, bs: tl.constexpr):\n    pid = tl.program_id(0)\n    offs = pid * bs + tl.arange(0, bs)\n"
+                  "    mask = offs < n\n    x = tl.load(x_ptr + offs, mask)\n    show(f'pid = {pid} | offs = {offs}, mask = {mask}, x = {x}', '')\n"
+                  "x = torch.tensor([1, 2, 3])\nk[(2,)](x, 3, 2)\n"),
+            "pid = [0] | offs = [0 1], mask = [ True  True], x = [1 2]\npid = [1] | offs = [2 3], mask = [ True False], x = [3 0]\n");
+}
+TEST(HostTriton, HostCallErrorsCarryTheirTraceback) {
+  PyRun r = runPy(std::string(kPrelude) + "def boom(t):\n    raise ValueError('bad ' + t)\n@triton.jit\ndef k(x_ptr):\n    boom('value')\nx = torch.ones(1)\nk[(1,)](x)\n");
+  EXPECT_EQ(r.errorName, "ValueError");
+  EXPECT_EQ(r.errorValue, "bad value");
+  EXPECT_NE(r.traceback.find("in boom\n    raise ValueError('bad ' + t)"), std::string::npos) << r.traceback;
+  EXPECT_NE(r.traceback.find("in k\n"), std::string::npos) << r.traceback;
+}
+TEST(HostTriton, AutotuneUsesFirstConfigAndSaysSoOnce) {
+  EXPECT_EQ(pyOut(std::string(kPrelude) +
+                  "@triton.autotune(configs=[triton.Config({'BS': 4}, num_warps=2), triton.Config({'BS': 8})], key=['n'])\n"
+                  "@triton.jit\ndef k(x_ptr, n, BS: tl.constexpr):\n    offs = tl.program_id(0) * BS + tl.arange(0, BS)\n"
+                  "    tl.store(x_ptr + offs, offs, mask=offs < n)\n"
+                  "x = torch.zeros(8, dtype=torch.int32)\ngrid = lambda meta: (triton.cdiv(8, meta['BS']),)\nk[grid](x, 8)\nk[grid](x, 8)\nprint(x)"),
+            "autotune: the simulator backend does not time configs; k uses the first config that checks: BS: 4, num_warps: 2, num_ctas: 1, "
+            "num_stages: 3\ntensor([0, 1, 2, 3, 4, 5, 6, 7], dtype=torch.int32)\n");
+}
+TEST(HostTriton, AutotuneSkipsConfigsThatDoNotCheck) {
+  EXPECT_EQ(pyOut(std::string(kPrelude) +
+                  "@triton.autotune(configs=[triton.Config({'BS': 3}), triton.Config({'BS': 4})], key=[])\n"
+                  "@triton.jit\ndef k(x_ptr, BS: tl.constexpr):\n    offs = tl.arange(0, BS)\n    tl.store(x_ptr + offs, offs)\n"
+                  "x = torch.zeros(4, dtype=torch.int32)\nk[(1,)](x)\nprint(x)"),
+            "autotune: the simulator backend does not time configs; k uses the first config that checks: BS: 4, num_warps: 4, num_ctas: 1, "
+            "num_stages: 3\ntensor([0, 1, 2, 3], dtype=torch.int32)\n");
+}
+TEST(HostTriton, HeuristicsComputeMetaParameters) {
+  EXPECT_EQ(pyOut(std::string(kPrelude) +
+                  "@triton.heuristics({'BS': lambda args: triton.next_power_of_2(args['n'])})\n"
+                  "@triton.jit\ndef k(x_ptr, n, BS: tl.constexpr):\n    offs = tl.arange(0, BS)\n    tl.store(x_ptr + offs, offs + 1, mask=offs < n)\n"
+                  "x = torch.zeros(5, dtype=torch.int32)\nk[(1,)](x, 5)\nprint(x)"),
+            "tensor([1, 2, 3, 4, 5], dtype=torch.int32)\n");
+}
+TEST(HostTriton, TlDtypeAsConstexpr) {
+  EXPECT_EQ(pyOut(std::string(kPrelude) +
+                  "@triton.jit\ndef k(x_ptr, DT: tl.constexpr):\n    offs = tl.arange(0, 2)\n    tl.store(x_ptr + offs, (offs + 0.5).to(DT))\n"
+                  "x = torch.zeros(2, dtype=torch.float16)\nk[(1,)](x, tl.float16)\nprint(x, tl.float16)"),
+            "tensor([0.5000, 1.5000], dtype=torch.float16) fp16\n");
+}
+TEST(HostTriton, CdivAndNextPowerOfTwo) { EXPECT_EQ(pyOut("import triton\nprint(triton.cdiv(10, 3), triton.cdiv(9, 3), triton.next_power_of_2(100), triton.next_power_of_2(1))"), "4 3 128 1\n"); }
+TEST(HostTriton, DoBenchReturnsMillisecondsAndQuantiles) {
+  EXPECT_EQ(pyOut("import triton\nms = triton.testing.do_bench(lambda: sum(range(100)))\nq = triton.testing.do_bench(lambda: None, quantiles=[0.5, 0.2, 0.8])\n"
+                  "print(type(ms).__name__, ms > 0, len(q), q[1] <= q[0] <= q[2])"),
+            "float True 3 True\n");
+}
+TEST(HostTriton, DoBenchRejectsUnknownReturnMode) {
+  EXPECT_EQ(pyError("import triton\ntriton.testing.do_bench(lambda: None, return_mode='fast')"),
+            "ValueError: return_mode must be one of 'min', 'max', 'mean', 'median', 'all', not 'fast'");
+}
+TEST(HostTriton, PerfReportPrintsTableWritesCsvAndEmitsSeries) {
+  const std::string dir = (std::filesystem::temp_directory_path() / "tilescope_perf_test").string();
+  std::filesystem::remove_all(dir);
+  PyRun r = runPy(std::string(kPrelude) +
+                  "@triton.testing.perf_report(triton.testing.Benchmark(x_names=['size'], x_vals=[2**i for i in range(2, 5)], line_arg='provider',\n"
+                  "    line_vals=['a', 'b'], line_names=['A', 'B'], styles=[('blue', '-'), ('green', '--')], ylabel='GB/s', plot_name='demo', args={'k': 2}))\n"
+                  "def bench(size, provider, k):\n    v = size * k if provider == 'a' else size / 3\n    return v, v - 1, v + 1\n"
+                  "bench.run(print_data=True, show_plots=True, save_path='" + dir + "')\n");
+  ASSERT_TRUE(r.ok) << r.traceback;
+  EXPECT_EQ(r.out,
+            "demo:\n"
+            "   size     A         B\n"
+            "0   4.0   8.0  1.333333\n"
+            "1   8.0  16.0  2.666667\n"
+            "2  16.0  32.0  5.333333\n");
+  std::ifstream csv(dir + "/demo.csv");
+  std::stringstream text;
+  text << csv.rdbuf();
+  EXPECT_EQ(text.str(), "size,A,B\n4.000000,8.000000,1.333333\n8.000000,16.000000,2.666667\n16.000000,32.000000,5.333333\n");
+  EXPECT_NE(r.displayMime.find("application/vnd.tilescope.benchmark+json"), std::string::npos);
+  EXPECT_NE(r.displayJson.find("\"y_min\":[7.0,15.0,31.0]"), std::string::npos) << r.displayJson;
+  std::filesystem::remove_all(dir);
+}
+TEST(HostTriton, PandasStyleFloatColumns) {
+  using tilescope::host::BenchmarkRunner;
+  EXPECT_EQ(BenchmarkRunner::formatFloatColumn({4096.0, 8192.0}), (std::vector<std::string>{"4096.0", "8192.0"}));
+  EXPECT_EQ(BenchmarkRunner::formatFloatColumn({8.0, 15.999999}), (std::vector<std::string>{"8.000000", "15.999999"}));
+  EXPECT_EQ(BenchmarkRunner::formatFloatColumn({0.5, 0.25}), (std::vector<std::string>{"0.50", "0.25"}));
+}
+TEST(HostTriton, KernelLaunchReturnsNone) { EXPECT_EQ(runPy(std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)", true).result, ""); }
+TEST(HostTriton, TraceDirReceivesOneFilePerLaunch) {
+  const std::string dir = (std::filesystem::temp_directory_path() / "tilescope_trace_test").string();
+  std::filesystem::remove_all(dir);
+  tilescope::host::HostExecutor ex;
+  ex.launchSettings().traceDir = dir;
+  PyRun r = runPy(ex, std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)\n");
+  ASSERT_TRUE(r.ok) << r.traceback;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/1-add_kernel.tstrace"));
+  std::filesystem::remove_all(dir);
+}
+TEST(HostTriton, BadPidFilterIsValueError) {
+  tilescope::host::HostExecutor ex;
+  ex.launchSettings().pidFilter = "pid_7 > x";
+  PyRun r = runPy(ex, std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)\n");
+  EXPECT_EQ(r.errorName, "ValueError");
+}
+TEST(HostTriton, GpuBackendIsNotAvailableYet) {
+  tilescope::host::HostExecutor ex;
+  ex.setBackend(tilescope::host::Backend::Gpu);
+  PyRun r = runPy(ex, std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)\n");
+  EXPECT_EQ(r.errorValue, "the GPU backend is not available yet (it comes with the CUDA code generator); run with --backend sim or auto");
+}

@@ -1,0 +1,190 @@
+// The simulator's checks: out-of-bounds accesses, uninitialized reads, racing writes, argument
+// validation, device asserts and other runtime errors.
+#include <gtest/gtest.h>
+
+#include "core/sim/Simulator.h"
+#include "tests/sim/SeedKernels.h"
+
+namespace tilescope::sim {
+namespace {
+
+using namespace testing;
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+std::vector<LaunchArg> addArgs(int x, int y, int out, int64_t n) {
+  return {LaunchArg::tensor(x), LaunchArg::tensor(y), LaunchArg::tensor(out), LaunchArg::integer(n)};
+}
+
+TEST(SimulatorChecksTest, MissingMaskReportsTheOutOfBoundsAccess) {
+  Memory mem;
+  const std::vector<double> v{1, 2, 3, 4, 5, 6};
+  const int x = mem.createFromDoubles("x", DType::FP32, {6}, v);
+  const int y = mem.createFromDoubles("y", DType::FP32, {6}, v);
+  const int out = mem.create("out", DType::FP32, {6});
+  Simulator sim(mem);
+  auto r = sim.launch(*addKernel(4, /*withMask=*/false), Grid{2}, addArgs(x, y, out, 6));
+  ASSERT_EQ(r.status, LaunchStatus::Error);
+  ASSERT_EQ(r.diagnostics.errorCount(), 1u);
+  const lang::Diagnostic& d = r.diagnostics.items().front();
+  const std::string head = d.headline();
+  EXPECT_TRUE(contains(head, "add_kernel.py:13:9: error: out-of-bounds load in kernel 'add_kernel', program pid (1, 0, 0)")) << head << "\n" << d.render();
+  EXPECT_TRUE(contains(head, "2 of 4 active lanes are outside x_ptr (tensor 'x', shape [6], fp32)")) << head;
+  EXPECT_TRUE(contains(head, "offending element offsets: 6, 7 (valid offsets are 0..5)")) << head;
+  const std::string text = d.render();
+  EXPECT_TRUE(contains(text, "    x = tl.load(x_ptr + offsets, mask=mask)\n        ^~~~~~~")) << text;
+  EXPECT_TRUE(contains(text, "note: mask the access")) << text;
+  // Program 0 ran fine; the process keeps running and memory stays usable.
+  EXPECT_EQ(r.programsRun, 1);
+  EXPECT_EQ(mem.readDoubles(out)[3], 8.0);
+}
+
+TEST(SimulatorChecksTest, TheLowestFailingProgramIsReportedWhateverTheThreads) {
+  for (int threads : {1, 2, 4}) {
+    Memory mem;
+    const int64_t n = 1000;
+    const int x = mem.createFromDoubles("x", DType::FP32, {n}, std::vector<double>(n, 1));
+    const int y = mem.createFromDoubles("y", DType::FP32, {n}, std::vector<double>(n, 2));
+    const int out = mem.create("out", DType::FP32, {n});
+    Simulator sim(mem);
+    LaunchOptions o;
+    o.numThreads = threads;
+    // Programs 7, 8 and 9 run past the end; 7 is the one to report.
+    auto r = sim.launch(*addKernel(128, false), Grid{10}, addArgs(x, y, out, n), o);
+    ASSERT_EQ(r.status, LaunchStatus::Error);
+    EXPECT_TRUE(contains(r.diagnostics.items().front().headline(), "program pid (7, 0, 0): 24 of 128 active lanes"))
+        << threads << ": " << r.diagnostics.render();
+    EXPECT_TRUE(contains(r.diagnostics.items().front().headline(), "offsets: 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, ..."));
+  }
+}
+
+TEST(SimulatorChecksTest, UninitializedReadsWarnOncePerOp) {
+  Memory mem;
+  const int x = mem.createFromDoubles("x", DType::FP32, {8}, std::vector<double>(8, 1));
+  const int y = mem.create("y", DType::FP32, {8}, TensorInit::Uninitialized);  // torch.empty
+  mem.get(y).markInitialized(0);
+  const int out = mem.create("out", DType::FP32, {8});
+  Simulator sim(mem);
+  auto r = sim.launch(*addKernel(4), Grid{2}, addArgs(x, y, out, 8));
+  ASSERT_TRUE(r.ok()) << r.diagnostics.render();
+  ASSERT_EQ(r.diagnostics.items().size(), 1u) << r.diagnostics.render();
+  const lang::Diagnostic& w = r.diagnostics.items().front();
+  EXPECT_EQ(w.severity, lang::Severity::Warning);
+  EXPECT_TRUE(contains(w.headline(), "add_kernel.py:14:9: warning: load in kernel 'add_kernel' reads 3 element(s) of y_ptr (tensor 'y'"))
+      << w.headline();
+  EXPECT_TRUE(contains(w.headline(), "first element offset 1 in program pid (0, 0, 0)")) << w.headline();
+  // Stores initialize: a second launch reading `out` as y is clean.
+  auto r2 = sim.launch(*addKernel(4), Grid{2}, addArgs(x, out, y, 8));
+  EXPECT_TRUE(r2.diagnostics.empty()) << r2.diagnostics.render();
+  auto r3 = sim.launch(*addKernel(4), Grid{2}, addArgs(x, y, out, 8));
+  EXPECT_TRUE(r3.diagnostics.empty()) << r3.diagnostics.render();
+}
+
+std::shared_ptr<const Kernel> storePidKernel() {
+  KernelBuilder b("store_pid", "@triton.jit\ndef store_pid(z_ptr):\n    tl.store(z_ptr, tl.program_id(0))\n");
+  Expr z = b.at("z_ptr").ptrParam("z_ptr", DType::I32);
+  b.storeAt("tl.store(z_ptr, tl.program_id(0))", z, b.pid(0));
+  return b.build();
+}
+
+TEST(SimulatorChecksTest, RacingWritesAreReported) {
+  Memory mem;
+  const int z = mem.create("z", DType::I32, {4});
+  Simulator sim(mem);
+  LaunchOptions o;
+  o.numThreads = 1;
+  auto r = sim.launch(*storePidKernel(), Grid{3}, {LaunchArg::tensor(z)}, o);
+  ASSERT_TRUE(r.ok());
+  const TensorCoverage& c = r.coverage.tensors.at(0);
+  EXPECT_EQ(c.written, 1);
+  EXPECT_EQ(c.neverWritten, 3);
+  EXPECT_EQ(c.writtenByMany, 1);
+  EXPECT_EQ(c.conflicting, 1);
+  ASSERT_FALSE(c.conflicts.empty());
+  EXPECT_EQ(c.conflicts[0].firstProgram, (std::array<int64_t, 3>{0, 0, 0}));
+  EXPECT_EQ(c.conflicts[0].secondProgram, (std::array<int64_t, 3>{1, 0, 0}));
+  ASSERT_EQ(r.diagnostics.items().size(), 1u);
+  EXPECT_TRUE(contains(r.diagnostics.items()[0].headline(), "1 element(s) of z_ptr (tensor 'z') were written by more than one program"))
+      << r.diagnostics.render();
+  EXPECT_TRUE(contains(r.coverage.render(), "1 of them with different values (e.g. element 0 by pid (0, 0, 0) and pid (1, 0, 0))"))
+      << r.coverage.render();
+  // Coverage tracking can be switched off.
+  o.checkCoverage = false;
+  auto r2 = sim.launch(*storePidKernel(), Grid{3}, {LaunchArg::tensor(z)}, o);
+  EXPECT_TRUE(r2.coverage.tensors.empty());
+  EXPECT_TRUE(r2.diagnostics.empty());
+}
+
+TEST(SimulatorChecksTest, ArgumentsAreValidated) {
+  Memory mem;
+  const int x = mem.createFromDoubles("x", DType::FP32, {4}, std::vector<double>(4, 1));
+  const int h = mem.create("h", DType::FP16, {4});
+  Simulator sim(mem);
+  auto k = addKernel(4);
+  auto r = sim.launch(*k, Grid{1}, {LaunchArg::tensor(x)});
+  EXPECT_TRUE(contains(r.diagnostics.render(), "kernel 'add_kernel' takes 4 runtime arguments (x_ptr, y_ptr, output_ptr, n_elements) but the launch passed 1"))
+      << r.diagnostics.render();
+  r = sim.launch(*k, Grid{1}, {LaunchArg::integer(1), LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::integer(4)});
+  EXPECT_TRUE(contains(r.diagnostics.render(), "argument 'x_ptr' of kernel 'add_kernel' is a pointer (*fp32): pass a tensor"));
+  r = sim.launch(*k, Grid{1}, {LaunchArg::tensor(h), LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::integer(4)});
+  EXPECT_TRUE(contains(r.diagnostics.render(), "was specialized for *fp32 but tensor 'h' holds fp16"));
+  r = sim.launch(*k, Grid{1}, {LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::integer(int64_t{1} << 40)});
+  EXPECT_TRUE(contains(r.diagnostics.render(), "is i32 but the value 1099511627776 does not fit"));
+  r = sim.launch(*k, Grid{1}, {LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::tensor(x)});
+  EXPECT_TRUE(contains(r.diagnostics.render(), "is a scalar (i32): pass a number, not a tensor"));
+  r = sim.launch(*k, Grid{-1}, {LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::integer(4)});
+  EXPECT_TRUE(contains(r.diagnostics.render(), "negative dimension"));
+  // A view that is not 16-byte aligned breaks the divisibility specialization: a warning.
+  r = sim.launch(*k, Grid{1}, {LaunchArg::tensor(x, 1), LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::integer(3)});
+  EXPECT_TRUE(contains(r.diagnostics.render(), "specialized as 16-byte aligned but starts at byte 4")) << r.diagnostics.render();
+  // An empty grid runs nothing and is fine.
+  r = sim.launch(*k, Grid{0}, {LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::integer(4)});
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.programsRun, 0);
+}
+
+TEST(SimulatorChecksTest, DeviceAssertZeroStepAndDivisionByZero) {
+  KernelBuilder b("checks", R"(@triton.jit
+def checks(n, step, d):
+    offs = tl.arange(0, 4)
+    q = offs // d
+    for i in range(0, n, step):
+        pass
+    tl.device_assert(offs < n, "offs out of range")
+)");
+  Expr n = b.at("n, step").scalarParam("n");
+  Expr step = b.at("step, d").scalarParam("step");
+  Expr d = b.at("d)").scalarParam("d");
+  Expr offs = b.letAt("offs = tl.arange(0, 4)", "offs", b.arange(0, 4));
+  b.letAt("q = offs // d", "q", b.at("offs // d").div(offs, d));
+  b.at("for i in range(0, n, step):").forRange("i", b.i32(0), n, step, [](Expr) {});
+  b.at("tl.device_assert(offs < n, \"offs out of range\")").deviceAssert(b.lt(offs, n), "offs out of range");
+  auto k = b.build();
+  Memory mem;
+  Simulator sim(mem);
+  auto r = sim.launch(*k, Grid{1}, {LaunchArg::integer(3), LaunchArg::integer(1), LaunchArg::integer(0)});
+  ASSERT_EQ(r.status, LaunchStatus::Error);
+  EXPECT_TRUE(contains(r.diagnostics.render(),
+                       "kernel.py:7:5: error: device assertion failed in kernel 'checks', program pid (0, 0, 0) (first failing element: index 3): offs out of range"))
+      << r.diagnostics.render();
+  EXPECT_TRUE(contains(r.diagnostics.render(), "kernel.py:4:9: warning: integer division by zero")) << r.diagnostics.render();
+  r = sim.launch(*k, Grid{1}, {LaunchArg::integer(4), LaunchArg::integer(0), LaunchArg::integer(1)});
+  EXPECT_TRUE(contains(r.diagnostics.render(), "range() step is zero in program pid (0, 0, 0)")) << r.diagnostics.render();
+  r = sim.launch(*k, Grid{1}, {LaunchArg::integer(4), LaunchArg::integer(1), LaunchArg::integer(1)});
+  EXPECT_TRUE(r.ok()) << r.diagnostics.render();
+}
+
+TEST(SimulatorChecksTest, PointerIntoNoTensor) {
+  KernelBuilder b("stray", "@triton.jit\ndef stray(x_ptr):\n    tl.store(x_ptr + 1099511627776, 1.0)\n");
+  Expr x = b.at("x_ptr").ptrParam("x_ptr", DType::FP32);
+  b.storeAt("tl.store(x_ptr + 1099511627776, 1.0)", b.add(x, b.lit(DType::I64, 1099511627776.0)), b.f32(1.0));
+  Memory mem;
+  const int t = mem.create("x", DType::FP32, {4});
+  Simulator sim(mem);
+  auto r = sim.launch(*b.build(), Grid{1}, {LaunchArg::tensor(t)});
+  ASSERT_EQ(r.status, LaunchStatus::Error);
+  EXPECT_TRUE(contains(r.diagnostics.render(), "the pointer does not point into any live tensor")) << r.diagnostics.render();
+}
+
+}  // namespace
+}  // namespace tilescope::sim

@@ -1,0 +1,93 @@
+#include <gtest/gtest.h>
+
+#include <QBuffer>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextTable>
+
+#include "ui/MarkdownCellWidget.h"
+#include "ui/MarkdownText.h"
+
+using tilescope::ui::Appearance;
+using tilescope::ui::MarkdownCellWidget;
+using tilescope::ui::markdownWithLiteralMath;
+
+namespace {
+tilescope::notebook::Cell markdownCell(const std::string& source) {
+  tilescope::notebook::Cell cell;
+  cell.id = "m1";
+  cell.type = tilescope::notebook::CellType::Markdown;
+  cell.source = source;
+  return cell;
+}
+}  // namespace
+
+TEST(MarkdownText, MathIsKeptLiterally) {
+  EXPECT_EQ(markdownWithLiteralMath("costs $a_i * b_j$ here"), "costs $a\\_i \\* b\\_j$ here");
+  EXPECT_EQ(markdownWithLiteralMath("$$\\sum_i x$$"), "$$\\\\sum\\_i x$$");
+  EXPECT_EQ(markdownWithLiteralMath("price: 5$ only"), "price: 5$ only") << "a lone dollar is not math";
+  EXPECT_EQ(markdownWithLiteralMath("`$a_b$` stays code"), "`$a_b$` stays code");
+  EXPECT_EQ(markdownWithLiteralMath("```\n$x_1$\n```"), "```\n$x_1$\n```");
+  EXPECT_EQ(markdownWithLiteralMath("$$\nx_1 * y\n$$"), "$$\nx\\_1 \\* y\n$$");
+}
+
+TEST(MarkdownCell, RendersHeadingsListsCodeAndTables) {
+  MarkdownCellWidget cell(markdownCell("# Title\n\n- one\n- two\n\n```\ncode()\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+                                       "Math: $a_i * b_j$"),
+                          Appearance{}, "/tmp", /*startRendered=*/true);
+  cell.resize(600, 400);
+  ASSERT_TRUE(cell.isRendered());
+  QTextDocument* doc = cell.renderer()->document();
+  const QString text = doc->toPlainText();
+  EXPECT_TRUE(text.contains("Title"));
+  EXPECT_FALSE(text.contains("# Title")) << "the heading is rendered, not shown as source";
+  EXPECT_EQ(doc->firstBlock().blockFormat().headingLevel(), 1);
+  EXPECT_TRUE(text.contains("code()"));
+  EXPECT_TRUE(text.contains("a_i * b_j")) << "math stays plain text: " << text.toStdString();
+  bool sawList = false;
+  bool sawTable = false;
+  for (QTextBlock block = doc->begin(); block.isValid(); block = block.next()) {
+    if (block.textList()) sawList = true;
+    if (QTextCursor(block).currentTable()) sawTable = true;
+  }
+  EXPECT_TRUE(sawList);
+  EXPECT_TRUE(sawTable);
+  EXPECT_FALSE(cell.editor()->isVisible());
+}
+
+TEST(MarkdownCell, DoubleClickEditsAndRenderShowsTheNewText) {
+  MarkdownCellWidget cell(markdownCell("# Old"), Appearance{}, "/tmp", true);
+  cell.resize(600, 300);
+  cell.show();
+  QTest::mouseDClick(cell.renderer()->viewport(), Qt::LeftButton);
+  EXPECT_FALSE(cell.isRendered());
+  EXPECT_TRUE(cell.editor()->isVisible());
+  EXPECT_FALSE(cell.renderer()->isVisible());
+  cell.editor()->setText("## New heading");
+  cell.render();
+  EXPECT_TRUE(cell.isRendered());
+  EXPECT_TRUE(cell.renderer()->document()->toPlainText().contains("New heading"));
+  EXPECT_FALSE(cell.editor()->isVisible());
+}
+
+TEST(MarkdownCell, ShowsImagesFromAttachmentsAndRelativePaths) {
+  QImage red(4, 3, QImage::Format_RGB32);
+  red.fill(Qt::red);
+  QByteArray png;
+  QBuffer buffer(&png);
+  buffer.open(QIODevice::WriteOnly);
+  red.save(&buffer, "PNG");
+  tilescope::notebook::Cell cell = markdownCell("![dot](attachment:dot.png)");
+  cell.attachments = {{"dot.png", {{"image/png", png.toBase64().toStdString()}}}};
+  MarkdownCellWidget widget(cell, Appearance{}, "/tmp", true);
+  const QVariant image =
+      widget.renderer()->document()->resource(QTextDocument::ImageResource, QUrl("attachment:dot.png"));
+  ASSERT_TRUE(image.isValid());
+  EXPECT_EQ(image.value<QImage>().size(), QSize(4, 3));
+}
+
+TEST(MarkdownCell, EmptyCellSaysHowToEditIt) {
+  MarkdownCellWidget cell(markdownCell(""), Appearance{}, "/tmp", true);
+  EXPECT_TRUE(cell.renderer()->document()->toPlainText().contains("double-click"));
+}

@@ -1,0 +1,264 @@
+#include "ui/CodeEditor.h"
+
+#include <Qsci/qscilexermarkdown.h>
+#include <Qsci/qscilexerpython.h>
+
+#include <QKeyEvent>
+#include <QScrollBar>
+#include <algorithm>
+
+#include "ui/TritonApis.h"
+
+namespace tilescope::ui {
+namespace {
+constexpr int kSeverityCount = 3;
+
+void colourPythonLexer(QsciLexerPython& lexer, const Theme& t) {
+  using L = QsciLexerPython;
+  lexer.setColor(t.comment, L::Comment);
+  lexer.setColor(t.comment, L::CommentBlock);
+  lexer.setColor(t.number, L::Number);
+  for (int style : {L::DoubleQuotedString, L::SingleQuotedString, L::TripleSingleQuotedString,
+                    L::TripleDoubleQuotedString, L::DoubleQuotedFString, L::SingleQuotedFString,
+                    L::TripleSingleQuotedFString, L::TripleDoubleQuotedFString, L::UnclosedString})
+    lexer.setColor(t.string, style);
+  lexer.setColor(t.keyword, L::Keyword);
+  lexer.setColor(t.definition, L::ClassName);
+  lexer.setColor(t.definition, L::FunctionMethodName);
+  lexer.setColor(t.operatorColor, L::Operator);
+  lexer.setColor(t.decorator, L::Decorator);
+  lexer.setColor(t.keyword, L::HighlightedIdentifier);
+  // No warnings about tabs vs spaces: the cell's own indentation rules apply.
+  lexer.setIndentationWarning(QsciLexerPython::NoWarning);
+}
+
+void colourMarkdownLexer(QsciLexerMarkdown& lexer, const Theme& t) {
+  using L = QsciLexerMarkdown;
+  for (int style : {L::Header1, L::Header2, L::Header3, L::Header4, L::Header5, L::Header6})
+    lexer.setColor(t.definition, style);
+  for (int style : {L::CodeBackticks, L::CodeDoubleBackticks, L::CodeBlock}) lexer.setColor(t.string, style);
+  lexer.setColor(t.link, L::Link);
+  lexer.setColor(t.keyword, L::UnorderedListItem);
+  lexer.setColor(t.keyword, L::OrderedListItem);
+  lexer.setColor(t.comment, L::BlockQuote);
+  lexer.setColor(t.decorator, L::StrongEmphasisAsterisks);
+  lexer.setColor(t.decorator, L::StrongEmphasisUnderscores);
+  lexer.setColor(t.decorator, L::EmphasisAsterisks);
+  lexer.setColor(t.decorator, L::EmphasisUnderscores);
+}
+}  // namespace
+
+CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(parent), language_(language) {
+  setObjectName(QStringLiteral("cellEditor"));
+  setUtf8(true);
+  setFrameShape(QFrame::NoFrame);
+  if (language == Language::Python) {
+    auto* python = new QsciLexerPython(this);
+    python->setAPIs(TritonApis::shared());
+    lexer_ = python;
+  } else if (language == Language::Markdown) {
+    lexer_ = new QsciLexerMarkdown(this);
+  }
+  if (lexer_) setLexer(lexer_);
+
+  setMarginType(0, QsciScintilla::NumberMargin);
+  setMarginWidth(1, 0);  // no fold/symbol margin: diagnostics tint the line instead
+  setIndentationsUseTabs(false);
+  setIndentationWidth(4);
+  setTabWidth(4);
+  setAutoIndent(true);
+  setBackspaceUnindents(true);
+  setIndentationGuides(language == Language::Python);
+  setBraceMatching(QsciScintilla::SloppyBraceMatch);
+  // Long lines wrap rather than scroll: the cell is as tall as its text and has no scroll bars.
+  setWrapMode(QsciScintilla::WrapWord);
+  setWrapIndentMode(QsciScintilla::WrapIndentSame);
+  setWrapVisualFlags(QsciScintilla::WrapFlagByBorder);
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
+
+  if (language == Language::Python) {
+    setAutoCompletionSource(QsciScintilla::AcsAll);
+    setAutoCompletionThreshold(2);
+    setAutoCompletionCaseSensitivity(true);
+    setAutoCompletionReplaceWord(true);
+    setAutoCompletionUseSingle(QsciScintilla::AcusNever);
+    setCallTipsStyle(QsciScintilla::CallTipsContext);
+    setCallTipsVisible(0);
+    setCallTipsPosition(QsciScintilla::CallTipsBelowText);
+  } else {
+    setAutoCompletionSource(QsciScintilla::AcsNone);
+  }
+
+  for (int s = 0; s < kSeverityCount; ++s) {
+    indicators_[s] = indicatorDefine(s == 0 ? QsciScintilla::SquiggleIndicator : QsciScintilla::DotsIndicator);
+    markers_[s] = markerDefine(QsciScintilla::Background);
+    annotationStyles_[s] = 100 + s;  // above every lexer style; only used for annotations
+  }
+  setAppearance(Appearance{});
+
+  connect(this, &QsciScintilla::textChanged, this, [this] {
+    // The marked code has changed, so the message may no longer be true.
+    if (diagnosticCount_ > 0) clearDiagnostics();
+  });
+  connect(this, &QsciScintilla::linesChanged, this, [this] {
+    updateLineNumberMargin();
+    emit heightForContentsChanged();
+  });
+  updateLineNumberMargin();
+}
+
+void CodeEditor::setAppearance(const Appearance& appearance) {
+  const Theme& t = appearance.theme;
+  const QFont& font = appearance.editorFont;
+  if (lexer_) {
+    lexer_->setDefaultFont(font);
+    lexer_->setFont(font, -1);
+    lexer_->setDefaultPaper(t.editorPaper);
+    lexer_->setPaper(t.editorPaper, -1);
+    lexer_->setDefaultColor(t.editorText);
+    lexer_->setColor(t.editorText, -1);
+    if (auto* python = qobject_cast<QsciLexerPython*>(lexer_)) colourPythonLexer(*python, t);
+    if (auto* markdown = qobject_cast<QsciLexerMarkdown*>(lexer_)) colourMarkdownLexer(*markdown, t);
+  } else {
+    setFont(font);
+    setPaper(t.editorPaper);
+    setColor(t.editorText);
+  }
+  setMarginsFont(font);
+  setMarginsBackgroundColor(t.marginPaper);
+  setMarginsForegroundColor(t.marginText);
+  setCaretForegroundColor(t.caret);
+  setCaretLineVisible(false);
+  setSelectionBackgroundColor(t.selection);
+  setSelectionForegroundColor(t.editorText);
+  setIndentationGuidesForegroundColor(t.indentGuide);
+  setIndentationGuidesBackgroundColor(t.editorPaper);
+  setMatchedBraceBackgroundColor(t.braceMatch);
+  setMatchedBraceForegroundColor(t.editorText);
+  setUnmatchedBraceForegroundColor(t.errorText);
+  setWrapVisualFlags(QsciScintilla::WrapFlagByBorder);
+  defineDiagnosticStyles(t, font);
+  updateLineNumberMargin();
+  emit heightForContentsChanged();
+}
+
+void CodeEditor::defineDiagnosticStyles(const Theme& t, const QFont& font) {
+  const QColor text[kSeverityCount] = {t.errorText, t.warningText, t.editorText};
+  const QColor paper[kSeverityCount] = {t.errorBackground, t.warningBackground, t.infoBackground};
+  for (int s = 0; s < kSeverityCount; ++s) {
+    setIndicatorForegroundColor(text[s], indicators_[s]);
+    setMarkerBackgroundColor(paper[s], markers_[s]);
+    const int style = annotationStyles_[s];
+    SendScintilla(SCI_STYLESETFORE, style, text[s]);
+    SendScintilla(SCI_STYLESETBACK, style, paper[s]);
+    // The editor's font, so the caret under the message lines up with the code above it.
+    const QByteArray family = font.family().toUtf8();
+    SendScintilla(SCI_STYLESETFONT, style, family.constData());
+    SendScintilla(SCI_STYLESETSIZEFRACTIONAL, style, static_cast<long>(font.pointSizeF() * 100));
+  }
+}
+
+void CodeEditor::showDiagnostic(int line, int column, const QString& message, DiagnosticSeverity severity) {
+  const int s = static_cast<int>(severity);
+  const int lineIndex = std::clamp(line - 1, 0, std::max(0, lines() - 1));
+  const QString lineText = text(lineIndex);
+  int lineLength = static_cast<int>(lineText.size());
+  while (lineLength > 0 && (lineText[lineLength - 1] == '\n' || lineText[lineLength - 1] == '\r')) --lineLength;
+  int from = column > 0 ? std::min(column - 1, lineLength) : 0;
+  int to = lineLength;
+  if (column > 0) {
+    // Underline the word (or the one character) at the column, like a compiler's caret range.
+    to = from;
+    while (to < lineLength && (lineText[to].isLetterOrNumber() || lineText[to] == '_')) ++to;
+    if (to == from) to = std::min(from + 1, lineLength);
+    if (from == lineLength && from > 0) from = lineLength - 1;  // past the end: mark the last character
+  }
+  if (to > from) fillIndicatorRange(lineIndex, from, lineIndex, to, indicators_[s]);
+  markerAdd(lineIndex, markers_[s]);
+  QString note = message;
+  if (column > 0) note = QStringLiteral("%1^ %2").arg(QString(from, ' '), message);
+  const QString existing = annotation(lineIndex);
+  annotate(lineIndex, existing.isEmpty() ? note : existing + '\n' + note, annotationStyles_[s]);
+  ++diagnosticCount_;
+  emit heightForContentsChanged();
+}
+
+void CodeEditor::clearDiagnostics() {
+  if (diagnosticCount_ == 0) return;
+  for (int s = 0; s < kSeverityCount; ++s) {
+    clearIndicatorRange(0, 0, std::max(0, lines() - 1), text(std::max(0, lines() - 1)).size(), indicators_[s]);
+    markerDeleteAll(markers_[s]);
+  }
+  clearAnnotations();
+  diagnosticCount_ = 0;
+  emit heightForContentsChanged();
+}
+
+int CodeEditor::heightForContents() const {
+  // Display lines include wrapped continuation lines and annotation lines.
+  auto* self = const_cast<CodeEditor*>(this);
+  const long displayLines = self->SendScintilla(SCI_VISIBLEFROMDOCLINE, static_cast<unsigned long>(lines()));
+  const int lineHeight = std::max(1, self->textHeight(0));
+  return static_cast<int>(std::max(1L, displayLines)) * lineHeight + 2 * frameWidth() + 6;
+}
+
+void CodeEditor::updateLineNumberMargin() {
+  const int digits = QString::number(std::max(1, lines())).size();
+  setMarginWidth(0, QString(std::max(2, digits) + 1, '9'));
+}
+
+void CodeEditor::keyPressEvent(QKeyEvent* event) {
+  const bool enter = event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter;
+  const Qt::KeyboardModifiers mods = event->modifiers() & ~Qt::KeypadModifier;
+  const bool popupOpen = isListActive() || isCallTipActive();
+  // Ignored events travel up to the notebook view, which runs cells and switches modes.
+  if (enter && (mods & (Qt::ShiftModifier | Qt::ControlModifier | Qt::AltModifier))) {
+    if (isListActive()) cancelList();
+    event->ignore();
+    return;
+  }
+  if (event->key() == Qt::Key_Escape && !popupOpen) {
+    event->ignore();
+    return;
+  }
+  if (event->key() == Qt::Key_Escape && isCallTipActive() && !isListActive()) {
+    SendScintilla(SCI_CALLTIPCANCEL);
+    return;
+  }
+  if (!popupOpen && mods == Qt::NoModifier && !hasSelectedText()) {
+    int line = 0;
+    int index = 0;
+    getCursorPosition(&line, &index);
+    const bool atTop = event->key() == Qt::Key_Up && line == 0;
+    const bool atBottom = event->key() == Qt::Key_Down && line == lines() - 1;
+    if (atTop || atBottom) {
+      event->ignore();  // Up on the first line / Down on the last line moves to the neighbouring cell
+      return;
+    }
+  }
+  QsciScintilla::keyPressEvent(event);
+}
+
+void CodeEditor::focusInEvent(QFocusEvent* event) {
+  QsciScintilla::focusInEvent(event);
+  emit focusReceived();
+}
+
+void CodeEditor::resizeEvent(QResizeEvent* event) {
+  QsciScintilla::resizeEvent(event);
+  // Wrapping depends on the width, and with it the height the cell needs.
+  const int height = heightForContents();
+  if (height != lastHeight_) {
+    lastHeight_ = height;
+    emit heightForContentsChanged();
+  }
+}
+
+void CodeEditor::wheelEvent(QWheelEvent* event) {
+  // The editor always shows all its lines, so the wheel scrolls the notebook instead.
+  event->ignore();
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,57 @@
+#pragma once
+// The QScintilla editor of code, markdown and raw cells: syntax colours, line numbers, indentation
+// guides, brace matching, auto-indent, tl./triton./torch. completion and call tips, and error
+// markers at an exact line and column. It grows with its text (the notebook scrolls, not the cell)
+// and hands notebook keys (Shift/Ctrl/Alt+Enter, Esc, Up/Down at the edges) on to the notebook.
+#include <Qsci/qsciscintilla.h>
+
+#include "ui/Theme.h"
+
+namespace tilescope::ui {
+
+enum class DiagnosticSeverity { Error, Warning, Info };
+
+class CodeEditor : public QsciScintilla {
+  Q_OBJECT
+public:
+  enum class Language { Python, Markdown, PlainText };
+
+  explicit CodeEditor(Language language, QWidget* parent = nullptr);
+
+  void setAppearance(const Appearance& appearance);
+  Language language() const { return language_; }
+
+  // line and column are 1-based, as in tracebacks (column 0: the whole line). Underlines the word at
+  // that spot, tints the line and shows the message under it. Removed by the next edit.
+  void showDiagnostic(int line, int column, const QString& message, DiagnosticSeverity severity);
+  void clearDiagnostics();
+  int diagnosticCount() const { return diagnosticCount_; }
+
+  // Height that shows every line (wrapped lines and diagnostic annotations included).
+  int heightForContents() const;
+
+signals:
+  void heightForContentsChanged();
+  void focusReceived();
+
+protected:
+  void keyPressEvent(QKeyEvent* event) override;
+  void focusInEvent(QFocusEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+
+private:
+  void updateLineNumberMargin();
+  void defineDiagnosticStyles(const Theme& theme, const QFont& font);
+
+  Language language_;
+  QsciLexer* lexer_ = nullptr;
+  int diagnosticCount_ = 0;
+  int lastHeight_ = 0;
+  // One indicator, background marker and annotation style per severity (index = DiagnosticSeverity).
+  int indicators_[3] = {0, 0, 0};
+  int markers_[3] = {0, 0, 0};
+  int annotationStyles_[3] = {0, 0, 0};
+};
+
+}  // namespace tilescope::ui

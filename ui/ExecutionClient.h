@@ -1,0 +1,71 @@
+#pragma once
+// How the notebook runs code: an interface, so that the window neither knows nor cares that cells
+// run in a separate worker process (WorkerProcessClient), and tests can drive it directly.
+// Every signal carries the id of the cell it belongs to; cells keep their id when they move.
+#include <QByteArray>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <nlohmann/json.hpp>
+
+namespace tilescope::ui {
+
+enum class Backend { Simulator, Gpu, Auto };
+QString backendName(Backend backend);  // "simulator", "gpu", "auto" (protocol spelling)
+
+struct TracebackFrame {
+  QString file;  // "<cell:ID>" for code of a notebook cell
+  int line = 0;  // 1-based; 0 = unknown
+  int column = 0;
+  QString text;
+  QString cellId() const;  // the ID of a "<cell:ID>" file, else empty
+};
+
+struct ExecutionError {
+  QString name;   // "TypeError", "KeyboardInterrupt", ...
+  QString value;  // the message
+  QList<TracebackFrame> traceback;  // outermost first
+};
+
+struct BinaryBlob {
+  QString mimeType;
+  QByteArray bytes;
+};
+
+// display_data or execute_result: a Jupyter MIME bundle plus binary blobs (large traces).
+struct RichOutput {
+  bool isExecuteResult = false;
+  int executionCount = 0;  // execute_result only
+  nlohmann::json data = nlohmann::json::object();
+  nlohmann::json metadata = nlohmann::json::object();
+  QList<BinaryBlob> blobs;
+};
+
+enum class CellRunStatus { Ok, Error, Aborted };
+
+class ExecutionClient : public QObject {
+  Q_OBJECT
+public:
+  using QObject::QObject;
+  // Queues the cell; cells run one at a time in the order given. After an error or an interrupt the
+  // queue is dropped (each dropped cell gets cellFinished(Aborted)), as Jupyter does.
+  virtual void runCell(const QString& cellId, const QString& code, Backend backend) = 0;
+  virtual void interrupt() = 0;
+  // A fresh interpreter: state from earlier cells is gone.
+  virtual void restart() = 0;
+  virtual bool isBusy() const = 0;
+
+signals:
+  void executionStarted(const QString& cellId, int executionCount);
+  void streamOutput(const QString& cellId, const QString& streamName, const QString& text);
+  void richOutput(const QString& cellId, const tilescope::ui::RichOutput& output);
+  void errorOutput(const QString& cellId, const tilescope::ui::ExecutionError& error);
+  void cellFinished(const QString& cellId, tilescope::ui::CellRunStatus status);
+  void busyChanged(bool busy);
+  void workerStarted(const QString& description);
+  // The worker stopped unexpectedly (crash, or killed because it ignored an interrupt). reason is a
+  // sentence for the user; a fresh worker is being started.
+  void workerDied(const QString& reason);
+};
+
+}  // namespace tilescope::ui

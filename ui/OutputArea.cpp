@@ -1,0 +1,139 @@
+#include "ui/OutputArea.h"
+
+#include <QBuffer>
+#include <QImage>
+#include <QLabel>
+#include <QPainter>
+#include <QPixmap>
+#include <QSvgRenderer>
+#include <QVBoxLayout>
+
+#include "core/notebook/CellOutputs.h"
+
+namespace tilescope::ui {
+using nlohmann::json;
+
+namespace {
+QString qstr(const std::string& s) { return QString::fromStdString(s); }
+
+QString truncatedStream(const QString& text) {
+  if (text.size() <= OutputArea::kMaxShownCharacters) return text;
+  const qsizetype hidden = text.size() - OutputArea::kMaxShownCharacters;
+  return QObject::tr("[... %1 earlier characters not shown ...]\n").arg(hidden) +
+         text.right(OutputArea::kMaxShownCharacters);
+}
+
+QPixmap imageFromBundle(const json& data) {
+  for (const char* mime : {"image/png", "image/jpeg", "image/gif"}) {
+    if (!data.contains(mime)) continue;
+    const QByteArray base64 = QByteArray::fromStdString(notebook::joinLines(data[mime]));
+    QImage image;
+    if (image.loadFromData(QByteArray::fromBase64(base64))) return QPixmap::fromImage(image);
+  }
+  if (data.contains("image/svg+xml")) {
+    QSvgRenderer svg(QByteArray::fromStdString(notebook::joinLines(data["image/svg+xml"])));
+    if (svg.isValid()) {
+      QPixmap pixmap(svg.defaultSize().isEmpty() ? QSize(400, 300) : svg.defaultSize());
+      pixmap.fill(Qt::transparent);
+      QPainter painter(&pixmap);
+      svg.render(&painter);
+      return pixmap;
+    }
+  }
+  return {};
+}
+}  // namespace
+
+OutputArea::OutputArea(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("outputArea"));
+  layout_ = new QVBoxLayout(this);
+  layout_->setContentsMargins(0, 2, 0, 2);
+  layout_->setSpacing(2);
+  setVisible(false);
+}
+
+void OutputArea::setOutputs(const json& outputs) {
+  const size_t count = outputs.is_array() ? outputs.size() : 0;
+  while (shown_.size() > count) {
+    delete labels_.back();
+    labels_.pop_back();
+    shown_.pop_back();
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const json& output = outputs[i];
+    if (i < shown_.size()) {
+      if (shown_[i] == output) continue;
+      QLabel* fresh = render(output);
+      layout_->replaceWidget(labels_[i], fresh);
+      delete labels_[i];
+      labels_[i] = fresh;
+      shown_[i] = output;
+    } else {
+      QLabel* label = render(output);
+      layout_->addWidget(label);
+      labels_.push_back(label);
+      shown_.push_back(output);
+    }
+  }
+  setVisible(count > 0);
+}
+
+QLabel* OutputArea::render(const json& output) {
+  auto* label = new QLabel(this);
+  label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+  label->setWordWrap(true);
+  label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  label->setOpenExternalLinks(true);
+  const std::string type = output.value("output_type", "");
+  if (type == "execute_result" || type == "display_data") {
+    const json data = output.value("data", json::object());
+    if (QPixmap image = imageFromBundle(data); !image.isNull()) {
+      label->setPixmap(image);
+      label->setWordWrap(false);
+    } else if (data.contains("text/markdown")) {
+      label->setTextFormat(Qt::MarkdownText);
+      label->setText(qstr(notebook::joinLines(data["text/markdown"])));
+    } else if (data.contains("text/html")) {
+      label->setTextFormat(Qt::RichText);
+      label->setText(qstr(notebook::joinLines(data["text/html"])));
+    } else {
+      label->setTextFormat(Qt::PlainText);
+      label->setText(truncatedStream(qstr(notebook::outputPlainText(output))));
+    }
+  } else {
+    label->setTextFormat(Qt::PlainText);
+    QString text = qstr(notebook::outputPlainText(output));
+    if (text.endsWith('\n')) text.chop(1);
+    label->setText(truncatedStream(text));
+  }
+  style(label, output);
+  return label;
+}
+
+void OutputArea::style(QLabel* label, const json& output) const {
+  const Theme& t = appearance_.theme;
+  const std::string type = output.value("output_type", "");
+  const bool isError = type == "error";
+  const bool isStderr = type == "stream" && output.value("name", "") == "stderr";
+  label->setFont(appearance_.outputFont);
+  QPalette palette = label->palette();
+  palette.setColor(QPalette::WindowText, isError ? t.errorText : t.text);
+  palette.setColor(QPalette::Window, isError ? t.errorBackground : isStderr ? t.stderrBackground : t.cellBackground);
+  label->setPalette(palette);
+  label->setAutoFillBackground(isError || isStderr);
+  label->setContentsMargins(isError || isStderr ? 6 : 2, 2, 2, 2);
+  label->setProperty("outputType", QString::fromStdString(type));
+}
+
+void OutputArea::setAppearance(const Appearance& appearance) {
+  appearance_ = appearance;
+  for (size_t i = 0; i < labels_.size(); ++i) style(labels_[i], shown_[i]);
+}
+
+QString OutputArea::plainText() const {
+  QStringList parts;
+  for (const QLabel* label : labels_) parts << label->text();
+  return parts.join('\n');
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,53 @@
+#include "ui/Preferences.h"
+
+#include <QApplication>
+#include <QFontDatabase>
+#include <QSettings>
+#include <algorithm>
+
+namespace tilescope::ui {
+
+Preferences Preferences::load() {
+  QSettings s;
+  Preferences p;
+  p.theme = s.value("appearance/theme", p.theme).toString();
+  p.editorFontFamily = s.value("appearance/editorFontFamily", p.editorFontFamily).toString();
+  // Clamped: a hand-edited settings file must not make text unreadable or the app unusable.
+  p.editorPointSize = std::clamp(s.value("appearance/editorPointSize", p.editorPointSize).toInt(), 6, 48);
+  p.outputPointSize = std::clamp(s.value("appearance/outputPointSize", p.outputPointSize).toInt(), 6, 48);
+  p.markdownPointSize = std::clamp(s.value("appearance/markdownPointSize", p.markdownPointSize).toInt(), 6, 48);
+  p.autosaveSeconds = std::clamp(s.value("files/autosaveSeconds", p.autosaveSeconds).toInt(), 5, 3600);
+  p.presentationScale = std::clamp(s.value("appearance/presentationScale", p.presentationScale).toDouble(), 1.0, 4.0);
+  return p;
+}
+
+void Preferences::save() const {
+  QSettings s;
+  s.setValue("appearance/theme", theme);
+  s.setValue("appearance/editorFontFamily", editorFontFamily);
+  s.setValue("appearance/editorPointSize", editorPointSize);
+  s.setValue("appearance/outputPointSize", outputPointSize);
+  s.setValue("appearance/markdownPointSize", markdownPointSize);
+  s.setValue("files/autosaveSeconds", autosaveSeconds);
+  s.setValue("appearance/presentationScale", presentationScale);
+}
+
+Appearance Preferences::appearance(bool presentation) const {
+  const double scale = presentation ? presentationScale : 1.0;
+  auto sized = [scale](QFont font, int points) {
+    font.setPointSizeF(points * scale);
+    return font;
+  };
+  Appearance a;
+  a.theme = Theme::named(theme);
+  QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  if (!editorFontFamily.isEmpty()) mono.setFamily(editorFontFamily);
+  mono.setStyleHint(QFont::Monospace);
+  a.editorFont = sized(mono, editorPointSize);
+  a.outputFont = sized(mono, outputPointSize);
+  a.markdownFont = sized(QApplication::font(), markdownPointSize);
+  a.presentation = presentation;
+  return a;
+}
+
+}  // namespace tilescope::ui

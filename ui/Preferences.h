@@ -1,0 +1,24 @@
+#pragma once
+// User preferences, stored with QSettings: theme, fonts and sizes, autosave interval, presentation
+// scale. A plain value: load(), change, save(); Appearance is derived from it.
+#include <QString>
+
+#include "ui/Theme.h"
+
+namespace tilescope::ui {
+
+struct Preferences {
+  QString theme = QStringLiteral("light");
+  QString editorFontFamily;  // empty: the system's fixed-width font
+  int editorPointSize = 11;
+  int outputPointSize = 10;
+  int markdownPointSize = 11;
+  int autosaveSeconds = 30;
+  double presentationScale = 1.8;  // font multiplier in presentation mode
+
+  static Preferences load();
+  void save() const;
+  Appearance appearance(bool presentation) const;
+};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,34 @@
+#pragma once
+// Edits Preferences: theme, fonts and sizes, presentation scale, autosave interval.
+#include <QDialog>
+
+#include "ui/Preferences.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFontComboBox;
+class QSpinBox;
+
+namespace tilescope::ui {
+
+class PreferencesDialog : public QDialog {
+  Q_OBJECT
+public:
+  explicit PreferencesDialog(const Preferences& current, QWidget* parent = nullptr);
+  Preferences preferences() const;
+
+signals:
+  // OK or Apply: the caller saves and shows them.
+  void applied(const tilescope::ui::Preferences& preferences);
+
+private:
+  QComboBox* theme_;
+  QFontComboBox* editorFont_;
+  QSpinBox* editorSize_;
+  QSpinBox* outputSize_;
+  QSpinBox* markdownSize_;
+  QDoubleSpinBox* presentationScale_;
+  QSpinBox* autosaveSeconds_;
+};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,317 @@
+#include "ui/WorkerProcessClient.h"
+
+#include <QCoreApplication>
+#include <QDebug>
+#include <QFileInfo>
+#include <cstring>
+#include <utility>
+
+#include "core/util/FrameCodec.h"
+
+namespace tilescope::ui {
+using nlohmann::json;
+
+namespace {
+QString str(const json& message, const char* key) {
+  const auto it = message.find(key);
+  return it != message.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+int integer(const json& message, const char* key) {
+  const auto it = message.find(key);
+  return it != message.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
+ExecutionError parseError(const json& message) {
+  ExecutionError error{str(message, "ename"), str(message, "evalue"), {}};
+  for (const json& frame : message.value("traceback", json::array()))
+    if (frame.is_object())
+      error.traceback.append({str(frame, "file"), integer(frame, "line"), integer(frame, "col"), str(frame, "text")});
+  return error;
+}
+
+QString describeExit(int exitCode, QProcess::ExitStatus status) {
+  if (status == QProcess::CrashExit) {
+    // QProcess reports the terminating signal as the exit code of a crashed process.
+    if (exitCode > 0 && exitCode < 64)
+      return QStringLiteral("crashed (signal %1, %2)").arg(exitCode).arg(QString::fromLocal8Bit(strsignal(exitCode)));
+    return QStringLiteral("crashed");
+  }
+  return QStringLiteral("exited unexpectedly with code %1").arg(exitCode);
+}
+}  // namespace
+
+WorkerProcessClient::WorkerProcessClient(QString program, QObject* parent)
+    : ExecutionClient(parent), program_(std::move(program)), decoder_(std::make_unique<util::FrameDecoder>()) {
+  interruptTimer_.setSingleShot(true);
+  connect(&interruptTimer_, &QTimer::timeout, this, &WorkerProcessClient::killForUnansweredInterrupt);
+}
+
+WorkerProcessClient::~WorkerProcessClient() {
+  if (!process_) return;
+  process_->disconnect(this);
+  if (process_->state() != QProcess::NotRunning) {
+    // End of input makes the worker cancel its cell and exit; kill it if it does not.
+    process_->closeWriteChannel();
+    if (!process_->waitForFinished(1000)) {
+      process_->kill();
+      process_->waitForFinished(1000);
+    }
+  }
+}
+
+QString WorkerProcessClient::defaultWorkerProgram() {
+  const QString besideUs = QCoreApplication::applicationDirPath() + QStringLiteral("/tilescope-cli");
+  if (QFileInfo(besideUs).isExecutable()) return besideUs;
+#ifdef TILESCOPE_CLI_BUILD_PATH
+  // In a build tree tilescope and tilescope-cli live in different folders.
+  if (QFileInfo(QStringLiteral(TILESCOPE_CLI_BUILD_PATH)).isExecutable()) return QStringLiteral(TILESCOPE_CLI_BUILD_PATH);
+#endif
+  return besideUs;
+}
+
+qint64 WorkerProcessClient::workerPid() const { return process_ ? process_->processId() : 0; }
+
+void WorkerProcessClient::setState(State state) {
+  if (state_ == state) return;
+  state_ = state;
+  emit stateChanged(state);
+}
+
+void WorkerProcessClient::start() {
+  if (process_ && process_->state() != QProcess::NotRunning) return;
+  launchProcess();
+}
+
+void WorkerProcessClient::launchProcess() {
+  stopProcess();
+  decoder_ = std::make_unique<util::FrameDecoder>();
+  messageAwaitingBlobs_.reset();
+  blobsSoFar_.clear();
+  executorName_.clear();
+  process_ = new QProcess(this);
+  process_->setProgram(program_);
+  process_->setArguments({QStringLiteral("worker")});
+  connect(process_, &QProcess::readyReadStandardOutput, this, &WorkerProcessClient::readMessages);
+  connect(process_, &QProcess::readyReadStandardError, this, [this] {
+    const QString text = QString::fromUtf8(process_->readAllStandardError());
+    // Anything the worker or user code writes to stderr belongs to the running cell.
+    if (running_) emit streamOutput(running_->cellId, QStringLiteral("stderr"), text);
+    else qInfo().noquote() << "tilescope-cli worker:" << text.trimmed();
+  });
+  connect(process_, &QProcess::finished, this, &WorkerProcessClient::handleFinished);
+  connect(process_, &QProcess::errorOccurred, this, &WorkerProcessClient::handleProcessError);
+  setState(State::Starting);
+  process_->start();
+}
+
+void WorkerProcessClient::stopProcess() {
+  interruptTimer_.stop();
+  if (!process_) return;
+  QProcess* old = process_;
+  process_ = nullptr;
+  old->disconnect(this);
+  if (old->state() == QProcess::NotRunning) {
+    old->deleteLater();
+    return;
+  }
+  // Its state is being thrown away anyway, so there is nothing to wait for.
+  connect(old, &QProcess::finished, old, &QObject::deleteLater);
+  old->kill();
+}
+
+void WorkerProcessClient::runCell(const QString& cellId, const QString& code, Backend backend) {
+  const bool wasBusy = isBusy();
+  queue_.push_back({QStringLiteral("r%1").arg(nextRequestNumber_++), cellId, code, backend});
+  if (!wasBusy) emit busyChanged(true);
+  if (!process_ || state_ == State::Dead) launchProcess();
+  sendNextRequest();
+}
+
+void WorkerProcessClient::sendNextRequest() {
+  if (running_ || queue_.empty() || state_ != State::Idle) return;
+  running_ = std::move(queue_.front());
+  queue_.pop_front();
+  sendMessage({{"type", "execute_request"},
+               {"id", running_->requestId.toStdString()},
+               {"cell_id", running_->cellId.toStdString()},
+               {"code", running_->code.toStdString()},
+               {"backend", backendName(running_->backend).toStdString()}});
+  setState(State::Busy);
+}
+
+void WorkerProcessClient::sendMessage(const json& message) {
+  if (!process_) return;
+  const std::string frame = util::encodeFrame(util::FrameKind::Json, message.dump());
+  process_->write(frame.data(), static_cast<qint64>(frame.size()));
+}
+
+void WorkerProcessClient::interrupt() {
+  abortQueue();
+  if (!running_) {
+    if (!isBusy()) emit busyChanged(false);
+    return;
+  }
+  sendMessage({{"type", "interrupt_request"}});
+  if (!interruptTimer_.isActive()) interruptTimer_.start(interruptGraceMs_);
+}
+
+void WorkerProcessClient::killForUnansweredInterrupt() {
+  if (!running_) return;
+  workerLost(tr("The cell did not stop within %1 s of Interrupt, so its worker was stopped and a fresh one "
+                "started. Variables from earlier cells are gone: run those cells again.")
+                 .arg(interruptGraceMs_ / 1000.0));
+}
+
+void WorkerProcessClient::restart() {
+  const bool wasBusy = isBusy();
+  stopProcess();
+  if (running_) finishRunning(CellRunStatus::Aborted);
+  abortQueue();
+  crashesBeforeHello_ = 0;
+  launchProcess();
+  if (wasBusy) emit busyChanged(false);
+}
+
+void WorkerProcessClient::abortQueue() {
+  // Swap first: receivers of cellFinished may queue new runs.
+  std::deque<PendingRun> dropped;
+  dropped.swap(queue_);
+  for (const PendingRun& run : dropped) emit cellFinished(run.cellId, CellRunStatus::Aborted);
+}
+
+void WorkerProcessClient::finishRunning(CellRunStatus status) {
+  interruptTimer_.stop();
+  const QString cellId = running_->cellId;
+  running_.reset();
+  emit cellFinished(cellId, status);
+}
+
+void WorkerProcessClient::readMessages() {
+  QProcess* const reading = process_;
+  if (!reading) return;
+  const QByteArray bytes = reading->readAllStandardOutput();
+  decoder_->feed(bytes.constData(), static_cast<size_t>(bytes.size()));
+  // handleMessage() may replace the process (restart after a fatal message): stop reading then.
+  while (process_ == reading) {
+    std::optional<util::Frame> frame = decoder_->next();
+    if (!frame) {
+      if (decoder_->failed())
+        workerLost(tr("The worker sent data tilescope cannot read (%1), so it was restarted.")
+                       .arg(QString::fromStdString(decoder_->error())));
+      return;
+    }
+    if (frame->kind == util::FrameKind::Blob) {
+      if (!messageAwaitingBlobs_) {
+        workerLost(tr("The worker sent a blob nobody announced, so it was restarted."));
+        return;
+      }
+      blobsSoFar_.append({QString(), QByteArray(frame->payload.data(), static_cast<qsizetype>(frame->payload.size()))});
+    } else {
+      json message = json::parse(frame->payload, nullptr, /*allow_exceptions=*/false);
+      if (!message.is_object()) {
+        workerLost(tr("The worker sent a message that is not JSON, so it was restarted."));
+        return;
+      }
+      messageAwaitingBlobs_ = std::move(message);
+      blobsSoFar_.clear();
+    }
+    const json announced = messageAwaitingBlobs_->value("blobs", json::array());
+    const qsizetype expected = announced.is_array() ? static_cast<qsizetype>(announced.size()) : 0;
+    if (blobsSoFar_.size() < expected) continue;
+    for (qsizetype i = 0; i < expected; ++i)
+      blobsSoFar_[i].mimeType = QString::fromStdString(announced[static_cast<size_t>(i)].value("mime", ""));
+    json complete = std::move(*messageAwaitingBlobs_);
+    messageAwaitingBlobs_.reset();
+    handleMessage(complete, std::exchange(blobsSoFar_, {}));
+  }
+}
+
+void WorkerProcessClient::handleMessage(const json& message, QList<BinaryBlob> blobs) {
+  const QString type = str(message, "type");
+  if (type == QLatin1String("hello")) {
+    executorName_ = str(message, "executor");
+    crashesBeforeHello_ = 0;
+    setState(running_ ? State::Busy : State::Idle);
+    emit workerStarted(tr("tilescope-cli worker %1 (pid %2), executor: %3")
+                           .arg(str(message, "version"))
+                           .arg(integer(message, "pid"))
+                           .arg(executorName_));
+    sendNextRequest();
+    return;
+  }
+  if (type == QLatin1String("protocol_error")) {
+    qWarning().noquote() << "worker protocol error:" << str(message, "message");
+    return;
+  }
+  // Everything else is about one request: ignore leftovers of a request we no longer track.
+  if (!running_ || str(message, "id") != running_->requestId) return;
+  const QString cellId = running_->cellId;
+  if (type == QLatin1String("execute_input")) {
+    emit executionStarted(cellId, integer(message, "execution_count"));
+  } else if (type == QLatin1String("stream")) {
+    emit streamOutput(cellId, str(message, "name"), str(message, "text"));
+  } else if (type == QLatin1String("display_data") || type == QLatin1String("execute_result")) {
+    RichOutput output;
+    output.isExecuteResult = type == QLatin1String("execute_result");
+    output.executionCount = integer(message, "execution_count");
+    output.data = message.value("data", json::object());
+    output.metadata = message.value("metadata", json::object());
+    output.blobs = std::move(blobs);
+    emit richOutput(cellId, output);
+  } else if (type == QLatin1String("error")) {
+    emit errorOutput(cellId, parseError(message));
+  } else if (type == QLatin1String("execute_reply")) {
+    const QString status = str(message, "status");
+    const CellRunStatus result = status == QLatin1String("ok")      ? CellRunStatus::Ok
+                                 : status == QLatin1String("error") ? CellRunStatus::Error
+                                                                    : CellRunStatus::Aborted;
+    finishRunning(result);
+    if (result != CellRunStatus::Ok) abortQueue();  // like Jupyter: Run all stops at the first failure
+    setState(State::Idle);
+    sendNextRequest();
+    if (!isBusy()) emit busyChanged(false);
+  }
+}
+
+void WorkerProcessClient::handleFinished(int exitCode, QProcess::ExitStatus status) {
+  readMessages();  // whatever the worker wrote before it died is still worth showing
+  if (!process_ || sender() != process_) return;
+  const QString what = describeExit(exitCode, status);
+  workerLost(running_ ? tr("The worker %1 while running a cell; a fresh worker was started. Variables from earlier "
+                           "cells are gone: run those cells again.").arg(what)
+                      : tr("The worker %1; a fresh worker was started.").arg(what));
+}
+
+void WorkerProcessClient::handleProcessError(QProcess::ProcessError error) {
+  if (error != QProcess::FailedToStart || !process_) return;
+  const QString reason = tr("Cannot start the worker `%1 worker`: %2. Cells cannot run until it starts.")
+                             .arg(program_, process_->errorString());
+  process_->deleteLater();
+  process_ = nullptr;
+  if (running_) finishRunning(CellRunStatus::Aborted);
+  abortQueue();
+  setState(State::Dead);
+  emit workerDied(reason);
+  emit busyChanged(false);
+}
+
+void WorkerProcessClient::workerLost(const QString& reason) {
+  const bool wasBusy = isBusy();
+  const bool diedStarting = state_ == State::Starting;
+  stopProcess();
+  if (running_) finishRunning(CellRunStatus::Aborted);
+  abortQueue();
+  setState(State::Dead);
+  if (diedStarting && ++crashesBeforeHello_ >= 2) {
+    // A worker that cannot even start would be restarted forever: stop and say what to check.
+    emit workerDied(tr("The worker failed twice while starting, so it was not restarted (%1). Check that `%2 worker "
+                       "--help` works.").arg(reason, program_));
+  } else {
+    emit workerDied(reason);
+    launchProcess();
+  }
+  if (wasBusy) emit busyChanged(false);
+}
+
+}  // namespace tilescope::ui

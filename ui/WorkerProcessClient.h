@@ -1,0 +1,85 @@
+#pragma once
+// ExecutionClient that runs cells in a `tilescope-cli worker` child process (docs/PROTOCOL.md), so an
+// endless loop or a crash in user code never freezes or kills the window. Everything happens on the
+// UI thread through QProcess signals; nothing here blocks.
+#include <QElapsedTimer>
+#include <QPointer>
+#include <QProcess>
+#include <QTimer>
+#include <deque>
+#include <memory>
+#include <optional>
+
+#include "ui/ExecutionClient.h"
+
+namespace tilescope::util {
+class FrameDecoder;
+}
+
+namespace tilescope::ui {
+
+class WorkerProcessClient : public ExecutionClient {
+  Q_OBJECT
+public:
+  enum class State { NotStarted, Starting, Idle, Busy, Dead };
+
+  explicit WorkerProcessClient(QString program = defaultWorkerProgram(), QObject* parent = nullptr);
+  ~WorkerProcessClient() override;
+
+  // tilescope-cli next to the running executable (installed layout), else the one of this build tree.
+  static QString defaultWorkerProgram();
+
+  void start();  // starts the worker if none runs; runCell() also does this
+  void runCell(const QString& cellId, const QString& code, Backend backend) override;
+  void interrupt() override;
+  void restart() override;
+  bool isBusy() const override { return running_.has_value() || !queue_.empty(); }
+
+  State state() const { return state_; }
+  qint64 workerPid() const;
+  QString executorName() const { return executorName_; }
+  // How long an interrupted cell may take to stop before the worker is killed and restarted.
+  void setInterruptGracePeriod(int milliseconds) { interruptGraceMs_ = milliseconds; }
+
+signals:
+  void stateChanged(tilescope::ui::WorkerProcessClient::State state);
+
+private:
+  struct PendingRun {
+    QString requestId;
+    QString cellId;
+    QString code;
+    Backend backend;
+  };
+
+  void launchProcess();
+  void stopProcess();
+  void setState(State state);
+  void sendNextRequest();
+  void sendMessage(const nlohmann::json& message);
+  void readMessages();
+  void handleMessage(const nlohmann::json& message, QList<BinaryBlob> blobs);
+  void handleFinished(int exitCode, QProcess::ExitStatus status);
+  void handleProcessError(QProcess::ProcessError error);
+  void workerLost(const QString& reason);
+  void abortQueue();
+  void finishRunning(CellRunStatus status);
+  void killForUnansweredInterrupt();
+
+  QString program_;
+  QProcess* process_ = nullptr;
+  std::unique_ptr<util::FrameDecoder> decoder_;
+  std::optional<nlohmann::json> messageAwaitingBlobs_;  // a message whose announced blobs are still coming
+  QList<BinaryBlob> blobsSoFar_;
+  State state_ = State::NotStarted;
+  QString executorName_;
+  std::deque<PendingRun> queue_;
+  std::optional<PendingRun> running_;
+  int nextRequestNumber_ = 1;
+  QTimer interruptTimer_;
+  int interruptGraceMs_ = 1000;
+  int crashesBeforeHello_ = 0;  // a worker that dies on start-up is not restarted in a loop
+  bool stopping_ = false;       // we are ending the process ourselves: its exit is not a death
+};
+
+}  // namespace tilescope::ui
