@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QFile>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -12,7 +13,10 @@ int main(int argc, char** argv) {
   // Settings, recent files and recovery copies go to ~/.qttest, never into the user's real ones.
   QStandardPaths::setTestModeEnabled(true);
   QApplication app(argc, argv);
-  QApplication::setOrganizationName("tilescope-tests");
+  // ctest runs test processes in parallel: each gets its own settings file so they cannot interfere.
+  QApplication::setOrganizationName(QString("tilescope-tests-%1").arg(QCoreApplication::applicationPid()));
   QSettings().clear();
-  return RUN_ALL_TESTS();
+  const int result = RUN_ALL_TESTS();
+  QFile::remove(QSettings().fileName());
+  return result;
 }
