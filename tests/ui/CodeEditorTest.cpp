@@ -55,8 +55,11 @@ TEST(CodeEditor, ApiListCoversTheTritonAndTorchSurface) {
     EXPECT_TRUE(found) << "missing from resources/api/triton.api: " << name;
   }
   // Every callable entry has a balanced call-tip signature.
-  for (const QString& entry : entries)
-    if (entry.contains('(')) EXPECT_TRUE(entry.endsWith(')')) << entry.toStdString();
+  for (const QString& entry : entries) {
+    if (entry.contains('(')) {
+      EXPECT_TRUE(entry.endsWith(')')) << entry.toStdString();
+    }
+  }
   EXPECT_EQ(tilescope::ui::TritonApis::entryCount(), entries.size());
 }
 
