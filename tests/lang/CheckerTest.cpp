@@ -15,28 +15,34 @@ ArgSpec P(DType t) { return ArgSpec::pointer(t); }
 ArgSpec S(DType t = DType::I32) { return ArgSpec::scalar(t); }
 ArgSpec C(int64_t v) { return ArgSpec::constexprValue(ConstValue::integer(v)); }
 
-CheckResult check(const std::string& source, std::vector<ArgSpec> args, const std::string& kernel = "k") {
-  auto program = test::programFrom(kImports + source);
+// Diagnostics point into the program's source files, so the program must outlive the result.
+struct Checked {
+  decltype(test::programFrom(std::string())) program;
+  CheckResult result;
+};
+
+Checked check(const std::string& source, std::vector<ArgSpec> args, const std::string& kernel = "k") {
+  Checked c{test::programFrom(kImports + source), {}};
   Specialization spec;
   spec.args = std::move(args);
-  CheckResult r = checkKernel(*program, kernel, spec);
-  if (r.kernel) {
-    EXPECT_EQ(ir::IRVerifier::verify(*r.kernel), std::vector<std::string>{});
+  c.result = checkKernel(*c.program, kernel, spec);
+  if (c.result.kernel) {
+    EXPECT_EQ(ir::IRVerifier::verify(*c.result.kernel), std::vector<std::string>{});
   }
-  return r;
+  return c;
 }
 
 // The kernel's dump; fails the test when checking fails.
 std::string dump(const std::string& source, std::vector<ArgSpec> args) {
-  CheckResult r = check(source, std::move(args));
-  EXPECT_TRUE(r.ok()) << r.diagnostics.render();
-  return r.kernel ? r.kernel->dump() : r.diagnostics.render();
+  const Checked c = check(source, std::move(args));
+  EXPECT_TRUE(c.result.ok()) << c.result.diagnostics.render();
+  return c.result.kernel ? c.result.kernel->dump() : c.result.diagnostics.render();
 }
 
 std::string firstError(const std::string& source, std::vector<ArgSpec> args) {
-  CheckResult r = check(source, std::move(args));
-  EXPECT_FALSE(r.ok());
-  return r.diagnostics.empty() ? "" : r.diagnostics.items()[0].headline();
+  const Checked c = check(source, std::move(args));
+  EXPECT_FALSE(c.result.ok());
+  return c.result.diagnostics.empty() ? "" : c.result.diagnostics.items()[0].headline();
 }
 
 }  // namespace
@@ -327,7 +333,8 @@ TEST(Checker, ConstexprArithmeticFollowsPython) {
       "    tl.static_assert(s[0] == B)\n"
       "    M: tl.constexpr = B * 2\n"
       "    tl.store(x_ptr + tl.arange(0, M), 0.0)\n";
-  EXPECT_TRUE(check(src, {P(DType::FP32), C(32)}).ok()) << check(src, {P(DType::FP32), C(32)}).diagnostics.render();
+  const Checked c = check(src, {P(DType::FP32), C(32)});
+  EXPECT_TRUE(c.result.ok()) << c.result.diagnostics.render();
 }
 
 TEST(Checker, TensorMethodsAndShapeOps) {
@@ -430,8 +437,9 @@ TEST(Checker, ArgSpecFromIntFollowsTritonsSpecialization) {
 }
 
 TEST(Checker, StaticPrintLeavesANote) {
-  CheckResult r = check("@triton.jit\ndef k(x_ptr, B: tl.constexpr):\n    tl.static_print('B is', B, x_ptr)\n",
-                        {P(DType::FP32), C(8)});
+  const Checked c = check("@triton.jit\ndef k(x_ptr, B: tl.constexpr):\n    tl.static_print('B is', B, x_ptr)\n",
+                          {P(DType::FP32), C(8)});
+  const CheckResult& r = c.result;
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r.diagnostics.items().size(), 1u);
   EXPECT_EQ(r.diagnostics.items()[0].headline(), "k.py:6:5: note: static_print: B is 8 ptr<fp32>");
