@@ -55,6 +55,9 @@ CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(paren
   if (language == Language::Python) {
     auto* python = new QsciLexerPython(this);
     python->setAPIs(TritonApis::shared());
+    // Not AiMaintain (the lexer's default, which only copies the previous line's indentation): indent
+    // one level after a line ending in the block start ":", as Python editors do.
+    python->setAutoIndentStyle(0);
     lexer_ = python;
   } else if (language == Language::Markdown) {
     lexer_ = new QsciLexerMarkdown(this);
@@ -101,6 +104,15 @@ CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(paren
   connect(this, &QsciScintilla::textChanged, this, [this] {
     // The marked code has changed, so the message may no longer be true.
     if (diagnosticCount_ > 0) clearDiagnostics();
+  });
+  // Scintilla wraps long lines while painting, for the width it has then: only after a paint is the
+  // number of display lines (and with it the height the cell needs) known for sure.
+  connect(this, &QsciScintillaBase::SCN_PAINTED, this, [this] {
+    const int height = heightForContents();
+    if (height != lastHeight_) {
+      lastHeight_ = height;
+      emit heightForContentsChanged();
+    }
   });
   connect(this, &QsciScintilla::linesChanged, this, [this] {
     updateLineNumberMargin();
@@ -238,6 +250,9 @@ void CodeEditor::keyPressEvent(QKeyEvent* event) {
       return;
     }
   }
+  // Auto-indent decides by the style of the ":" ending the line, and Scintilla styles lazily (when
+  // painting): style the text up to the cursor first so indentation never depends on a repaint.
+  if (enter && lexer_) SendScintilla(SCI_COLOURISE, 0L, SendScintilla(SCI_GETCURRENTPOS));
   QsciScintilla::keyPressEvent(event);
 }
 

@@ -21,6 +21,7 @@
 #include "ui/PreferencesDialog.h"
 #include "ui/RecoveryStore.h"
 #include "ui/Resources.h"
+#include "ui/ToolIcons.h"
 #include "ui/WorkerProcessClient.h"
 
 namespace tilescope::ui {
@@ -230,6 +231,7 @@ void MainWindow::applyPreferences(const Preferences& preferences) {
   appearance.theme.applyTo(*qApp);
   notice_->setTheme(appearance.theme);
   view_->setAppearance(appearance);
+  applyIcons(appearance.theme);
   fileController_->setAutosaveInterval(preferences.autosaveSeconds);
 }
 
@@ -240,12 +242,25 @@ void MainWindow::setPresentationMode(bool on) {
   }
   view_->setPresentationMode(on);
   view_->setAppearance(preferences_.appearance(on));
-  const int icon = on ? 32 : 16;
+  // Larger, but still one row on a 1024-pixel projector.
+  const int icon = on ? 24 : 16;
   toolBar_->setIconSize(QSize(icon, icon));
   QFont toolFont = QApplication::font();
-  if (on) toolFont.setPointSizeF(toolFont.pointSizeF() * 1.4);
+  if (on) toolFont.setPointSizeF(toolFont.pointSizeF() * 1.15);
   toolBar_->setFont(toolFont);
   backendSelector_->setFont(toolFont);
+}
+
+void MainWindow::applyIcons(const Theme& theme) {
+  const auto& cell = notebookController_->actions();
+  const QColor colour = theme.text;
+  cell.runAndAdvance->setIcon(toolIcon(ToolIcon::Run, theme.editModeBar));
+  cell.runAll->setIcon(toolIcon(ToolIcon::RunAll, colour));
+  cell.runAbove->setIcon(toolIcon(ToolIcon::RunAbove, colour));
+  cell.interrupt->setIcon(toolIcon(ToolIcon::Interrupt, theme.errorText));
+  cell.restart->setIcon(toolIcon(ToolIcon::Restart, colour));
+  cell.clearOutputs->setIcon(toolIcon(ToolIcon::ClearOutputs, colour));
+  presentationAction_->setIcon(toolIcon(ToolIcon::Presentation, colour));
 }
 
 bool MainWindow::presentationMode() const { return presentationAction_ && presentationAction_->isChecked(); }

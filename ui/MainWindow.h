@@ -8,6 +8,7 @@
 
 #include "ui/CoreFacade.h"
 #include "ui/Preferences.h"
+#include "ui/RecoveryStore.h"
 
 class QLabel;
 class QToolBar;
@@ -21,7 +22,6 @@ class NoticeBar;
 class NotebookController;
 class NotebookModel;
 class NotebookView;
-class RecoveryStore;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -68,6 +68,7 @@ private:
   void startDeviceProbe();
   void showDeviceStatus(const DeviceStatus& status);
   void showKeyboardHelp();
+  void applyIcons(const Theme& theme);
   void editPreferences();
 
   NotebookModel* model_;

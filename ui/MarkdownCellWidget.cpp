@@ -2,7 +2,10 @@
 
 #include <QEvent>
 #include <QImage>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <vector>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -52,7 +55,6 @@ void MarkdownCellWidget::render() {
   QTextDocument* doc = renderer_->document();
   doc->setBaseUrl(QUrl::fromLocalFile(baseDirectory_ + '/'));
   renderer_->setSearchPaths({baseDirectory_});
-  loadAttachmentImages();
   if (text.isEmpty()) {
     renderer_->setHtml(QStringLiteral("<p style='color:%1'><i>%2</i></p>")
                            .arg(appearance_.theme.mutedText.name(),
@@ -60,9 +62,34 @@ void MarkdownCellWidget::render() {
   } else {
     renderer_->setMarkdown(markdownWithLiteralMath(source()));
   }
+  useCodeFontForCode();
+  // After setMarkdown(), which clears the document and with it every resource added before.
+  loadAttachmentImages();
   editor()->hide();
   renderer_->show();
   fitRendererHeight();
+}
+
+void MarkdownCellWidget::useCodeFontForCode() {
+  // Qt marks `code` and fenced blocks only as "fixed pitch", which most sans fonts ignore: give them
+  // the editor's monospace font so code in prose looks like code in cells.
+  QTextDocument* doc = renderer_->document();
+  std::vector<std::pair<int, int>> ranges;
+  for (QTextBlock block = doc->begin(); block.isValid(); block = block.next()) {
+    const bool fenced = block.blockFormat().hasProperty(QTextFormat::BlockCodeFence);
+    for (auto it = block.begin(); !it.atEnd(); ++it) {
+      const QTextFragment fragment = it.fragment();
+      if (fenced || fragment.charFormat().fontFixedPitch()) ranges.emplace_back(fragment.position(), fragment.length());
+    }
+  }
+  QTextCharFormat code;
+  code.setFontFamilies({appearance_.editorFont.family()});
+  QTextCursor cursor(doc);
+  for (const auto& [position, length] : ranges) {
+    cursor.setPosition(position);
+    cursor.setPosition(position + length, QTextCursor::KeepAnchor);
+    cursor.mergeCharFormat(code);
+  }
 }
 
 void MarkdownCellWidget::setAttachments(const nlohmann::json& attachments) { attachments_ = attachments; }
@@ -85,6 +112,8 @@ void MarkdownCellWidget::loadAttachmentImages() {
                                            QUrl(QStringLiteral("attachment:") + QString::fromStdString(name)), image);
     }
   }
+  // Lay out again so images take their real size instead of the broken-image placeholder.
+  renderer_->document()->markContentsDirty(0, renderer_->document()->characterCount());
 }
 
 void MarkdownCellWidget::setAppearance(const Appearance& appearance) {

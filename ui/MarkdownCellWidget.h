@@ -30,6 +30,7 @@ protected:
 private:
   void fitRendererHeight();
   void loadAttachmentImages();
+  void useCodeFontForCode();
 
   QTextBrowser* renderer_;
   nlohmann::json attachments_;

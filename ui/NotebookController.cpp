@@ -2,7 +2,6 @@
 
 #include <QAction>
 #include <QKeyEvent>
-#include <QStyle>
 
 #include "core/notebook/CellOutputs.h"
 #include "ui/BackendSelector.h"
@@ -36,26 +35,19 @@ NotebookController::NotebookController(NotebookModel* model, NotebookView* view,
 
 void NotebookController::createActions() {
   Actions& a = actions_;
-  QStyle* style = view_->style();
   a.runAndAdvance = makeAction(this, tr("&Run Cell and Select Below"), tr("Shift+Enter"), tr("Run the selected cell and select the next"));
   a.runAndAdvance->setIconText(tr("Run"));
-  a.runAndAdvance->setIcon(style->standardIcon(QStyle::SP_MediaPlay));
   a.run = makeAction(this, tr("Run &Selected Cell"), tr("Ctrl+Enter"), tr("Run the selected cell and stay on it"));
   a.runAndInsertBelow = makeAction(this, tr("Run Cell and &Insert Below"), tr("Alt+Enter"), tr("Run the selected cell and add a new cell under it"));
   a.runAll = makeAction(this, tr("Run &All Cells"), {}, tr("Run every cell from the top; stops at the first error"));
   a.runAll->setIconText(tr("Run all"));
-  a.runAll->setIcon(style->standardIcon(QStyle::SP_MediaSeekForward));
   a.runAbove = makeAction(this, tr("Run All A&bove Selected Cell"), {}, tr("Run every cell above the selected one"));
   a.runAbove->setIconText(tr("Run above"));
-  a.runAbove->setIcon(style->standardIcon(QStyle::SP_ArrowUp));
   a.interrupt = makeAction(this, tr("&Interrupt"), tr("I, I"), tr("Stop the running cell"));
-  a.interrupt->setIcon(style->standardIcon(QStyle::SP_MediaStop));
   a.interrupt->setEnabled(false);
   a.restart = makeAction(this, tr("Re&start"), tr("0, 0"), tr("Start a fresh worker: variables from earlier cells are gone"));
-  a.restart->setIcon(style->standardIcon(QStyle::SP_BrowserReload));
   a.clearOutputs = makeAction(this, tr("&Clear All Outputs"), {}, tr("Remove the outputs of every cell"));
   a.clearOutputs->setIconText(tr("Clear outputs"));
-  a.clearOutputs->setIcon(style->standardIcon(QStyle::SP_DialogResetButton));
   a.insertAbove = makeAction(this, tr("Insert Cell &Above"), tr("A"), tr("Add a code cell above the selected one"));
   a.insertBelow = makeAction(this, tr("Insert Cell &Below"), tr("B"), tr("Add a code cell below the selected one"));
   a.deleteCell = makeAction(this, tr("&Delete Cell"), tr("D, D"), tr("Delete the selected cell (Z brings it back)"));
@@ -123,6 +115,8 @@ bool NotebookController::handleKey(QKeyEvent* event) {
   }
 
   if (mods != Qt::NoModifier && mods != Qt::ShiftModifier) return false;
+  // A chord (D D, I I, 0 0) is two presses of the same key with nothing in between.
+  if (key != Qt::Key_D && key != Qt::Key_I && key != Qt::Key_0) lastKey_ = 0;
   switch (key) {
     case Qt::Key_Return:
     case Qt::Key_Enter: view_->enterEditMode(); return true;
@@ -293,8 +287,7 @@ void NotebookController::connectClient() {
   });
   connect(client_, &ExecutionClient::errorOutput, this, [this](const QString& id, const ExecutionError& error) {
     std::vector<std::string> traceback;
-    for (const TracebackFrame& frame : error.traceback)
-      traceback.push_back(QStringLiteral("%1:%2:%3: %4").arg(frame.file).arg(frame.line).arg(frame.column).arg(frame.text).toStdString());
+    for (const TracebackFrame& frame : error.traceback) traceback.push_back(describeFrame(id, frame).toStdString());
     model_->appendOutput(model_->indexOf(id), notebook::errorOutput(error.name.toStdString(), error.value.toStdString(), traceback));
     reportedErrors_.insert(id);
     showErrorInCells(error);
@@ -312,6 +305,17 @@ void NotebookController::connectClient() {
   });
   connect(client_, &ExecutionClient::busyChanged, this, [this](bool busy) { actions_.interrupt->setEnabled(busy); });
   connect(client_, &ExecutionClient::workerDied, this, &NotebookController::workerProblem);
+}
+
+QString NotebookController::describeFrame(const QString& runningCellId, const TracebackFrame& frame) const {
+  const QString cellId = frame.cellId();
+  if (cellId.isEmpty())
+    return QStringLiteral("%1:%2:%3: %4").arg(frame.file).arg(frame.line).arg(frame.column).arg(frame.text);
+  // "<cell:3f2a9c1d>" means nothing to a reader; the cell's prompt number does, as in Jupyter.
+  const int index = model_->indexOf(cellId);
+  const int count = cellId == runningCellId ? startedCounts_.value(cellId) : index >= 0 ? model_->cell(index).executionCount : 0;
+  const QString cell = count > 0 ? tr("Cell [%1]").arg(count) : index >= 0 ? tr("Cell %1").arg(index + 1) : tr("A deleted cell");
+  return tr("%1, line %2, column %3: %4").arg(cell).arg(frame.line).arg(frame.column).arg(frame.text);
 }
 
 void NotebookController::showErrorInCells(const ExecutionError& error) {

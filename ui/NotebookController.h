@@ -68,6 +68,7 @@ private:
   void runCell(int index);
   void connectClient();
   void showErrorInCells(const ExecutionError& error);
+  QString describeFrame(const QString& runningCellId, const TracebackFrame& frame) const;
   Backend backend() const;
 
   NotebookModel* model_;

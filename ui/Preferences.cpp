@@ -1,7 +1,6 @@
 #include "ui/Preferences.h"
 
 #include <QApplication>
-#include <QFontDatabase>
 #include <QSettings>
 #include <algorithm>
 
@@ -34,18 +33,12 @@ void Preferences::save() const {
 
 Appearance Preferences::appearance(bool presentation) const {
   const double scale = presentation ? presentationScale : 1.0;
-  auto sized = [scale](QFont font, int points) {
-    font.setPointSizeF(points * scale);
-    return font;
-  };
   Appearance a;
   a.theme = Theme::named(theme);
-  QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-  if (!editorFontFamily.isEmpty()) mono.setFamily(editorFontFamily);
-  mono.setStyleHint(QFont::Monospace);
-  a.editorFont = sized(mono, editorPointSize);
-  a.outputFont = sized(mono, outputPointSize);
-  a.markdownFont = sized(QApplication::font(), markdownPointSize);
+  a.editorFont = monospaceFont(editorPointSize * scale, editorFontFamily);
+  a.outputFont = monospaceFont(outputPointSize * scale, editorFontFamily);
+  a.markdownFont = QApplication::font();
+  a.markdownFont.setPointSizeF(markdownPointSize * scale);
   a.presentation = presentation;
   return a;
 }

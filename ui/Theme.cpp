@@ -1,6 +1,7 @@
 #include "ui/Theme.h"
 
 #include <QApplication>
+#include <QFontDatabase>
 #include <QPalette>
 #include <QStyleFactory>
 
@@ -86,6 +87,14 @@ Theme Theme::darkTheme() {
   t.noticeBackground = QColor(0x4a, 0x3b, 0x12);
   t.noticeText = QColor(0xff, 0xe0, 0xb2);
   return t;
+}
+
+QFont monospaceFont(double pointSize, const QString& family) {
+  QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  if (!family.isEmpty()) font.setFamily(family);
+  font.setStyleHint(QFont::Monospace);
+  font.setPointSizeF(pointSize);
+  return font;
 }
 
 Theme Theme::named(const QString& name) { return name == QLatin1String("dark") ? darkTheme() : lightTheme(); }

@@ -28,10 +28,13 @@ struct Theme {
   void applyTo(QApplication& app) const;  // Fusion style and this palette
 };
 
+// The system's fixed-width font (or family, when given) at this size.
+QFont monospaceFont(double pointSize, const QString& family = {});
+
 struct Appearance {
   Theme theme = Theme::lightTheme();
-  QFont editorFont;    // code and markdown source
-  QFont outputFont;    // stream and text outputs
+  QFont editorFont = monospaceFont(11);  // code and markdown source
+  QFont outputFont = monospaceFont(10);  // stream and text outputs
   QFont markdownFont;  // rendered markdown
   bool presentation = false;
 };

@@ -23,8 +23,14 @@ SharedApis& state() {
   ensureResourcesLoaded();
   // QsciAPIs belongs to a lexer; this hidden one lives as long as the application, and each
   // editor's own lexer points at the same prepared list.
-  auto* owner = new QsciLexerPython(QCoreApplication::instance());
+  static QsciLexerPython* owner = new QsciLexerPython;
   shared.apis = new QsciAPIs(owner);
+  // Preparation runs on a thread that reads the lexer: stop it while the lexer still exists, or an
+  // app that quits at once (a --screenshot run) crashes on exit.
+  qAddPostRoutine([] {
+    state().apis->cancelPreparation();
+    delete owner;
+  });
   QFile file(QStringLiteral(":/api/triton.api"));
   if (file.open(QIODevice::ReadOnly | QIODevice::Text)) {
     QTextStream in(&file);

@@ -5,6 +5,7 @@
 #include <QTimer>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -20,6 +21,7 @@ struct Options {
   bool runAll = false;
   int timeoutSeconds = 120;
   bool presentation = false;
+  int cell = 0;  // 1-based cell to select at start; 0 = the first
   std::string theme;  // "light" or "dark" for this run only (screenshots)
 };
 
@@ -32,6 +34,7 @@ void printUsage(std::FILE* out) {
                "  --timeout SECONDS   how long --run-all may take before giving up (default 120)\n"
                "  --screenshot PATH   render the main window to a PNG and exit (works without a display)\n"
                "  --presentation      start in presentation mode (large fonts, one cell at a time)\n"
+               "  --cell N            select cell N (1-based) at start, e.g. where a lesson continues\n"
                "  --theme light|dark  use this theme for this run\n"
                "  --version           print the version\n");
 }
@@ -67,6 +70,15 @@ int parseOptions(int argc, char** argv, Options& options) {
         std::fprintf(stderr, "tilescope: --theme takes 'light' or 'dark', not '%s'\n", options.theme.c_str());
         return 2;
       }
+    } else if (arg == "--cell") {
+      const std::string text = value("--cell");
+      char* end = nullptr;
+      const long cell = std::strtol(text.c_str(), &end, 10);
+      if (!end || *end != '\0' || cell <= 0) {
+        std::fprintf(stderr, "tilescope: --cell takes a cell number (1 or more), not '%s'\n", text.c_str());
+        return 2;
+      }
+      options.cell = static_cast<int>(std::min(cell, 1000000L));
     } else if (arg == "--timeout") {
       const std::string text = value("--timeout");
       char* end = nullptr;
@@ -135,6 +147,7 @@ int main(int argc, char** argv) {
     const QString error = window.openNotebook(QString::fromStdString(options.open));
     if (!error.isEmpty()) std::fprintf(stderr, "tilescope: %s\n", error.toLocal8Bit().constData());
   }
+  if (options.cell > 0) window.notebookView()->select(options.cell - 1);
   if (options.presentation) window.setPresentationMode(true);
   window.show();
   if (!scripted) window.offerRecovery();
@@ -156,7 +169,10 @@ int main(int argc, char** argv) {
   // Wait for the device probe so the status bar in the picture is final.
   if (!window.deviceProbeFinished()) waitFor(&window, &MainWindow::deviceProbeDone, 20000);
   window.notebookView()->flushPendingOutputs();
-  QApplication::processEvents();
+  // Let paints, line wrapping and the layout they change settle before taking the picture.
+  QEventLoop settle;
+  QTimer::singleShot(300, &settle, &QEventLoop::quit);
+  settle.exec();
   const QString path = QString::fromStdString(options.screenshot);
   if (!window.grab().save(path, "PNG")) {
     std::fprintf(stderr, "tilescope: cannot write the screenshot to %s\n", options.screenshot.c_str());

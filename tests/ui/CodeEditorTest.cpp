@@ -124,9 +124,7 @@ TEST(CodeEditor, DiagnosticsBeyondTheTextStayInside) {
   EXPECT_TRUE(editor.annotation(0).contains("whole line"));
 }
 
-// DISABLED: indenting one level after a block-opening ":" does not work yet (the editor keeps the
-// previous line's indentation); see the closing note of 2026-11-22. Re-enable when it does.
-TEST(CodeEditor, DISABLED_PythonEditingAidsAreOn) {
+TEST(CodeEditor, PythonEditingAidsAreOn) {
   CodeEditor editor(CodeEditor::Language::Python);
   EXPECT_TRUE(editor.autoIndent());
   EXPECT_TRUE(editor.indentationGuides());

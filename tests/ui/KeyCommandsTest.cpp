@@ -100,9 +100,7 @@ TEST_F(KeyCommands, DDDeletesAndZBringsTheCellBack) {
   EXPECT_EQ(sources(), (QList<QString>{"a = 1", "# Notes", "b = 2"}));
 }
 
-// DISABLED: "D, other key, D" still deletes the cell: the D-D chord is not reset by other keys
-// yet; see the closing note of 2026-11-22. Re-enable when it is.
-TEST_F(KeyCommands, DISABLED_DThenAnotherKeyThenDDoesNotDelete) {
+TEST_F(KeyCommands, DThenAnotherKeyThenDDoesNotDelete) {
   press(Qt::Key_D);
   press(Qt::Key_J);
   press(Qt::Key_D);

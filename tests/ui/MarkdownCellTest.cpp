@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <QBuffer>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
@@ -33,7 +34,7 @@ TEST(MarkdownText, MathIsKeptLiterally) {
 }
 
 TEST(MarkdownCell, RendersHeadingsListsCodeAndTables) {
-  MarkdownCellWidget cell(markdownCell("# Title\n\n- one\n- two\n\n```\ncode()\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+  MarkdownCellWidget cell(markdownCell("# Title\n\n- one\n- two\n\nCall `code()` here.\n\n```\nblock()\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
                                        "Math: $a_i * b_j$"),
                           Appearance{}, "/tmp", /*startRendered=*/true);
   cell.resize(600, 400);
@@ -43,7 +44,7 @@ TEST(MarkdownCell, RendersHeadingsListsCodeAndTables) {
   EXPECT_TRUE(text.contains("Title"));
   EXPECT_FALSE(text.contains("# Title")) << "the heading is rendered, not shown as source";
   EXPECT_EQ(doc->firstBlock().blockFormat().headingLevel(), 1);
-  EXPECT_TRUE(text.contains("code()"));
+  EXPECT_TRUE(text.contains("block()"));
   EXPECT_TRUE(text.contains("a_i * b_j")) << "math stays plain text: " << text.toStdString();
   bool sawList = false;
   bool sawTable = false;
@@ -53,6 +54,11 @@ TEST(MarkdownCell, RendersHeadingsListsCodeAndTables) {
   }
   EXPECT_TRUE(sawList);
   EXPECT_TRUE(sawTable);
+  // Code is set in the editor's monospace font, not just marked "fixed pitch".
+  const int codeAt = text.indexOf("code()");
+  QTextCursor cursor(doc);
+  cursor.setPosition(codeAt + 1);
+  EXPECT_EQ(cursor.charFormat().fontFamilies().toStringList().value(0), Appearance{}.editorFont.family());
   EXPECT_FALSE(cell.editor()->isVisible());
 }
 
@@ -71,9 +77,7 @@ TEST(MarkdownCell, DoubleClickEditsAndRenderShowsTheNewText) {
   EXPECT_FALSE(cell.editor()->isVisible());
 }
 
-// DISABLED: images from notebook attachments are not registered as document resources yet; see
-// the closing note of 2026-11-22. Re-enable when they are.
-TEST(MarkdownCell, DISABLED_ShowsImagesFromAttachmentsAndRelativePaths) {
+TEST(MarkdownCell, ShowsImagesFromAttachmentsAndRelativePaths) {
   QImage red(4, 3, QImage::Format_RGB32);
   red.fill(Qt::red);
   QByteArray png;
@@ -87,6 +91,16 @@ TEST(MarkdownCell, DISABLED_ShowsImagesFromAttachmentsAndRelativePaths) {
       widget.renderer()->document()->resource(QTextDocument::ImageResource, QUrl("attachment:dot.png"));
   ASSERT_TRUE(image.isValid());
   EXPECT_EQ(image.value<QImage>().size(), QSize(4, 3));
+
+  // A picture next to the notebook, linked by a relative path.
+  QTemporaryDir dir;
+  ASSERT_TRUE(red.scaled(6, 5).save(dir.filePath("figure.png")));
+  MarkdownCellWidget relative(markdownCell("![figure](figure.png)"), Appearance{}, dir.path(), true);
+  const QVariant loaded = relative.renderer()->loadResource(QTextDocument::ImageResource, QUrl("figure.png"));
+  ASSERT_TRUE(loaded.isValid());
+  QImage fromFile;
+  ASSERT_TRUE(fromFile.loadFromData(loaded.toByteArray()));
+  EXPECT_EQ(fromFile.size(), QSize(6, 5));
 }
 
 TEST(MarkdownCell, EmptyCellSaysHowToEditIt) {

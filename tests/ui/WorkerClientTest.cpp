@@ -337,7 +337,8 @@ TEST_F(WindowRun, AnErrorIsShownUnderTheCellAndMarkedInTheCode) {
   window->notebookController()->runSelected();
   auto* cell = codeCell(1);
   ASSERT_TRUE(waitUntil([&] { return cell->outputArea()->plainText().contains("TestExecutorError"); }));
-  EXPECT_TRUE(cell->outputArea()->plainText().contains("<cell:")) << "the traceback says where";
+  EXPECT_TRUE(cell->outputArea()->plainText().contains("Cell [1], line 3, column 3: unknown command"))
+      << "the traceback says where, in the reader's terms: " << cell->outputArea()->plainText().toStdString();
   EXPECT_EQ(cell->editor()->diagnosticCount(), 1);
   EXPECT_TRUE(cell->editor()->annotation(2).contains("unknown command")) << cell->editor()->annotation(2).toStdString();
 }
