@@ -1,7 +1,5 @@
 // Every kernel of both seed tutorials type-checks for the specializations the tutorials launch,
 // and the IR matches the reviewed dumps in tests/golden/ir/ (TILESCOPE_UPDATE_GOLDEN=1 rewrites).
-#include <chrono>
-
 #include "CheckerTestUtil.h"
 #include "core/ir/IRVerifier.h"
 
@@ -135,23 +133,4 @@ TEST(CheckerSeedAll, CheckAllInfersPointersAndTakesAutotuneDefaults) {
   EXPECT_EQ(tuned->autotuneKey, (std::vector<std::string>{"M", "N", "K"}));
 }
 
-TEST(CheckerSeedAll, CheckingAllSeedKernelsIsFast) {
-  if (!test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found";
-  auto zero = test::seedProgram(kZero);
-  auto guide = test::seedProgram(kGuide);
-  // Warm up once (static tables), then time the best of a few rounds.
-  checkAllKernels(*zero, {});
-  double best = 1e9;
-  for (int round = 0; round < 5; ++round) {
-    const auto t0 = std::chrono::steady_clock::now();
-    checkAllKernels(*zero, {});
-    checkAllKernels(*guide, {});
-    const auto t1 = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double, std::milli>(t1 - t0).count());
-  }
-  RecordProperty("check_all_seed_kernels_ms", std::to_string(best));
-  std::printf("checking all seed kernels: %.3f ms\n", best);
-#ifdef NDEBUG
-  EXPECT_LT(best, 20.0);
-#endif
-}
+// Speed is a benchmark, not a test: core/bench/bench_frontend.cpp (docs/PERFORMANCE.md).
