@@ -2,7 +2,8 @@
 // recorded in docs/PERFORMANCE.md: vector add of 4,194,304 fp32 elements (BLOCK=1024) < 61 ms,
 // 256x256x256 fp32 matmul with 32x32x32 blocks < 10 ms, rgb2grey of a 150x225 uint8 image with
 // 32x32 blocks < 3 ms, each untraced; traced runs at most 3x their untraced time.
-// Each benchmark runs with tracing off (trace:0) and on (trace:1, default trace options).
+// Each benchmark runs with tracing off (trace:0) and on (trace:1, default trace options), on all
+// cores (threads:0) and on one (threads:1, the work itself, less sensitive to other load).
 // The kernels are the seed tutorials' (tests/sim/SeedKernels.h builds their IR by hand).
 #include <benchmark/benchmark.h>
 
@@ -28,6 +29,7 @@ void runLaunches(benchmark::State& state, Simulator& sim, const ir::Kernel& k, c
                  const std::vector<LaunchArg>& args) {
   LaunchOptions o;
   o.trace = state.range(0) != 0;
+  o.numThreads = static_cast<int>(state.range(1));  // 0: all cores
   for (auto _ : state) {
     LaunchResult r = sim.launch(k, grid, args, o);
     if (!r.ok()) {
@@ -78,9 +80,9 @@ void BM_Rgb2Grey(benchmark::State& state) {
               {LaunchArg::tensor(x), LaunchArg::tensor(out), LaunchArg::integer(h), LaunchArg::integer(w)});
 }
 
-BENCHMARK(BM_VectorAdd)->ArgName("trace")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_MatmulFp32)->ArgName("trace")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Rgb2Grey)->ArgName("trace")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_VectorAdd)->ArgNames({"trace", "threads"})->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MatmulFp32)->ArgNames({"trace", "threads"})->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Rgb2Grey)->ArgNames({"trace", "threads"})->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -92,6 +92,38 @@ CoverageReport computeCoverage(const Memory& memory, uint64_t launchId, const Gr
     std::vector<int64_t> idx(rank, 0);
     int64_t storage = 0;
     int64_t runStart = -1;
+    // Row-major contiguous tensors (the usual case) need no index bookkeeping: storage == flat.
+    bool rowMajor = true;
+    for (int64_t d = static_cast<int64_t>(rank) - 1, expect = 1; d >= 0; --d) {
+      if (c.shape[d] != 1 && strides[d] != expect) rowMajor = false;
+      expect *= c.shape[d];
+    }
+    if (rowMajor) {
+      int64_t writtenCount = 0;
+      for (int64_t flat = 0; flat < c.elements; ++flat) writtenCount += writers[flat] >= 0;
+      if (writtenCount == c.elements) {
+        // Every element written: only the flags remain to count.
+        c.written = writtenCount;
+        static_assert(kWrittenByMany == 1, "counted by adding the flag bit");
+        int64_t many = 0;
+        uint8_t any = 0;
+        for (int64_t flat = 0; flat < c.elements; ++flat) {
+          many += flags[flat] & kWrittenByMany;
+          any |= flags[flat];
+        }
+        c.writtenByMany = many;
+        for (int64_t flat = 0; (any & kConflicting) && flat < c.elements; ++flat) {
+          if (flags[flat] & kConflicting) {
+            ++c.conflicting;
+            for (const WriteConflict& wc : t.conflicts())
+              if (wc.element == flat && c.conflicts.size() < kCoverageExamples)
+                c.conflicts.push_back({flat, grid.pidOf(wc.firstProgram), grid.pidOf(wc.secondProgram)});
+          }
+        }
+        report.tensors.push_back(std::move(c));
+        continue;
+      }
+    }
     for (int64_t flat = 0; flat < c.elements; ++flat) {
       const bool written = writers[storage] >= 0;
       if (written) {

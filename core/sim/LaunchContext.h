@@ -37,7 +37,7 @@ struct LaunchContext {
   // Kernel parameter receiving each tensor (first one wins), for messages and traces.
   std::unordered_map<int, int> paramOfTensor;   // tensor id -> Kernel::params index
   std::unordered_map<int, int> argOfTensor;     // tensor id -> runtime argument index
-  TraceRecorder* recorder = nullptr;            // only in traced (sequential) launches
+  TraceRecorder* recorder = nullptr;            // only in traced launches (thread-safe)
 
   // Lowest linear id of a failed program; programs above it stop (deterministic error reporting).
   std::atomic<int64_t> abortAfter{std::numeric_limits<int64_t>::max()};

@@ -12,6 +12,8 @@
 #include <map>
 #include <memory>
 #include <shared_mutex>
+
+#include "core/sim/SpinSharedMutex.h"
 #include <span>
 #include <string>
 #include <vector>
@@ -71,6 +73,8 @@ public:
     if (!initialized_.empty()) initialized_[element] = 1;
   }
   void markAllInitialized();
+  // The per-element "written" flags (empty when not tracked), for bulk marking.
+  std::span<uint8_t> initializedFlags() { return initialized_; }
 
   // --- launch bookkeeping (used by the simulator under the exclusive lock) ---
   // Starts tracking writes for launch `launchId` if not yet started (lazily, on the first store).
@@ -84,7 +88,7 @@ public:
   std::vector<WriteConflict>& conflicts() { return conflicts_; }
   const std::vector<WriteConflict>& conflicts() const { return conflicts_; }
 
-  std::shared_mutex& mutex() const { return mutex_; }
+  SpinSharedMutex& mutex() const { return mutex_; }
 
 private:
   int id_;
@@ -101,7 +105,7 @@ private:
   std::vector<int32_t> writer_;  // -1: not written in this launch
   std::vector<uint8_t> writeFlags_;
   std::vector<WriteConflict> conflicts_;
-  mutable std::shared_mutex mutex_;
+  mutable SpinSharedMutex mutex_;
 };
 
 class Memory {

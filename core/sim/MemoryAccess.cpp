@@ -21,13 +21,20 @@ namespace {
 constexpr size_t kShownOffsets = 8;
 
 // Where each lane of an access goes. Either every active lane lies in one tensor (`single`, the
-// fast path) or `lanes` names each active lane's tensor.
+// fast path) or `lanes` names each active lane's tensor. When the lanes address consecutive
+// elements of `single` (the common `ptr + offsets` case), `first` is lane 0's element and no
+// per-lane table is built.
 struct Plan {
   Tensor* single = nullptr;
   std::vector<Tensor*> lanes;
-  std::vector<int64_t> element;
+  std::unique_ptr<int64_t[]> table;  // element of each lane (masked lanes: unused); null when consecutive
+  int64_t first = -1;                // consecutive lanes: the element of lane 0
+  int64_t count = 0;                 // lanes
   int mainTensorId = 0;  // the tensor of the first active lane (or lane 0): what the access "is"
   int64_t active = 0;
+
+  bool consecutive() const { return !table; }
+  int64_t element(int64_t lane) const { return table ? table[lane] : first + lane; }
 };
 
 const int64_t* maskOf(const Tile* mask) { return mask ? mask->ints() : nullptr; }
@@ -80,7 +87,7 @@ Plan plan(LaunchContext& L, ProgramState& P, const char* what, const lang::Sourc
   const int64_t* addr = ptr.ints();
   const int64_t* m = maskOf(mask);
   const int size = elementBytes(ptr.dtype());
-  pl.element.resize(static_cast<size_t>(n));
+  pl.count = n;
   int64_t first = -1;
   for (int64_t i = 0; i < n; ++i)
     if (!m || m[i]) {
@@ -88,43 +95,70 @@ Plan plan(LaunchContext& L, ProgramState& P, const char* what, const lang::Sourc
       break;
     }
   if (n > 0) pl.mainTensorId = DeviceAddress::tensorId(addr[first >= 0 ? first : 0]);
-  if (first < 0) return pl;
+  if (first < 0) {
+    pl.first = 0;
+    return pl;
+  }
 
-  // Fast path: the active lanes' address range lies inside the first lane's tensor.
+  // Fast paths: the active lanes' address range lies inside the first lane's tensor.
   if (Tensor* t = L.memory.find(pl.mainTensorId)) {
     const int64_t base = t->baseAddress();
     const int64_t last = base + t->byteSize() - size;
-    int64_t lo = std::numeric_limits<int64_t>::max();
-    int64_t hi = std::numeric_limits<int64_t>::min();
-    int64_t bits = 0;
-    int64_t active = 0;
-    if (!m) {
-      for (int64_t i = 0; i < n; ++i) {
-        lo = std::min(lo, addr[i]);
-        hi = std::max(hi, addr[i]);
-        bits |= addr[i];
+    const int shift = std::countr_zero(static_cast<unsigned>(size));
+    // Consecutive elements (lane i at addr[0] + i * size, masked lanes included): the bounds are
+    // those of the first and last active lanes. Branch-free loops, so the compiler vectorises them.
+    const int64_t start = addr[0];
+    int64_t strayed = 0;
+    for (int64_t i = 0, expect = start; i < n; ++i, expect += size) strayed |= addr[i] ^ expect;
+    if (strayed == 0) {
+      int64_t lastActive = n - 1;
+      int64_t active = n;
+      if (m) {
+        while (!m[lastActive]) --lastActive;
+        active = 0;
+        for (int64_t i = 0; i < n; ++i) active += m[i] != 0;
       }
-      active = n;
+      if (addr[first] >= base && addr[lastActive] <= last && (start & (size - 1)) == 0) {
+        pl.single = t;
+        pl.active = active;
+        pl.first = (start - base) >> shift;  // masked lanes past the tensor are never touched
+        return pl;
+      }
     } else {
-      for (int64_t i = 0; i < n; ++i) {
-        if (!m[i]) continue;
-        lo = std::min(lo, addr[i]);
-        hi = std::max(hi, addr[i]);
-        bits |= addr[i];
-        ++active;
+      int64_t lo = std::numeric_limits<int64_t>::max();
+      int64_t hi = std::numeric_limits<int64_t>::min();
+      int64_t bits = 0;
+      int64_t active = 0;
+      if (!m) {
+        for (int64_t i = 0; i < n; ++i) {
+          lo = std::min(lo, addr[i]);
+          hi = std::max(hi, addr[i]);
+          bits |= addr[i];
+        }
+        active = n;
+      } else {
+        constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = std::numeric_limits<int64_t>::min();
+        for (int64_t i = 0; i < n; ++i) {
+          const bool on = m[i] != 0;
+          lo = std::min(lo, on ? addr[i] : kMax);
+          hi = std::max(hi, on ? addr[i] : kMin);
+          bits |= on ? addr[i] : 0;
+          active += on;
+        }
       }
-    }
-    if (lo >= base && hi <= last && (bits & (size - 1)) == 0) {
-      const int shift = std::countr_zero(static_cast<unsigned>(size));
-      int64_t* el = pl.element.data();
-      for (int64_t i = 0; i < n; ++i) el[i] = (addr[i] - base) >> shift;  // masked lanes: unused
-      pl.single = t;
-      pl.active = active;
-      return pl;
+      if (lo >= base && hi <= last && (bits & (size - 1)) == 0) {
+        pl.single = t;
+        pl.active = active;
+        pl.table.reset(new int64_t[static_cast<size_t>(n)]);
+        int64_t* el = pl.table.get();
+        for (int64_t i = 0; i < n; ++i) el[i] = (addr[i] - base) >> shift;  // masked lanes: unused
+        return pl;
+      }
     }
   }
 
   // Slow path: lanes in several tensors, or some lane out of bounds.
+  pl.table.reset(new int64_t[static_cast<size_t>(n)]());
   pl.lanes.assign(static_cast<size_t>(n), nullptr);
   std::vector<int64_t> bad;
   int64_t badCount = 0;
@@ -139,7 +173,7 @@ Plan plan(LaunchContext& L, ProgramState& P, const char* what, const lang::Sourc
       continue;
     }
     pl.lanes[i] = ti;
-    pl.element[i] = off / size;
+    pl.table[i] = off / size;
   }
   if (badCount > 0) throwOutOfBounds(L, P, what, range, ptr, bad, badCount, pl.active, pl.mainTensorId);
   return pl;
@@ -158,7 +192,14 @@ void record(LaunchContext& L, ProgramState& P, MemOpKind kind, const lang::Sourc
   const int64_t base = DeviceAddress::make(mainTensorId, 0);
   const int size = elementBytes(ptr.dtype());
   e.offsets.resize(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) e.offsets[i] = (ptr.ints()[i] - base) / size;
+  // A shift, not a division, for the usual in-tensor lanes (sizes are powers of two).
+  const int shift = std::countr_zero(static_cast<unsigned>(size));
+  const int64_t* addr = ptr.ints();
+  int64_t* offsets = e.offsets.data();
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t diff = addr[i] - base;
+    offsets[i] = diff >= 0 ? diff >> shift : diff / size;
+  }
   if (mask) {
     e.mask.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) e.mask[i] = mask->ints()[i] != 0;
@@ -174,11 +215,29 @@ void gather(const Plan& pl, ir::DType t, const int64_t* m, Tile& out) {
   const int size = elementBytes(t);
   auto laneBytes = [&](int64_t i) -> const uint8_t* {
     const Tensor* tensor = pl.single ? pl.single : pl.lanes[i];
-    return tensor->bytes().data() + pl.element[i] * size;
+    return tensor->bytes().data() + pl.element(i) * size;
   };
-  if (pl.single) {
+  if (pl.single && pl.consecutive()) {
+    const uint8_t* bytes = pl.single->bytes().data() + pl.first * size;
+    if (t == ir::DType::FP32) {
+      double* o = out.floats();
+      if (!m) {
+        for (int64_t i = 0; i < n; ++i) o[i] = static_cast<double>(readRaw<float>(bytes + i * 4));
+      } else {
+        for (int64_t i = 0; i < n; ++i)
+          if (m[i]) o[i] = static_cast<double>(readRaw<float>(bytes + i * 4));
+      }
+      return;
+    }
+    if (t == ir::DType::I32) {
+      int64_t* o = out.ints();
+      for (int64_t i = 0; i < n; ++i)
+        if (!m || m[i]) o[i] = readRaw<int32_t>(bytes + i * 4);
+      return;
+    }
+  } else if (pl.single) {
     const uint8_t* bytes = pl.single->bytes().data();
-    const int64_t* el = pl.element.data();
+    const int64_t* el = pl.table.get();
     if (t == ir::DType::FP32) {
       double* o = out.floats();
       for (int64_t i = 0; i < n; ++i)
@@ -208,7 +267,7 @@ void checkInitialized(LaunchContext& L, ProgramState& P, const ir::Load& node, c
   for (int64_t i = 0; i < n; ++i) {
     if (m && !m[i]) continue;
     const Tensor* t = pl.single ? pl.single : pl.lanes[i];
-    if (!t->isInitialized(pl.element[i])) {
+    if (!t->isInitialized(pl.element(i))) {
       if (firstBad < 0) firstBad = i;
       ++count;
     }
@@ -220,7 +279,7 @@ void checkInitialized(LaunchContext& L, ProgramState& P, const ir::Load& node, c
                  node.range, "load in kernel '" + L.kernel.name + "' reads " + std::to_string(count) +
                                  " element(s) of " + L.describeTensor(*t) +
                                  " that were never written (the tensor was created uninitialized, e.g. by torch.empty), "
-                                 "first element offset " + std::to_string(pl.element[firstBad]) + " in program pid " +
+                                 "first element offset " + std::to_string(pl.element(firstBad)) + " in program pid " +
                                  P.pidText() + "; on the GPU these values are garbage"));
 }
 
@@ -250,11 +309,13 @@ void writeLanes(LaunchContext& L, ProgramState& P, Tensor& T, const Plan& pl, co
   uint8_t* flags = track ? T.writeFlags().data() : nullptr;
   const auto pid = static_cast<int32_t>(P.linearId);
   const bool init = T.tracksInit();
-  const int64_t n = static_cast<int64_t>(pl.element.size());
+  const int64_t n = pl.count;
+  const int64_t* table = pl.table.get();
+  const int64_t first = pl.first;
   for (int64_t i = 0; i < n; ++i) {
     if (m && !m[i]) continue;
     if (onlyLanesOfT && pl.lanes[i] != &T) continue;
-    const int64_t e = pl.element[i];
+    const int64_t e = table ? table[i] : first + i;
     uint8_t* dst = bytes + e * size;
     if (track) {
       int32_t& w = writers[e];
@@ -271,6 +332,52 @@ void writeLanes(LaunchContext& L, ProgramState& P, Tensor& T, const Plan& pl, co
     }
     writeBits(dst, bits[i], size);
     if (init) T.markInitialized(e);
+  }
+}
+
+// writeLanes for the most common store: fp32 values into consecutive elements of one tensor. Separate
+// simple loops over restrict pointers, so that the compiler keeps everything in registers.
+void writeConsecutiveFp32(LaunchContext& L, ProgramState& P, Tensor& T, int64_t first, int64_t n, const int64_t* m,
+                          const double* values) {
+  const bool track = L.options.checkCoverage;
+  if (track) T.touchForLaunch(L.launchId);
+  const auto pid = static_cast<int32_t>(P.linearId);
+  if (track) {
+    int32_t* __restrict writers = T.writers().data() + first;
+    uint8_t* __restrict flags = T.writeFlags().data() + first;
+    const uint8_t* old = T.bytes().data() + first * 4;
+    for (int64_t i = 0; i < n; ++i) {
+      if ((m && !m[i]) || writers[i] < 0 || writers[i] == pid) continue;
+      // Another program wrote this element in this launch.
+      flags[i] |= kWrittenByMany;
+      const auto bits = std::bit_cast<uint32_t>(static_cast<float>(values[i]));
+      if (std::memcmp(old + i * 4, &bits, 4) != 0) {
+        flags[i] |= kConflicting;
+        if (T.conflicts().size() < kShownOffsets) T.conflicts().push_back({first + i, writers[i], pid});
+      }
+    }
+    if (!m) {
+      for (int64_t i = 0; i < n; ++i) writers[i] = pid;
+    } else {
+      for (int64_t i = 0; i < n; ++i) writers[i] = m[i] ? pid : writers[i];
+    }
+  }
+  uint8_t* __restrict dst = T.bytes().data() + first * 4;
+  if (!m) {
+    for (int64_t i = 0; i < n; ++i) {
+      const float f = static_cast<float>(values[i]);
+      std::memcpy(dst + i * 4, &f, 4);
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      if (!m[i]) continue;
+      const float f = static_cast<float>(values[i]);
+      std::memcpy(dst + i * 4, &f, 4);
+    }
+  }
+  if (T.tracksInit()) {
+    uint8_t* __restrict init = T.initializedFlags().data() + first;
+    for (int64_t i = 0; i < n; ++i) init[i] |= static_cast<uint8_t>(!m || m[i] != 0);
   }
 }
 
@@ -318,7 +425,7 @@ TileRef load(LaunchContext& L, ProgramState& P, const ir::Load& node, const Tile
       gather(pl, t, m, out);
       if (pl.single->tracksInit()) checkInitialized(L, P, node, pl, m, n);
     } else {
-      std::vector<std::shared_lock<std::shared_mutex>> locks;
+      std::vector<std::shared_lock<SpinSharedMutex>> locks;
       for (Tensor* tensor : tensorsOf(pl)) locks.emplace_back(tensor->mutex());
       gather(pl, t, m, out);
       checkInitialized(L, P, node, pl, m, n);
@@ -333,7 +440,11 @@ void store(LaunchContext& L, ProgramState& P, const ir::Store& node, const Tile&
            const Tile* mask) {
   const ir::DType t = ptr.dtype();
   Plan pl = planRecorded(L, P, "store", MemOpKind::Store, node.range, ptr, mask, [&] { return value; });
-  if (pl.active > 0) {
+  if (pl.active > 0 && pl.single && pl.consecutive() && t == ir::DType::FP32 && value->hasFloatStorage() &&
+      value->numel() == pl.count) {
+    std::unique_lock lock(pl.single->mutex());
+    writeConsecutiveFp32(L, P, *pl.single, pl.first, pl.count, maskOf(mask), value->floats());
+  } else if (pl.active > 0) {
     const std::vector<uint64_t> bits = encode(*value, t);
     const int size = elementBytes(t);
     const int64_t* m = maskOf(mask);
@@ -388,7 +499,7 @@ TileRef atomicRMW(LaunchContext& L, ProgramState& P, const ir::AtomicRMW& node, 
     if (m && !m[i]) continue;
     Tensor& T = pl.single ? *pl.single : *pl.lanes[i];
     std::unique_lock lock(T.mutex());
-    atomicLane(L, P, T, pl.element[i], t, size, old, i, [&](uint8_t* p) {
+    atomicLane(L, P, T, pl.element(i), t, size, old, i, [&](uint8_t* p) {
       if (old.hasFloatStorage()) {
         const double cur = old.floats()[i];
         const double x = v.floats()[i];
@@ -433,7 +544,7 @@ TileRef atomicCAS(LaunchContext& L, ProgramState& P, const ir::AtomicCAS& node, 
   for (int64_t i = 0; i < ptr.numel(); ++i) {
     Tensor& T = pl.single ? *pl.single : *pl.lanes[i];
     std::unique_lock lock(T.mutex());
-    atomicLane(L, P, T, pl.element[i], t, size, old, i, [&](uint8_t* p) {
+    atomicLane(L, P, T, pl.element(i), t, size, old, i, [&](uint8_t* p) {
       // Compared bit for bit, as the GPU's integer CAS does for every dtype.
       uint64_t cur = 0;
       std::memcpy(&cur, p, static_cast<size_t>(size));

@@ -59,11 +59,9 @@ void runWorker(LaunchContext& L, RunState& S, OrderedOutput& out, TraceRecorder*
     ++S.started;
     try {
       StmtExecutor(L, P).run();
-      if (recorder) recorder->endProgram();
       ++S.completed;
       out.complete(p, std::move(P.output));
     } catch (const SimulationError& e) {
-      if (recorder) recorder->endProgram();
       if (e.kind() == SimulationError::Kind::UserError) {
         S.fail(L, out, p, e.diagnostic(), std::move(P.output));
       } else if (e.kind() == SimulationError::Kind::Interrupted) {
@@ -72,7 +70,6 @@ void runWorker(LaunchContext& L, RunState& S, OrderedOutput& out, TraceRecorder*
       }
       // Aborted: a lower program failed; this one's effects and output are dropped.
     } catch (const std::exception& e) {
-      if (recorder) recorder->endProgram();
       S.fail(L, out, p,
              lang::Diagnostic::error(L.kernel.body.range(), "internal error in the simulator while running program pid " +
                                                                 P.pidText() + " of kernel '" + L.kernel.name + "': " + e.what() +
@@ -140,7 +137,8 @@ LaunchResult Simulator::launch(const ir::Kernel& kernel, const Grid& grid, const
     L.recorder = recorder.get();
   }
 
-  const bool sequential = options.trace || L.facts.hasHostCalls;
+  // Host calls (print_if and friends) run in the single-threaded host interpreter.
+  const bool sequential = L.facts.hasHostCalls;
   const int workers = workerCount(options, sequential, grid.count());
   RunState S;
   OrderedOutput out(options.output, result.output);
@@ -171,7 +169,13 @@ LaunchResult Simulator::launch(const ir::Kernel& kernel, const Grid& grid, const
     result.coverage = computeCoverage(memory_, L.launchId, grid, argNames);
     reportConflicts(result.coverage, kernel, result.diagnostics);
   }
-  if (recorder) result.trace = recorder->finish(S.started.load());
+  if (recorder) {
+    const int64_t started = S.started.load();
+    if (S.firstError)
+      result.trace = recorder->finish(std::min(started, S.firstError->first + 1), S.firstError->first);
+    else
+      result.trace = recorder->finish(started);
+  }
   finishTiming();
   return result;
 }

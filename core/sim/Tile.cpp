@@ -21,6 +21,23 @@ Tile::Tile(ir::DType dtype, bool pointer, ir::Shape shape)
   }
 }
 
+Tile Tile::uninitialized(const ir::Type& type) {
+  Tile out;
+  out.dtype_ = type.dtype();
+  out.pointer_ = type.isPointer();
+  out.floatStorage_ = !out.pointer_ && ir::isFloat(out.dtype_);
+  out.shape_ = type.shape();
+  out.numel_ = ir::numElements(out.shape_);
+  if (out.numel_ < 0) throw lang::InternalError("Tile: negative element count");
+  if (out.floatStorage_) {
+    out.ints_.clear();
+    out.floats_.resize(static_cast<size_t>(out.numel_));
+  } else {
+    out.ints_.resize(static_cast<size_t>(out.numel_));
+  }
+  return out;
+}
+
 Tile Tile::scalarInt(ir::DType t, int64_t v) {
   Tile out(t, false, {});
   if (out.floatStorage_) throw lang::InternalError("Tile::scalarInt: float dtype");

@@ -14,11 +14,35 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/ir/Type.h"
 
 namespace tilescope::sim {
+
+// Leaves elements default-initialised (uninitialised for int64_t/double) on resize, so tiles that
+// an op is about to overwrite entirely skip the zero fill.
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  using value_type = T;
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
 
 class Tile {
 public:
@@ -26,6 +50,8 @@ public:
   // Zero-filled storage of the right kind.
   Tile(ir::DType dtype, bool pointer, ir::Shape shape);
   explicit Tile(const ir::Type& type) : Tile(type.dtype(), type.isPointer(), type.shape()) {}
+  // Storage left uninitialised: for ops that write every element before anyone reads it.
+  static Tile uninitialized(const ir::Type& type);
 
   static Tile scalarInt(ir::DType t, int64_t v);      // wraps v to t
   static Tile scalarFloat(ir::DType t, double v);     // rounds v to t
@@ -75,8 +101,8 @@ private:
   bool floatStorage_ = false;
   ir::Shape shape_;
   int64_t numel_ = 1;
-  std::vector<int64_t> ints_ = std::vector<int64_t>(1, 0);
-  std::vector<double> floats_;
+  std::vector<int64_t, DefaultInitAllocator<int64_t>> ints_ = {0};
+  std::vector<double, DefaultInitAllocator<double>> floats_;
 };
 
 using TileRef = std::shared_ptr<const Tile>;

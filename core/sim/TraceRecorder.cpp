@@ -14,6 +14,18 @@ TraceRecorder::TraceRecorder(const ir::Kernel& kernel, const Grid& grid, const L
   for (const auto& pid : options.extraTracedPrograms)
     if (pid[0] < grid.x && pid[1] < grid.y && pid[2] < grid.z && pid[0] >= 0 && pid[1] >= 0 && pid[2] >= 0)
       extra_.insert(grid.linearOf(pid));
+  // The first maxTracedPrograms programs matching the filter, plus the listed ones.
+  std::set<int64_t> chosen(extra_.begin(), extra_.end());
+  int64_t matching = 0;
+  for (int64_t id = 0; id < grid.count() && matching < options.maxTracedPrograms; ++id) {
+    if (extra_.count(id) || !options.pidFilter.matches(grid.pidOf(id))) continue;
+    chosen.insert(id);
+    ++matching;
+  }
+  slots_.resize(chosen.size());
+  skippedSlot_.assign(chosen.size(), 0);
+  size_t slot = 0;
+  for (int64_t id : chosen) slotOf_.emplace(id, slot++);
 }
 
 void TraceRecorder::setArguments(const Memory& memory, const std::vector<const ir::KernelParam*>& params,
@@ -37,35 +49,21 @@ void TraceRecorder::setArguments(const Memory& memory, const std::vector<const i
 }
 
 ProgramTrace* TraceRecorder::beginProgram(const std::array<int64_t, 3>& pid, int64_t linearId) {
-  current_ = nullptr;
-  const bool listed = extra_.count(linearId) > 0;
-  bool want = listed;
-  if (!listed) {
-    if (!options_.pidFilter.matches(pid)) {
-      ++skippedByFilter_;
-    } else if (tracedByLimit_ >= options_.maxTracedPrograms) {
-      ++skippedByLimit_;
-    } else {
-      want = true;
-    }
+  const auto it = slotOf_.find(linearId);
+  if (it == slotOf_.end()) return nullptr;
+  if (full_.load(std::memory_order_relaxed)) {
+    skippedSlot_[it->second] = 1;
+    return nullptr;
   }
-  if (want && full_) {
-    ++skippedByBytes_;
-    want = false;
-  }
-  if (!want) return nullptr;
-  if (!listed) ++tracedByLimit_;
-  ProgramTrace p;
-  p.pid = pid;
-  p.linearId = linearId;
-  trace_->programs.push_back(std::move(p));
-  current_ = &trace_->programs.back();
-  return current_;
+  auto p = std::make_unique<ProgramTrace>();
+  p->pid = pid;
+  p->linearId = linearId;
+  slots_[it->second] = std::move(p);
+  return slots_[it->second].get();
 }
 
-void TraceRecorder::endProgram() { current_ = nullptr; }
-
 uint32_t TraceRecorder::location(const lang::SourceRange& range) {
+  std::lock_guard<std::mutex> lock(locationMutex_);
   const auto key = std::make_tuple(range.file, range.begin, range.end);
   auto it = locations_.find(key);
   if (it != locations_.end()) return it->second;
@@ -88,17 +86,46 @@ uint32_t TraceRecorder::location(const lang::SourceRange& range) {
 void TraceRecorder::add(ProgramTrace* program, TraceEvent event) {
   if (!program || program->truncated) return;
   const size_t size = approximateBytes(event);
-  if (bytes_ + size > options_.maxTraceBytes) {
+  if (bytes_.fetch_add(size, std::memory_order_relaxed) + size > options_.maxTraceBytes) {
+    bytes_.fetch_sub(size, std::memory_order_relaxed);
     program->truncated = true;
     full_ = true;
     return;
   }
-  bytes_ += size;
   program->events.push_back(std::move(event));
 }
 
-std::shared_ptr<LaunchTrace> TraceRecorder::finish(int64_t programsRun) {
+std::shared_ptr<LaunchTrace> TraceRecorder::finish(int64_t programsRun, int64_t lastProgram) {
   LaunchTrace& t = *trace_;
+  // Assemble in linear order; nothing after the first truncated program is kept, as if the
+  // programs had run one after another.
+  int64_t skippedByBytes = 0;
+  bool cut = false;
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    if (skippedSlot_[i]) {  // started after another program filled the trace
+      ++skippedByBytes;
+      cut = true;
+      continue;
+    }
+    const auto& slot = slots_[i];
+    if (!slot || slot->linearId > lastProgram) continue;
+    if (cut) {
+      ++skippedByBytes;
+      continue;
+    }
+    cut = slot->truncated;
+    t.programs.push_back(std::move(*slot));
+  }
+  slots_.clear();
+  // What the programs that ran and were not traced missed out on.
+  int64_t skippedByFilter = 0, skippedByLimit = 0;
+  for (int64_t id = 0; id < programsRun; ++id) {
+    if (slotOf_.count(id)) continue;
+    if (!options_.pidFilter.matches(grid_.pidOf(id)))
+      ++skippedByFilter;
+    else
+      ++skippedByLimit;
+  }
   const int64_t traced = static_cast<int64_t>(t.programs.size());
   t.droppedPrograms = std::max<int64_t>(0, programsRun - traced);
   std::string p;
@@ -106,12 +133,12 @@ std::shared_ptr<LaunchTrace> TraceRecorder::finish(int64_t programsRun) {
     p = "all " + std::to_string(traced) + " programs that ran are traced";
   } else {
     p = "traced " + std::to_string(traced) + " of " + std::to_string(programsRun) + " programs that ran";
-    if (skippedByFilter_) p += "; " + std::to_string(skippedByFilter_) + " did not match the pid filter '" + t.pidFilter + "'";
-    if (skippedByLimit_)
-      p += "; " + std::to_string(skippedByLimit_) + " came after the first " + std::to_string(options_.maxTracedPrograms) +
+    if (skippedByFilter) p += "; " + std::to_string(skippedByFilter) + " did not match the pid filter '" + t.pidFilter + "'";
+    if (skippedByLimit)
+      p += "; " + std::to_string(skippedByLimit) + " came after the first " + std::to_string(options_.maxTracedPrograms) +
            " (maxTracedPrograms)";
-    if (skippedByBytes_)
-      p += "; " + std::to_string(skippedByBytes_) + " came after the trace reached " +
+    if (skippedByBytes)
+      p += "; " + std::to_string(skippedByBytes) + " came after the trace reached " +
            std::to_string(options_.maxTraceBytes >> 20) + " MiB (maxTraceBytes)";
   }
   for (const ProgramTrace& prog : t.programs)

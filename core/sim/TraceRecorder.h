@@ -1,14 +1,21 @@
 #pragma once
 // Builds the LaunchTrace of a traced launch and applies the size policy (see Trace.h):
 //  * a program is traced when it is listed in LaunchOptions::extraTracedPrograms, or when it
-//    matches the pid filter and fewer than maxTracedPrograms matching programs were traced so far;
-//  * once the recorded events reach maxTraceBytes, the running program is marked truncated and no
-//    later program is traced.
-// Programs run in linear order when tracing, so the recorder needs no locking.
+//    matches the pid filter and is among the first maxTracedPrograms matching programs in linear
+//    order (decided before the launch, so the choice does not depend on thread timing);
+//  * once the recorded events reach maxTraceBytes, the program that crossed the cap is marked
+//    truncated and no program after it (in linear order) is kept.
+// Programs of a traced launch run in parallel: each program fills its own ProgramTrace, and
+// finish() assembles them in linear order.
+#include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <tuple>
+#include <unordered_map>
+#include <vector>
 
 #include "core/ir/Kernel.h"
 #include "core/sim/Launch.h"
@@ -25,29 +32,31 @@ public:
   void setArguments(const Memory& memory, const std::vector<const ir::KernelParam*>& params,
                     const std::vector<LaunchArg>& args);
 
-  // The record to fill for this program, or null when it is not traced.
+  // The record to fill for this program, or null when it is not traced. Thread-safe; each
+  // program's record is written only by the thread running that program.
   ProgramTrace* beginProgram(const std::array<int64_t, 3>& pid, int64_t linearId);
-  void endProgram();
 
+  // The index of a source range in the trace's location table. Thread-safe.
   uint32_t location(const lang::SourceRange& range);
-  // Adds an event to the current program, enforcing the byte cap.
+  // Adds an event to a program's record, enforcing the byte cap. Thread-safe across programs.
   void add(ProgramTrace* program, TraceEvent event);
 
-  // Finishes the trace: `programsRun` programs executed in total.
-  std::shared_ptr<LaunchTrace> finish(int64_t programsRun);
+  // Finishes the trace: `programsRun` programs were started; programs after `lastProgram` (the
+  // one that stopped the launch with an error) are dropped, as a sequential run never ran them.
+  std::shared_ptr<LaunchTrace> finish(int64_t programsRun, int64_t lastProgram = INT64_MAX);
 
 private:
   const LaunchOptions& options_;
   std::shared_ptr<LaunchTrace> trace_;
-  std::set<int64_t> extra_;
-  int64_t tracedByLimit_ = 0;
-  int64_t skippedByFilter_ = 0;
-  int64_t skippedByLimit_ = 0;
-  int64_t skippedByBytes_ = 0;
-  size_t bytes_ = 0;
-  bool full_ = false;
-  ProgramTrace* current_ = nullptr;
   Grid grid_;
+  std::set<int64_t> extra_;
+  // The programs chosen before the launch (linear id -> slot) and their records.
+  std::unordered_map<int64_t, size_t> slotOf_;
+  std::vector<std::unique_ptr<ProgramTrace>> slots_;
+  std::vector<uint8_t> skippedSlot_;  // chosen, started, but not traced because the trace was full
+  std::atomic<size_t> bytes_{0};
+  std::atomic<bool> full_{false};
+  std::mutex locationMutex_;
   std::map<std::tuple<const lang::SourceFile*, uint32_t, uint32_t>, uint32_t> locations_;
 };
 

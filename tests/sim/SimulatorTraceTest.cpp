@@ -134,6 +134,43 @@ TEST(SimulatorTraceTest, ByteCapTruncatesAndSaysSo) {
   EXPECT_NE(t.policy.find("is cut short where the size cap was reached"), std::string::npos) << t.policy;
 }
 
+// Traced programs run on several threads; the trace must not depend on that.
+TEST(SimulatorTraceTest, ParallelTracedLaunchRecordsTheSameTraceAsASequentialOne) {
+  const int64_t n = 4096;
+  auto traceWith = [&](int threads, size_t maxBytes) {
+    AddSetup s(n);
+    Simulator sim(s.mem);
+    LaunchOptions o;
+    o.trace = true;
+    o.numThreads = threads;
+    o.maxTraceBytes = maxBytes;
+    o.maxTracedPrograms = 40;
+    o.extraTracedPrograms = {{60, 0, 0}};
+    auto r = sim.launch(*addKernel(32), Grid{n / 32}, s.args(n), o);
+    EXPECT_TRUE(r.ok()) << r.diagnostics.render();
+    EXPECT_EQ(s.mem.readDoubles(s.out)[n - 1], (n - 1) + 100.0 + (n - 1));
+    return traceToJson(*r.trace).dump();
+  };
+  const std::string sequential = traceWith(1, size_t{256} << 20);
+  EXPECT_NE(sequential.find("\"linearId\":60"), std::string::npos);
+  for (int round = 0; round < 5; ++round) EXPECT_EQ(traceWith(4, size_t{256} << 20), sequential);
+  // Under a byte cap the kept programs are a prefix in linear order, cut where the cap is reached.
+  AddSetup s(n);
+  Simulator sim(s.mem);
+  LaunchOptions o;
+  o.trace = true;
+  o.numThreads = 4;
+  o.maxTraceBytes = 20000;
+  auto r = sim.launch(*addKernel(32), Grid{n / 32}, s.args(n), o);
+  ASSERT_TRUE(r.ok());
+  const LaunchTrace& t = *r.trace;
+  ASSERT_FALSE(t.programs.empty());
+  for (size_t i = 0; i < t.programs.size(); ++i) {
+    EXPECT_EQ(t.programs[i].linearId, static_cast<int64_t>(i));
+    EXPECT_EQ(t.programs[i].truncated, i + 1 == t.programs.size());
+  }
+}
+
 TEST(SimulatorTraceTest, OutOfBoundsAccessIsInTheTrace) {
   AddSetup s(6);
   Simulator sim(s.mem);
