@@ -16,6 +16,7 @@ struct Command {
 int runDevices(const Args& args);
 int runWorker(const Args& args);  // WorkerCommand.cpp: runs cells for the GUI (docs/PROTOCOL.md)
 int runRun(const Args& args);
+int runTrace(const Args& args);    // TraceCommand.cpp: summarises a trace or exports it as JSON
 int runCheck(const Args& args);    // CheckCommand.cpp: type-checks every kernel without a launch
 int runCompile(const Args& args);  // CompileCommand.cpp: one kernel + signature -> IR (CUDA/PTX later)     // RunCommand.cpp: runs a script or notebook with the host interpreter
 
