@@ -123,6 +123,7 @@ Value ExprEvaluator::eval(Interpreter& in, const lang::Expr& e, const std::share
       fn->lambda = &l;
       fn->module = in.currentModule();
       fn->closure = scope;
+      in.noteCapturedScope(scope);
       fn->signature = signatureOf(in, "<lambda>", l.params, scope);
       return Value(fn);
     }

@@ -34,7 +34,22 @@ Interpreter::Interpreter() : globals_(std::make_shared<Scope>()) {
   installTritonModule(*this);
 }
 
-Interpreter::~Interpreter() = default;
+Interpreter::~Interpreter() {
+  // Closures and the scopes that hold them keep each other alive; emptying the scopes frees both.
+  for (const std::weak_ptr<Scope>& w : capturedScopes_)
+    if (auto scope = w.lock()) scope->clearVariables();
+  if (globals_) globals_->clearVariables();
+}
+
+void Interpreter::noteCapturedScope(const std::shared_ptr<Scope>& scope) {
+  if (!capturedScopes_.empty() && !capturedScopes_.back().owner_before(scope) && !scope.owner_before(capturedScopes_.back()))
+    return;  // the same scope as last time (a def in a loop, lambdas in one function)
+  capturedScopes_.push_back(scope);
+  if (capturedScopes_.size() >= pruneCapturedAt_) {
+    std::erase_if(capturedScopes_, [](const std::weak_ptr<Scope>& w) { return w.expired(); });
+    pruneCapturedAt_ = std::max<size_t>(64, 2 * capturedScopes_.size());
+  }
+}
 
 // ------------------------------------------------------------------------------ running modules
 
@@ -354,6 +369,7 @@ void Interpreter::execFunctionDef(const lang::FunctionDef& def, const std::share
   fn->def = &def;
   fn->module = module_;
   fn->closure = scope;
+  noteCapturedScope(scope);
   fn->signature = ExprEvaluator::signatureOf(*this, def.name, def.params, scope);
   Value result(fn);
   // Decorators apply bottom-up: @triton.autotune(...) wraps the result of @triton.jit.

@@ -73,6 +73,9 @@ public:
 
   // --- names, modules, output ------------------------------------------------------------------
   const std::shared_ptr<Scope>& globals() const { return globals_; }
+  // A def or lambda captured `scope`: the function and the scope holding it may now reference each
+  // other (a cycle shared_ptr cannot free); the destructor breaks such cycles.
+  void noteCapturedScope(const std::shared_ptr<Scope>& scope);
   Value* lookupBuiltin(const std::string& name);
   void setBuiltin(const std::string& name, Value v) { builtins_[name] = std::move(v); }
   // `import name`: the module value (created on first import), or ModuleNotFoundError.
@@ -147,6 +150,8 @@ private:
   void execDelete(const lang::Expr& target, const std::shared_ptr<Scope>& scope);
 
   std::shared_ptr<Scope> globals_;
+  std::vector<std::weak_ptr<Scope>> capturedScopes_;
+  size_t pruneCapturedAt_ = 64;
   std::map<std::string, Value> builtins_;
   std::map<std::string, std::function<Value(Interpreter&)>> moduleFactories_;
   std::map<std::string, Value> modules_;

@@ -31,6 +31,11 @@ public:
   void declareNonlocal(const std::string& name) { nonlocalNames_.insert(name); }
 
   const std::unordered_map<std::string, Value>& variables() const { return vars_; }
+  // Drops every variable (the interpreter's teardown, to break closure reference cycles).
+  void clearVariables() {
+    auto dropped = std::move(vars_);
+    vars_.clear();
+  }
 
 private:
   std::shared_ptr<Scope> parent_;
