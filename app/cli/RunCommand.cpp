@@ -16,7 +16,7 @@ namespace {
 
 const char* kUsage =
     "usage: tilescope-cli run FILE.py|FILE.ipynb [--backend sim|gpu|auto] [--trace DIR] [--pid-filter EXPR]\n"
-    "                         [--out OUT.ipynb] [--allow-errors]\n"
+    "                         [--out OUT.ipynb] [--allow-errors] [--out-of-bounds stop|warn]\n"
     "\n"
     "Runs a script, or every code cell of a notebook in order (cells share one namespace), with\n"
     "tilescope's host interpreter; kernels run on the simulator. Exits 0 on success, 1 when the code\n"
@@ -26,7 +26,12 @@ const char* kUsage =
     "  --trace DIR       write a trace of every kernel launch to DIR (one .tstrace file per launch)\n"
     "  --pid-filter EXPR only these programs print and are traced, e.g. 'pid_0 > 1, pid_1 == 0' or '>1,=0'\n"
     "  --out OUT.ipynb   write the executed notebook with its outputs (nbformat 4.5)\n"
-    "  --allow-errors    notebooks: run the remaining cells after a cell fails (the exit code is still 1)\n";
+    "  --allow-errors    notebooks: run the remaining cells after a cell fails (the exit code is still 1)\n"
+    "  --out-of-bounds P simulator: an unmasked access outside its tensor stops the launch (stop, the\n"
+    "                    default) or is a warning, its stray lanes reading 0 and not written (warn);\n"
+    "                    a notebook can ask for warn in its metadata: {\"tilescope\": {\"out_of_bounds\": \"warn\"}}\n"
+    "Notebook cells tagged 'raises-exception' (Jupyter's convention) may fail: their error is shown\n"
+    "and the run goes on.\n";
 
 struct Options {
   std::string path;
@@ -35,6 +40,8 @@ struct Options {
   std::string pidFilter;
   std::string out;
   bool allowErrors = false;
+  bool stopOnOutOfBounds = true;
+  bool outOfBoundsGiven = false;
 };
 
 bool endsWith(const std::string& s, const std::string& suffix) {
@@ -99,6 +106,13 @@ int runNotebook(host::HostExecutor& executor, const Options& o) {
     return 1;
   }
   notebook::Notebook nb = std::move(*loaded.notebook);
+  // A notebook may turn the simulator's out-of-bounds stops off for itself (metadata
+  // tilescope.out_of_bounds = "warn"); --out-of-bounds on the command line wins.
+  if (!o.outOfBoundsGiven) {
+    const auto ts = nb.metadata.find("tilescope");
+    if (ts != nb.metadata.end() && ts->is_object() && ts->value("out_of_bounds", "stop") == "warn")
+      executor.launchSettings().stopOnOutOfBounds = false;
+  }
   int status = 0;
   int count = 0;
   bool stopped = false;
@@ -127,9 +141,15 @@ int runNotebook(host::HostExecutor& executor, const Options& o) {
                               {"metadata", nlohmann::json::object()}});
     }
     if (outcome.status != host::ExecutionOutcome::Status::Ok) {
-      status = finish(executor, outcome);
+      const int failure = finish(executor, outcome);
       cell.outputs.push_back(errorOutput(outcome, executor.lastTraceback()));
-      stopped = !o.allowErrors;  // like Jupyter's "run all": stop at the first error
+      // A cell tagged raises-exception is meant to fail (and is no failure of the run), unless it was
+      // interrupted; otherwise stop at the first error, like Jupyter's "run all".
+      const bool expected = cell.raisesException() && outcome.status == host::ExecutionOutcome::Status::Error;
+      if (!expected) {
+        status = failure;
+        stopped = !o.allowErrors;
+      }
     }
   }
   if (!o.out.empty()) {
@@ -169,6 +189,15 @@ int runRun(const Args& args) {
       if (!value(o.out)) return 2;
     } else if (a == "--allow-errors") {
       o.allowErrors = true;
+    } else if (a == "--out-of-bounds") {
+      std::string policy;
+      if (!value(policy)) return 2;
+      if (policy != "stop" && policy != "warn") {
+        std::fprintf(stderr, "tilescope-cli run: --out-of-bounds takes 'stop' or 'warn', not '%s'\n", policy.c_str());
+        return 2;
+      }
+      o.stopOnOutOfBounds = policy == "stop";
+      o.outOfBoundsGiven = true;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "tilescope-cli run: unknown option '%s'\n\n%s", a.c_str(), kUsage);
       return 2;
@@ -206,6 +235,7 @@ int runRun(const Args& args) {
     return 2;
   }
   executor.launchSettings().traceDir = o.traceDir;
+  executor.launchSettings().stopOnOutOfBounds = o.stopOnOutOfBounds;
   executor.launchSettings().pidFilter = o.pidFilter;
 
   if (endsWith(o.path, ".ipynb")) return runNotebook(executor, o);

@@ -17,6 +17,7 @@ public:
 
   std::string name() const override { return "test-double"; }
   void setBackend(host::Backend) override {}
+  void setStopOnOutOfBounds(bool) override {}  // the test double launches no kernels
   host::ExecutionOutcome execute(const std::string& code, const std::string& cellId,
                                  const host::ExecutionCallbacks& callbacks, const host::CancelToken& cancel) override;
 };

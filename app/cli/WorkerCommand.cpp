@@ -30,6 +30,7 @@ struct ExecuteRequest {
   std::string cellId;
   std::string code;
   host::Backend backend = host::Backend::Auto;
+  bool stopOnOutOfBounds = true;    // "out_of_bounds": "stop" (default) or "warn"
   bool abortedBeforeStart = false;  // interrupted while still queued: reply "aborted" without running
 };
 
@@ -113,6 +114,7 @@ void readControlMessages(WorkerChannel& channel, RequestQueue& queue) {
       request.cellId = message.value("cell_id", "");
       request.code = message.value("code", "");
       request.backend = host::parseBackend(message.value("backend", "auto")).value_or(host::Backend::Auto);
+      request.stopOnOutOfBounds = message.value("out_of_bounds", "stop") != "warn";
       queue.push(std::move(request));
     } else if (type == "interrupt_request") {
       queue.interrupt();
@@ -158,6 +160,7 @@ public:
       send({{"type", "display_data"}, {"data", output.data}, {"metadata", output.metadata}}, output.blobs);
     };
     executor_.setBackend(request.backend);
+    executor_.setStopOnOutOfBounds(request.stopOnOutOfBounds);
     host::ExecutionOutcome outcome;
     try {
       outcome = executor_.execute(request.code, request.cellId, callbacks, cancel_);

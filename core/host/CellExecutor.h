@@ -93,6 +93,8 @@ public:
   // The backend chosen in the UI for the following execute() calls. Kept as a setting rather than an
   // execute() argument because it is a session choice, like Triton's device.
   virtual void setBackend(Backend backend) = 0;
+  // Whether an unmasked out-of-bounds access stops a simulated launch (true) or warns and reads 0.
+  virtual void setStopOnOutOfBounds(bool stop) = 0;
   // Runs one cell. State (variables, kernels) persists between calls within one worker process.
   // Must return soon after cancel.cancelled() becomes true, with Status::Cancelled.
   virtual ExecutionOutcome execute(const std::string& code, const std::string& cellId,

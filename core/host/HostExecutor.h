@@ -14,6 +14,7 @@ public:
   HostExecutor();
   std::string name() const override { return "host-runtime"; }
   void setBackend(Backend backend) override;
+  void setStopOnOutOfBounds(bool stop) override { launchSettings().stopOnOutOfBounds = stop; }
   // Runs a cell compiled under cellFileName(cellId); a trailing expression's repr is the result.
   ExecutionOutcome execute(const std::string& code, const std::string& cellId, const ExecutionCallbacks& callbacks,
                            const CancelToken& cancel) override;

@@ -26,6 +26,7 @@ struct LaunchSettings {
   Backend backend = Backend::Simulator;
   std::string traceDir;   // --trace DIR: write one trace per launch there (empty: none)
   std::string pidFilter;  // --pid-filter EXPR: only these programs are traced
+  bool stopOnOutOfBounds = true;  // --out-of-bounds warn: stray unmasked lanes read 0 and warn instead
 };
 
 class Interpreter {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "core/host/Containers.h"
@@ -36,6 +37,9 @@ struct ProgramState {
   size_t modulesAdded = 0;
   uint64_t launches = 0;
   double simulatorSeconds = 0;  // time spent inside Simulator::launch
+  // Warnings already shown, by source position and kind: like Python's default warning filter, a
+  // warning from one place is shown once per session (do_bench launches a kernel hundreds of times).
+  std::set<std::string> warningsShown;
 };
 
 lang::Program& programFor(Interpreter& in) {
@@ -228,6 +232,7 @@ void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch
   sim::LaunchOptions options;
   const LaunchSettings& settings = in.launchSettings();
   options.trace = !settings.traceDir.empty();
+  options.stopOnOutOfBounds = settings.stopOnOutOfBounds;
   if (!settings.pidFilter.empty()) {
     sim::PidFilterParseResult f = sim::PidFilter::parse(settings.pidFilter);
     if (!f.filter) throwValueError("--pid-filter '" + settings.pidFilter + "': " + f.error);
@@ -302,8 +307,13 @@ void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch
     raiseDiagnostics(in, "RuntimeError", "kernel '" + jit.name() + "' failed", result.diagnostics);
   }
   // Warnings (reads of uninitialised memory, ...) go to stderr like Triton's interpreter warnings.
-  for (const lang::Diagnostic& d : result.diagnostics.items())
-    if (d.severity != lang::Severity::Error) in.writeStderr(d.render());
+  ProgramState& shown = in.extension<ProgramState>();
+  for (const lang::Diagnostic& d : result.diagnostics.items()) {
+    if (d.severity == lang::Severity::Error) continue;
+    const std::string kind = d.message.substr(0, d.message.find(" in kernel"));
+    const std::string key = (d.range.valid() ? d.range.file->name() + ":" + std::to_string(d.range.begin) : "") + ":" + kind;
+    if (shown.warningsShown.insert(key).second) in.writeStderr(d.render());
+  }
 }
 
 double KernelLauncher::simulatorSeconds(Interpreter& in) { return in.extension<ProgramState>().simulatorSeconds; }

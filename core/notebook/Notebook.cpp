@@ -6,6 +6,14 @@
 
 namespace tilescope::notebook {
 
+bool Cell::raisesException() const {
+  const auto tags = metadata.find("tags");
+  if (tags == metadata.end() || !tags->is_array()) return false;
+  for (const auto& tag : *tags)
+    if (tag.is_string() && tag.get<std::string>() == "raises-exception") return true;
+  return false;
+}
+
 const char* cellTypeName(CellType t) {
   switch (t) {
     case CellType::Code: return "code";

@@ -17,6 +17,10 @@ struct Cell {
   nlohmann::json outputs = nlohmann::json::array();  // code cells only
   nlohmann::json attachments;     // markdown cells, kept verbatim when present
   int executionCount = 0;         // 0 = never run (saved as null)
+
+  // Tagged "raises-exception" (Jupyter's convention, honoured by nbclient): the cell is expected to
+  // fail, so running all cells shows its error and goes on.
+  bool raisesException() const;
 };
 
 struct Notebook {

@@ -76,6 +76,10 @@ struct LaunchOptions {
   size_t maxTraceBytes = size_t{256} << 20;  // recording stops when the trace reaches this size
   int numThreads = 0;            // 0: one per hardware thread (untraced launches only)
   bool checkCoverage = true;     // per-element write tracking and the coverage report
+  // An unmasked access outside its tensor stops the launch (the default), or - when false - is a
+  // warning: the stray lanes read as 0 and their stores are dropped (code written for a GPU, where
+  // such reads return whatever lies there, runs on).
+  bool stopOnOutOfBounds = true;
   OutputCallback output;         // print lines; they are also collected in LaunchResult::output
   HostCallback hostCall;         // HostCall statements; without it they are skipped with a warning
 };

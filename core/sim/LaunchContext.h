@@ -74,7 +74,7 @@ private:
 };
 
 // Kinds of once-per-op warnings.
-enum WarningKind : int { kWarnUninitRead = 1, kWarnDivByZero = 2, kWarnHint = 3, kWarnHostCall = 4 };
+enum WarningKind : int { kWarnUninitRead = 1, kWarnDivByZero = 2, kWarnHint = 3, kWarnHostCall = 4, kWarnOutOfBounds = 5 };
 
 struct ProgramState {
   std::array<int64_t, 3> pid{};

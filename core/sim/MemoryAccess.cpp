@@ -32,6 +32,13 @@ struct Plan {
   int64_t count = 0;                 // lanes
   int mainTensorId = 0;  // the tensor of the first active lane (or lane 0): what the access "is"
   int64_t active = 0;
+  // With LaunchOptions::stopOnOutOfBounds off: the access's mask with the stray lanes switched off.
+  std::vector<int64_t> inBoundsMask;
+
+  // The mask the access runs under: the kernel's, less any stray lanes.
+  const int64_t* effectiveMask(const int64_t* kernelMask) const {
+    return inBoundsMask.empty() ? kernelMask : inBoundsMask.data();
+  }
 
   bool consecutive() const { return !table; }
   int64_t element(int64_t lane) const { return table ? table[lane] : first + lane; }
@@ -46,7 +53,8 @@ std::string joinOffsets(const std::vector<std::string>& parts, int64_t total) {
   return s;
 }
 
-[[noreturn]] void throwOutOfBounds(LaunchContext& L, ProgramState& P, const char* what, const lang::SourceRange& range,
+// The out-of-bounds report: an error that stops the launch, or a warning when the launch goes on.
+lang::Diagnostic outOfBounds(bool fatal, LaunchContext& L, ProgramState& P, const char* what, const lang::SourceRange& range,
                                    const Tile& ptr, const std::vector<int64_t>& badLanes, int64_t badCount,
                                    int64_t active, int mainTensorId) {
   const int size = elementBytes(ptr.dtype());
@@ -71,13 +79,14 @@ std::string joinOffsets(const std::vector<std::string>& parts, int64_t total) {
   } else {
     msg += "the pointer does not point into any live tensor (" + joinOffsets(shown, badCount) + ")";
   }
-  lang::Diagnostic d = lang::Diagnostic::error(range, msg);
+  if (!fatal) msg += "; those lanes read as 0 and are not written (the launch goes on because out-of-bounds stops are off)";
+  lang::Diagnostic d = fatal ? lang::Diagnostic::error(range, msg) : lang::Diagnostic::warning(range, msg);
   if (strayed || !main)
     d.withNote({}, "pointers must be derived from a tensor argument by adding offsets to it");
   else
     d.withNote({}, "mask the access so that lanes outside the tensor are not touched, e.g. "
                    "tl.load(ptr + offsets, mask=offsets < n)");
-  throw SimulationError(std::move(d));
+  return d;
 }
 
 Plan plan(LaunchContext& L, ProgramState& P, const char* what, const lang::SourceRange& range, const Tile& ptr,
@@ -175,7 +184,14 @@ Plan plan(LaunchContext& L, ProgramState& P, const char* what, const lang::Sourc
     pl.lanes[i] = ti;
     pl.table[i] = off / size;
   }
-  if (badCount > 0) throwOutOfBounds(L, P, what, range, ptr, bad, badCount, pl.active, pl.mainTensorId);
+  if (badCount > 0) {
+    if (L.options.stopOnOutOfBounds)
+      throw SimulationError(outOfBounds(true, L, P, what, range, ptr, bad, badCount, pl.active, pl.mainTensorId));
+    L.warnOnce(&range, kWarnOutOfBounds, outOfBounds(false, L, P, what, range, ptr, bad, badCount, pl.active, pl.mainTensorId));
+    pl.inBoundsMask.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) pl.inBoundsMask[i] = (!m || m[i]) && pl.lanes[i] != nullptr;
+    pl.active -= badCount;
+  }
   return pl;
 }
 
@@ -419,16 +435,27 @@ TileRef load(LaunchContext& L, ProgramState& P, const ir::Load& node, const Tile
     else
       std::copy(other->ints(), other->ints() + n, out.ints());
   }
+  if (!pl.inBoundsMask.empty() && other) {
+    // Stray lanes (out-of-bounds stops off) read as 0, not as `other`.
+    for (int64_t i = 0; i < n; ++i) {
+      if ((m && !m[i]) || pl.inBoundsMask[i]) continue;
+      if (out.hasFloatStorage())
+        out.floats()[i] = 0.0;
+      else
+        out.ints()[i] = 0;
+    }
+  }
+  const int64_t* active = pl.effectiveMask(m);
   if (pl.active > 0) {
     if (pl.single) {
       std::shared_lock lock(pl.single->mutex());
-      gather(pl, t, m, out);
-      if (pl.single->tracksInit()) checkInitialized(L, P, node, pl, m, n);
+      gather(pl, t, active, out);
+      if (pl.single->tracksInit()) checkInitialized(L, P, node, pl, active, n);
     } else {
       std::vector<std::shared_lock<SpinSharedMutex>> locks;
       for (Tensor* tensor : tensorsOf(pl)) locks.emplace_back(tensor->mutex());
-      gather(pl, t, m, out);
-      checkInitialized(L, P, node, pl, m, n);
+      gather(pl, t, active, out);
+      checkInitialized(L, P, node, pl, active, n);
     }
   }
   TileRef result = makeTileRef(std::move(out));
@@ -447,7 +474,7 @@ void store(LaunchContext& L, ProgramState& P, const ir::Store& node, const Tile&
   } else if (pl.active > 0) {
     const std::vector<uint64_t> bits = encode(*value, t);
     const int size = elementBytes(t);
-    const int64_t* m = maskOf(mask);
+    const int64_t* m = pl.effectiveMask(maskOf(mask));
     if (pl.single) {
       std::unique_lock lock(pl.single->mutex());
       writeLanes(L, P, *pl.single, pl, m, bits.data(), size, false);
@@ -492,7 +519,7 @@ TileRef atomicRMW(LaunchContext& L, ProgramState& P, const ir::AtomicRMW& node, 
   const std::string opName(ir::atomicOpName(node.op));
   Plan pl = planRecorded(L, P, "atomic", MemOpKind::AtomicRMW, node.range, ptr, mask, [&] { return value; });
   Tile old(t, false, ptr.shape());
-  const int64_t* m = maskOf(mask);
+  const int64_t* m = pl.effectiveMask(maskOf(mask));
   const int size = elementBytes(t);
   const Tile& v = *value;
   for (int64_t i = 0; i < ptr.numel(); ++i) {
@@ -541,7 +568,9 @@ TileRef atomicCAS(LaunchContext& L, ProgramState& P, const ir::AtomicCAS& node, 
   Tile old(t, false, ptr.shape());
   const int size = elementBytes(t);
   const Tile& v = *value;
+  const int64_t* m = pl.effectiveMask(nullptr);
   for (int64_t i = 0; i < ptr.numel(); ++i) {
+    if (m && !m[i]) continue;
     Tensor& T = pl.single ? *pl.single : *pl.lanes[i];
     std::unique_lock lock(T.mutex());
     atomicLane(L, P, T, pl.element(i), t, size, old, i, [&](uint8_t* p) {

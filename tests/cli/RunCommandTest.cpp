@@ -91,6 +91,61 @@ TEST(RunCommand, AllowErrorsRunsTheRemainingCells) {
   EXPECT_NE(r.output.find("after\n"), std::string::npos) << r.output;
 }
 
+TEST(RunCommand, CellsTaggedRaisesExceptionMayFail) {
+  const std::string tagged = nlohmann::json{{"cell_type", "code"}, {"id", "t1"}, {"metadata", {{"tags", {"raises-exception"}}}},
+                                            {"source", "1 / 0"}, {"outputs", nlohmann::json::array()},
+                                            {"execution_count", nullptr}}
+                                 .dump();
+  const std::string nb = tempFile("nb3.ipynb", "{\"cells\": [" + tagged + "," + cell("print('after')") +
+                                                    "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
+  const CliRun r = runCli("run " + nb);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("ZeroDivisionError: division by zero\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("after\n"), std::string::npos) << r.output;
+  // An untagged failing cell after it still stops the run and fails it.
+  const std::string nb2 = tempFile("nb4.ipynb", "{\"cells\": [" + tagged + "," + cell("undefined_name") + "," +
+                                                     cell("print('never')") +
+                                                     "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
+  const CliRun r2 = runCli("run " + nb2);
+  EXPECT_EQ(r2.exitCode, 1) << r2.output;
+  EXPECT_NE(r2.output.find("NameError"), std::string::npos) << r2.output;
+  EXPECT_EQ(r2.output.find("never"), std::string::npos) << r2.output;
+}
+
+// A kernel without masks, launched on a tensor smaller than its block (the practitioners' guide's
+// matmuls on 3x4 inputs): stopped by default, a warning with --out-of-bounds warn or when the
+// notebook's metadata asks for it.
+const char* kUnmaskedCopy =
+    "import torch\nimport triton\nimport triton.language as tl\n"
+    "@triton.jit\ndef copy_k(x_ptr, z_ptr, bs: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * bs + tl.arange(0, bs)\n"
+    "    tl.store(z_ptr + offs, tl.load(x_ptr + offs))\n"
+    "x = torch.arange(6)\nz = torch.zeros(8, dtype=torch.int64)\ncopy_k[(1,)](x, z, bs=8)\nprint(z)\n";
+
+TEST(RunCommand, OutOfBoundsStopsByDefaultAndWarnsWhenAsked) {
+  const std::string script = tempFile("oob.py", kUnmaskedCopy);
+  const CliRun stopped = runCli("run " + script);
+  EXPECT_EQ(stopped.exitCode, 1);
+  EXPECT_NE(stopped.output.find(":7:28: error: out-of-bounds load in kernel 'copy_k', program pid (0, 0, 0): 2 of 8 active lanes"),
+            std::string::npos)
+      << stopped.output;
+  const CliRun warned = runCli("run --out-of-bounds warn " + script);
+  EXPECT_EQ(warned.exitCode, 0) << warned.output;
+  EXPECT_NE(warned.output.find(":7:28: warning: out-of-bounds load"), std::string::npos) << warned.output;
+  EXPECT_NE(warned.output.find("tensor([0, 1, 2, 3, 4, 5, 0, 0])\n"), std::string::npos) << warned.output;
+  EXPECT_EQ(runCli("run --out-of-bounds maybe " + script).exitCode, 2);
+
+  nlohmann::json nb = {{"cells", nlohmann::json::array()}, {"nbformat", 4}, {"nbformat_minor", 5},
+                       {"metadata", {{"tilescope", {{"out_of_bounds", "warn"}}}}}};
+  nb["cells"].push_back(nlohmann::json::parse(cell(kUnmaskedCopy)));
+  const std::string notebook = tempFile("oob.ipynb", nb.dump());
+  const CliRun fromMetadata = runCli("run " + notebook);
+  EXPECT_EQ(fromMetadata.exitCode, 0) << fromMetadata.output;
+  EXPECT_NE(fromMetadata.output.find("tensor([0, 1, 2, 3, 4, 5, 0, 0])\n"), std::string::npos) << fromMetadata.output;
+  // The command line wins over the notebook.
+  EXPECT_EQ(runCli("run --out-of-bounds stop " + notebook).exitCode, 1);
+}
+
 TEST(RunCommand, GpuBackendWithoutGpuIsAClearError) {
   const CliRun r = runCli("run " + tempFile("g.py", "print(1)\n") + " --backend gpu");
   EXPECT_EQ(r.exitCode, 1);

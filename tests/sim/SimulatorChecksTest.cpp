@@ -39,6 +39,37 @@ TEST(SimulatorChecksTest, MissingMaskReportsTheOutOfBoundsAccess) {
   EXPECT_EQ(mem.readDoubles(out)[3], 8.0);
 }
 
+TEST(SimulatorChecksTest, WithOutOfBoundsStopsOffStrayLanesReadZeroAndWarnOnce) {
+  Memory mem;
+  const std::vector<double> v{1, 2, 3, 4, 5, 6};
+  const int x = mem.createFromDoubles("x", DType::FP32, {6}, v);
+  const int y = mem.createFromDoubles("y", DType::FP32, {6}, v);
+  // The output has room for all 8 lanes, so only the loads stray.
+  const int out = mem.createFromDoubles("out", DType::FP32, {8}, std::vector<double>(8, -1));
+  Simulator sim(mem);
+  LaunchOptions o;
+  o.stopOnOutOfBounds = false;
+  auto r = sim.launch(*addKernel(4, /*withMask=*/false), Grid{2}, addArgs(x, y, out, 6), o);
+  ASSERT_EQ(r.status, LaunchStatus::Ok) << r.diagnostics.render();
+  EXPECT_EQ(r.programsRun, 2);
+  EXPECT_EQ(mem.readDoubles(out), (std::vector<double>{2, 4, 6, 8, 10, 12, 0, 0}));
+  // One warning per access site (x and y), naming the program and offsets as the error would.
+  ASSERT_EQ(r.diagnostics.errorCount(), 0u);
+  ASSERT_EQ(r.diagnostics.items().size(), 2u) << r.diagnostics.render();
+  const std::string head = r.diagnostics.items().front().headline();
+  EXPECT_TRUE(contains(head, "add_kernel.py:13:9: warning: out-of-bounds load in kernel 'add_kernel', program pid (1, 0, 0)"))
+      << head;
+  EXPECT_TRUE(contains(head, "offending element offsets: 6, 7 (valid offsets are 0..5); those lanes read as 0 and are not written"))
+      << head;
+
+  // Stray stores are dropped: an output of 6 elements keeps its size and values.
+  const int small = mem.createFromDoubles("small", DType::FP32, {6}, std::vector<double>(6, -1));
+  auto r2 = sim.launch(*addKernel(4, /*withMask=*/false), Grid{2}, addArgs(x, y, small, 6), o);
+  ASSERT_EQ(r2.status, LaunchStatus::Ok) << r2.diagnostics.render();
+  EXPECT_EQ(mem.readDoubles(small), (std::vector<double>{2, 4, 6, 8, 10, 12}));
+  EXPECT_TRUE(contains(r2.diagnostics.render(), "warning: out-of-bounds store in kernel 'add_kernel'")) << r2.diagnostics.render();
+}
+
 TEST(SimulatorChecksTest, TheLowestFailingProgramIsReportedWhateverTheThreads) {
   for (int threads : {1, 2, 4}) {
     Memory mem;
