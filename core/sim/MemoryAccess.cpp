@@ -375,7 +375,8 @@ void writeConsecutiveFp32(LaunchContext& L, ProgramState& P, Tensor& T, int64_t 
     if (!m) {
       for (int64_t i = 0; i < n; ++i) writers[i] = pid;
     } else {
-      for (int64_t i = 0; i < n; ++i) writers[i] = m[i] ? pid : writers[i];
+      for (int64_t i = 0; i < n; ++i)  // masked-off lanes may lie past the tensor: never touch them
+        if (m[i]) writers[i] = pid;
     }
   }
   uint8_t* __restrict dst = T.bytes().data() + first * 4;
@@ -393,7 +394,12 @@ void writeConsecutiveFp32(LaunchContext& L, ProgramState& P, Tensor& T, int64_t 
   }
   if (T.tracksInit()) {
     uint8_t* __restrict init = T.initializedFlags().data() + first;
-    for (int64_t i = 0; i < n; ++i) init[i] |= static_cast<uint8_t>(!m || m[i] != 0);
+    if (!m) {
+      std::fill(init, init + n, uint8_t{1});
+    } else {
+      for (int64_t i = 0; i < n; ++i)
+        if (m[i]) init[i] = 1;
+    }
   }
 }
 
