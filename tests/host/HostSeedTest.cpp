@@ -184,3 +184,69 @@ TEST(HostSeed, PractitionersGuideLaterChaptersRun) {
             "tensor([[4., 4., 4., 4., 4.],\n        [4., 4., 4., 4., 4.],\n        [4., 4., 4., 4., 4.]], device='cuda:0')");
   expectUnmaskedLoadError(ex, a.take("grouped_autotuned_matmul(a,b)", "grouped_autotuned_matmul(a,b)"));
 }
+
+// The from-zero tutorial defines kernels it never launches (matmul_kernel, fused attention, layer
+// norm, the concept and debug kernels): launched here on odd sizes, against float64 references that
+// the host runtime computes without the simulator.
+TEST(HostSeed, TritonFromZeroUnlaunchedKernelsMatchFloat64References) {
+  auto lines = readSeed("triton-from-zero.md");
+  if (!lines) GTEST_SKIP() << "seed not found in " << TILESCOPE_SEEDS_DIR;
+  tilescope::host::HostExecutor ex;
+  for (const Block& b : fencedBlocks(*lines, lines->size())) mustRun(ex, b.code);
+
+  // concept_kernel doubles its input.
+  EXPECT_EQ(mustRun(ex, "x = torch.arange(300, dtype=torch.float32)\nout = torch.empty_like(x)\n"
+                        "concept_kernel[(triton.cdiv(300, 128),)](x, out, 300, BLOCK_SIZE=128)\n"
+                        "torch.equal(out, x * 2)").result,
+            "True");
+
+  // matmul_kernel: fp16 operands, fp32 accumulation, fp16 output; M, N, K not multiples of the blocks.
+  EXPECT_EQ(mustRun(ex, "torch.manual_seed(1)\nM, N, K = 70, 50, 90\n"
+                        "a = torch.randn((M, K), dtype=torch.float16)\nb = torch.randn((K, N), dtype=torch.float16)\n"
+                        "c = torch.empty((M, N), dtype=torch.float16)\n"
+                        "matmul_kernel[(triton.cdiv(M, 32), triton.cdiv(N, 32))](a, b, c, M, N, K, a.stride(0), a.stride(1),\n"
+                        "    b.stride(0), b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32)\n"
+                        "ref = torch.matmul(a.to(torch.float64), b.to(torch.float64))\n"
+                        "err = (c.to(torch.float64) - ref).abs().max().item()\n"
+                        "err < 0.02 * ref.abs().max().item(), err > 0").result,
+            "(True, True)");
+
+  // Fused attention, one (z, h) slice per program column; N_CTX not a multiple of BLOCK_N.
+  EXPECT_EQ(mustRun(ex, "torch.manual_seed(2)\nZ, H, N_CTX, D = 1, 2, 40, 16\n"
+                        "q = torch.randn((Z, H, N_CTX, D), dtype=torch.float16)\nk = torch.randn((Z, H, N_CTX, D), dtype=torch.float16)\n"
+                        "v = torch.randn((Z, H, N_CTX, D), dtype=torch.float16)\no = torch.empty_like(q)\n"
+                        "fused_attention_kernel[(triton.cdiv(N_CTX, 16), Z * H)](q, k, v, o,\n"
+                        "    q.stride(0), q.stride(1), q.stride(2), q.stride(3), k.stride(0), k.stride(1), k.stride(2), k.stride(3),\n"
+                        "    v.stride(0), v.stride(1), v.stride(2), v.stride(3), o.stride(0), o.stride(1), o.stride(2), o.stride(3),\n"
+                        "    Z, H, N_CTX, BLOCK_M=16, BLOCK_N=16, BLOCK_K=16)\n"
+                        "q64, k64, v64 = q.to(torch.float64), k.to(torch.float64), v.to(torch.float64)\n"
+                        // The seed's kernel does not scale by 1/sqrt(d) (its docstring does): compare with what it computes.
+                        "p = torch.softmax(torch.matmul(q64, k64.transpose(2, 3)), dim=-1)\n"
+                        "ref = torch.matmul(p, v64)\n"
+                        // p is rounded to fp16 before the second dot, as the kernel says (p.to(v.dtype)).
+                        "(o.to(torch.float64) - ref).abs().max().item() < 0.05").result,
+            "True");
+
+  // Layer norm on fp32 rows of 300 (BLOCK_SIZE 512), with its mean and rstd outputs.
+  EXPECT_EQ(mustRun(ex, "torch.manual_seed(3)\nrows, cols = 6, 300\n"
+                        "x = torch.randn((rows, cols))\nw = torch.rand((cols,))\nbias = torch.randn((cols,))\n"
+                        "y = torch.empty_like(x)\nmean = torch.empty((rows,))\nrstd = torch.empty((rows,))\n"
+                        "layernorm_kernel[(rows,)](x, y, w, bias, mean, rstd, x.stride(0), cols, 1e-5, BLOCK_SIZE=512)\n"
+                        "x64 = x.to(torch.float64)\nm64 = x64.mean(dim=1)\nd = x64 - m64[:, None]\n"
+                        // The seed's kernel sums (x - mean)^2 over all BLOCK_SIZE lanes, and its masked lanes
+                        // hold 0 - mean (Triton's tutorial uses tl.where): its variance has (512 - 300) * mean^2
+                        // more than torch's. The reference follows the kernel; torch's layer_norm shows the gap.
+                        "var = ((d * d).sum(dim=1) + (512 - cols) * m64 * m64) / cols\n"
+                        "ref = d / torch.sqrt(var + 1e-5)[:, None] * w.to(torch.float64) + bias.to(torch.float64)\n"
+                        "torch_ref = torch.nn.functional.layer_norm(x64, (cols,), w.to(torch.float64), bias.to(torch.float64), 1e-5)\n"
+                        "((y.to(torch.float64) - ref).abs().max().item() < 1e-5, (mean.to(torch.float64) - m64).abs().max().item() < 1e-6,\n"
+                        " (rstd.to(torch.float64) - 1 / torch.sqrt(var + 1e-5)).abs().max().item() < 1e-5,\n"
+                        " (y.to(torch.float64) - torch_ref).abs().max().item() > 1e-3)").result,
+            "(True, True, True, True)");
+
+  // debug_kernel prints from program 0 only.
+  const PyRun debug = mustRun(ex, "x = torch.arange(2048, dtype=torch.float32) + 5\ndebug_kernel[(2,)](x, BLOCK_SIZE=1024)\n");
+  EXPECT_NE(debug.out.find("Program ID: 0"), std::string::npos) << debug.out;
+  EXPECT_NE(debug.out.find("First element: 5"), std::string::npos) << debug.out;
+  EXPECT_EQ(debug.out.find("Program ID: 1"), std::string::npos) << debug.out;
+}
