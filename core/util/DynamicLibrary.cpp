@@ -27,7 +27,9 @@ bool DynamicLibrary::open(const std::vector<std::string>& candidates) {
   error_.clear();
   for (const std::string& candidate : candidates) {
     dlerror();
-    if (void* h = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+    // RTLD_NODELETE: the CUDA driver and NVRTC keep threads and caches that outlive a dlclose, so the
+    // code stays mapped (and leak reports can name the library their allocations came from).
+    if (void* h = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)) {
       if (handle_) dlclose(handle_);
       handle_ = h;
       path_ = candidate;
