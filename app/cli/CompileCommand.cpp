@@ -6,6 +6,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ConstexprArg.h"
 #include "app/cli/ProgramLoader.h"
+#include "core/gpu/GpuCompiler.h"
 #include "core/lang/Checker.h"
 
 namespace tilescope::cli {
@@ -30,7 +31,7 @@ std::vector<std::string> splitSignature(const std::string& sig) {
 }  // namespace
 
 int runCompile(const Args& args) {
-  std::string path, kernel, signature, arch = "sm_90", emit = "ir";
+  std::string path, kernel, signature, arch, emit = "ir";
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& into) {
@@ -89,11 +90,32 @@ int runCompile(const Args& args) {
     std::fputs(result.kernel->dump().c_str(), stdout);
     return 0;
   }
-  std::fprintf(stderr,
-               "tilescope-cli compile: --emit %s needs the CUDA code generator, which is not part of this build "
-               "yet; --emit ir works now (target %s).\n",
-               emit.c_str(), arch.c_str());
-  return 1;
+  if (arch.empty()) arch = gpu::GpuCompiler::defaultArch();
+  if (arch.rfind("sm_", 0) != 0) {
+    std::fprintf(stderr, "tilescope-cli compile: --arch takes sm_XX (got '%s')\n", arch.c_str());
+    return 2;
+  }
+  try {
+    if (emit == "cuda") {
+      const gpu::CudaKernelSource src = gpu::CudaCodegen::generate(*result.kernel);
+      for (const lang::Diagnostic& w : src.warnings) std::fputs(w.render().c_str(), stderr);
+      std::fputs(src.source.c_str(), stdout);
+      return 0;
+    }
+    auto compiled = gpu::GpuCompiler::instance().compile(*result.kernel, arch);
+    for (const lang::Diagnostic& w : compiled->cuda.warnings) std::fputs(w.render().c_str(), stderr);
+    std::fputs(compiled->ptx.c_str(), stdout);
+    return 0;
+  } catch (const lang::CompileError& e) {
+    std::fputs(e.diagnostic().render().c_str(), stderr);
+    return 1;
+  } catch (const lang::InternalError& e) {
+    std::fprintf(stderr, "tilescope-cli compile: internal error: %s\n", e.what());
+    return 3;
+  } catch (const std::runtime_error& e) {
+    std::fprintf(stderr, "tilescope-cli compile: --emit %s needs NVRTC: %s\n", emit.c_str(), e.what());
+    return 1;
+  }
 }
 
 }  // namespace tilescope::cli

@@ -217,19 +217,15 @@ int runRun(const Args& args) {
     executor.setBackend(host::Backend::Simulator);
   } else if (o.backend == "gpu" || o.backend == "auto") {
     const gpu::DeviceReport report = gpu::DeviceReport::probe();
-    if (o.backend == "gpu") {
-      if (!report.gpuAvailable) {
-        std::fprintf(stderr, "tilescope-cli run: --backend gpu needs a CUDA device, and this machine has none (%s). "
-                             "Use --backend sim or auto.\n", report.gpuSummary.c_str());
-      } else {
-        std::fprintf(stderr, "tilescope-cli run: --backend gpu: found %s, but the GPU backend of the host runtime is not implemented yet "
-                             "(it comes with the CUDA code generator in a later issue). Use --backend sim or auto.\n",
-                     report.gpuSummary.c_str());
-      }
+    if (o.backend == "gpu" && !report.gpuAvailable) {
+      std::fprintf(stderr, "tilescope-cli run: --backend gpu needs a CUDA device, and this machine has none (%s). "
+                           "Use --backend sim or auto.\n", report.gpuSummary.c_str());
       return 1;
     }
-    // auto: the GPU when one is usable; until the GPU backend exists that is always the simulator.
-    executor.setBackend(host::Backend::Simulator);
+    // auto: the GPU when one is usable (kernels the GPU backend cannot translate yet fall back to the
+    // simulator), else the simulator.
+    executor.setBackend(o.backend == "gpu" ? host::Backend::Gpu
+                                           : (report.gpuAvailable ? host::Backend::Auto : host::Backend::Simulator));
   } else {
     std::fprintf(stderr, "tilescope-cli run: unknown backend '%s' (use sim, gpu or auto)\n", o.backend.c_str());
     return 2;

@@ -3,6 +3,9 @@
 #include <condition_variable>
 #include <mutex>
 #include <chrono>
+#include <cmath>
+#include <optional>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -17,8 +20,10 @@
 #include "core/host/TensorObject.h"
 #include "core/host/TorchConvert.h"
 #include "core/host/TritonValues.h"
+#include "core/gpu/GpuRuntime.h"
 #include "core/lang/Checker.h"
 #include "core/lang/Program.h"
+#include "core/sim/Numerics.h"
 #include "core/sim/Simulator.h"
 #include "core/sim/TraceWriter.h"
 
@@ -40,6 +45,7 @@ struct ProgramState {
   // Warnings already shown, by source position and kind: like Python's default warning filter, a
   // warning from one place is shown once per session (do_bench launches a kernel hundreds of times).
   std::set<std::string> warningsShown;
+  std::map<std::string, int> crossChecks;  // GPU launches checked against the simulator, by kernel
 };
 
 lang::Program& programFor(Interpreter& in) {
@@ -182,12 +188,185 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
   return out;
 }
 
-void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch) {
-  if (in.launchSettings().backend == Backend::Gpu) {
-    throw PyError("RuntimeError", "the GPU backend is not available yet (it comes with the CUDA code generator); "
-                                  "run with --backend sim or auto");
+namespace {
+
+// Runs the launch on the GPU: every tensor's whole storage is copied to the device and back (one
+// device buffer per host Storage, so aliasing views stay aliased). Returns false when the kernel
+// cannot run on the GPU and `fallback` allows the simulator instead.
+bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, bool fallback) {
+  std::vector<gpu::GpuBuffer> buffers;
+  std::map<const Storage*, int> bufferOf;
+  std::vector<std::shared_ptr<Storage>> storages;
+  std::vector<gpu::GpuArg> args;
+  for (const Value& v : launch.runtimeArgs) {
+    if (const Tensor* t = tensorOf(v)) {
+      Storage* storage = t->storage().get();
+      auto it = bufferOf.find(storage);
+      if (it == bufferOf.end()) {
+        it = bufferOf.emplace(storage, static_cast<int>(buffers.size())).first;
+        buffers.push_back({storage->data(), storage->nbytes()});
+        storages.push_back(t->storage());
+      }
+      args.push_back(gpu::GpuArg::pointer(it->second, t->storageOffset() * t->elementSize()));
+    } else if (v.isFloat()) {
+      args.push_back(gpu::GpuArg::real(v.asFloat()));
+    } else {
+      args.push_back(gpu::GpuArg::integer(v.asInt()));
+    }
   }
+  gpu::GpuLaunchResult result;
+  try {
+    result = gpu::GpuRuntime::instance().launch(*launch.kernel, launch.grid.data(), buffers, args);
+  } catch (const lang::CompileError& e) {
+    if (fallback) return false;
+    PyError err("CompilationError", e.diagnostic().range.str() + ": " + e.diagnostic().message);
+    err.detail = e.diagnostic().render();
+    while (!err.detail.empty() && err.detail.back() == '\n') err.detail.pop_back();
+    in.captureTraceback(err);
+    throw err;
+  } catch (const gpu::GpuError& e) {
+    throw PyError("RuntimeError", e.what());
+  }
+  for (const std::shared_ptr<Storage>& s : storages)
+    if (!s->fullyInitialised()) s->markAllWritten();  // the GPU does not track which bytes it wrote
+  ProgramState& state = in.extension<ProgramState>();
+  state.simulatorSeconds += result.kernelSeconds;
+  if (state.warningsShown.insert("gpu-compiled:" + result.compiled->cacheKey).second) {
+    for (const lang::Diagnostic& w : result.compiled->cuda.warnings) in.writeStderr(w.render());
+    if (const char* verbose = std::getenv("TILESCOPE_GPU_VERBOSE"); verbose && *verbose && *verbose != '0')
+      in.writeStderr("gpu: kernel '" + jit.name() + "' (" + result.compiled->arch + "): " + result.resources.str() +
+                     "; compile " + std::to_string(static_cast<int>(result.compiled->compileSeconds * 1000)) + " ms" +
+                     (result.compiled->cacheHit.empty() ? "" : " (" + result.compiled->cacheHit + " cache)") + "\n");
+  }
+  if (result.failure) {
+    lang::DiagnosticList d;
+    d.add(*result.failure);
+    raiseDiagnostics(in, "RuntimeError", "kernel '" + jit.name() + "' failed", d);
+  }
+  return true;
+}
+
+}  // namespace
+
+namespace {
+
+// TILESCOPE_GPU_CROSSCHECK=N: the first N GPU launches of each kernel specialization also run on the
+// simulator from the same inputs, and every tensor must come out the same (within the dtype's
+// rounding); the GPU test suite runs the seeds and examples this way.
+int crossCheckBudget() {
+  const char* v = std::getenv("TILESCOPE_GPU_CROSSCHECK");
+  return v ? std::atoi(v) : 0;
+}
+
+struct CrossCheck {
+  struct Buffer {
+    std::shared_ptr<Storage> storage;
+    std::string name;
+    ir::DType dtype = ir::DType::U8;
+    std::vector<std::byte> before, gpu;
+  };
+  std::vector<Buffer> buffers;
+
+  explicit CrossCheck(const PreparedLaunch& launch) {
+    std::set<const Storage*> seen;
+    for (size_t i = 0; i < launch.runtimeArgs.size(); ++i) {
+      const Tensor* t = tensorOf(launch.runtimeArgs[i]);
+      if (!t || !seen.insert(t->storage().get()).second) continue;
+      Buffer b;
+      b.storage = t->storage();
+      b.name = launch.runtimeNames[i];
+      b.dtype = t->dtype();
+      b.before.assign(b.storage->data(), b.storage->data() + b.storage->nbytes());
+      buffers.push_back(std::move(b));
+    }
+  }
+  void keepGpuAndRestore() {
+    for (Buffer& b : buffers) {
+      b.gpu.assign(b.storage->data(), b.storage->data() + b.storage->nbytes());
+      std::memcpy(b.storage->data(), b.before.data(), b.before.size());
+    }
+  }
+  static double value(ir::DType t, const std::byte* p) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, p, static_cast<size_t>(std::max(1, ir::bitWidth(t) / 8)));
+    if (ir::isFloat(t)) return sim::bitsToFloat(t, bits);
+    return static_cast<double>(sim::wrapInt(t, static_cast<int64_t>(bits)));
+  }
+  // "" when the simulator's results (now in the storages) match the GPU's.
+  std::string compare(const std::string& kernel) const {
+    for (const Buffer& b : buffers) {
+      const int esize = std::max(1, ir::bitWidth(b.dtype) / 8);
+      double rtol = 0, atol = 0;
+      switch (b.dtype) {
+        case ir::DType::FP32: rtol = 1e-5; atol = 1e-6; break;
+        case ir::DType::FP64: rtol = 1e-12; atol = 1e-14; break;
+        case ir::DType::FP16: rtol = 2e-3; atol = 1e-5; break;
+        case ir::DType::BF16: rtol = 1.6e-2; atol = 1e-5; break;
+        default: break;
+      }
+      const size_t n = b.gpu.size() / static_cast<size_t>(esize);
+      size_t bad = 0, first = 0;
+      double g0 = 0, s0 = 0;
+      for (size_t i = 0; i < n; ++i) {
+        const std::byte* gp = b.gpu.data() + i * esize;
+        const std::byte* sp = b.storage->data() + i * esize;
+        if (std::memcmp(gp, sp, static_cast<size_t>(esize)) == 0) continue;
+        const double g = value(b.dtype, gp), s = value(b.dtype, sp);
+        const bool same = (std::isnan(g) && std::isnan(s)) || std::fabs(g - s) <= atol + rtol * std::fabs(s);
+        if (same) continue;
+        if (bad++ == 0) {
+          first = i;
+          g0 = g;
+          s0 = s;
+        }
+      }
+      if (bad)
+        return "GPU and simulator disagree on kernel '" + kernel + "': argument '" + b.name + "' (" +
+               std::string(ir::dtypeName(b.dtype)) + ") differs in " + std::to_string(bad) + " of " + std::to_string(n) +
+               " elements; first at storage element " + std::to_string(first) + ": gpu " + std::to_string(g0) +
+               ", simulator " + std::to_string(s0);
+    }
+    return "";
+  }
+};
+
+void runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch);
+
+}  // namespace
+
+void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch) {
   if (launch.grid[0] * launch.grid[1] * launch.grid[2] == 0) return;  // Triton launches nothing for an empty grid
+  const Backend backend = in.launchSettings().backend;
+  // auto keeps the simulator when a trace was asked for: only the simulator records one.
+  const bool wantsTrace = !in.launchSettings().traceDir.empty() || !in.launchSettings().pidFilter.empty();
+  if (backend == Backend::Gpu || (backend == Backend::Auto && !wantsTrace && gpu::GpuRuntime::instance().available())) {
+    if (backend == Backend::Gpu && !gpu::GpuRuntime::instance().available())
+      throw PyError("RuntimeError", "--backend gpu needs a CUDA device: " + gpu::GpuRuntime::instance().unavailableReason() +
+                                        "; run with --backend sim or auto");
+    ProgramState& state = in.extension<ProgramState>();
+    const std::string key = "crosscheck:" + jit.name() + ":" + launch.kernel->specializationKey() +
+                            ",warps=" + std::to_string(launch.numWarps);
+    int& checks = state.crossChecks[key];
+    std::optional<CrossCheck> check;
+    if (checks < crossCheckBudget()) {
+      ++checks;
+      check.emplace(launch);
+    }
+    if (runOnGpu(in, jit, launch, backend == Backend::Auto)) {
+      if (!check) return;
+      check->keepGpuAndRestore();
+      runOnSimulator(in, jit, launch);
+      const std::string diff = check->compare(jit.name());
+      if (!diff.empty()) throw PyError("RuntimeError", diff);
+      return;
+    }
+  }
+  runOnSimulator(in, jit, launch);
+}
+
+namespace {
+
+void runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch) {
 
   // Copy every tensor argument into the simulator's memory: one sim tensor per host Storage, so
   // aliasing views stay aliased.
@@ -315,6 +494,8 @@ void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch
     if (shown.warningsShown.insert(key).second) in.writeStderr(d.render());
   }
 }
+
+}  // namespace
 
 double KernelLauncher::simulatorSeconds(Interpreter& in) { return in.extension<ProgramState>().simulatorSeconds; }
 

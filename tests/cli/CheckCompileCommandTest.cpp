@@ -89,9 +89,12 @@ TEST(CompileCommand, UnknownKernelAndCheckErrorsFail) {
   EXPECT_NE(r.output.find("power of 2"), std::string::npos) << r.output;
 }
 
-TEST(CompileCommand, CudaEmissionSaysItIsNotBuiltYet) {
+TEST(CompileCommand, EmitsCudaWithoutAGpu) {
   const std::string path = writeTemp("compile3.py", kKernels);
-  const auto r = runCli("compile " + path + " --kernel add_kernel --signature \"*fp32,*fp32,*fp32,i32,64\" --emit ptx");
-  EXPECT_EQ(r.exitCode, 1);
-  EXPECT_NE(r.output.find("--emit ir works now"), std::string::npos) << r.output;
+  const auto r = runCli("compile " + path + " --kernel add_kernel --signature \"*fp32,*fp32,*fp32,i32,64\" --emit cuda");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("extern \"C\" __global__ void __launch_bounds__(128) ts_add_kernel("), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("#line "), std::string::npos) << r.output;
+  const auto bad = runCli("compile " + path + " --kernel add_kernel --signature \"*fp32,*fp32,*fp32,i32,64\" --emit ptx --arch 90");
+  EXPECT_EQ(bad.exitCode, 2) << bad.output;
 }

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/gpu/GpuRuntime.h"
 #include "core/host/BenchmarkRunner.h"
 #include "core/host/Interpreter.h"
 #include "tests/host/InterpTestUtil.h"
@@ -193,9 +194,17 @@ TEST(HostTriton, BadPidFilterIsValueError) {
   PyRun r = runPy(ex, std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)\n");
   EXPECT_EQ(r.errorName, "ValueError");
 }
-TEST(HostTriton, GpuBackendIsNotAvailableYet) {
+TEST(HostTriton, GpuBackendRunsOnTheGpuOrSaysWhyNot) {
   tilescope::host::HostExecutor ex;
   ex.setBackend(tilescope::host::Backend::Gpu);
-  PyRun r = runPy(ex, std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)\n");
-  EXPECT_EQ(r.errorValue, "the GPU backend is not available yet (it comes with the CUDA code generator); run with --backend sim or auto");
+  PyRun r = runPy(ex, std::string(kPrelude) + kAddKernel +
+                          "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)\nprint(x.tolist())\n");
+  if (tilescope::gpu::GpuRuntime::instance().available()) {
+    EXPECT_TRUE(r.ok) << r.errorValue;
+    EXPECT_EQ(r.out, "[2.0, 2.0, 2.0, 2.0]\n");
+  } else {
+    EXPECT_EQ(r.errorName, "RuntimeError");
+    EXPECT_EQ(r.errorValue.rfind("--backend gpu needs a CUDA device: ", 0), 0u) << r.errorValue;
+    EXPECT_NE(r.errorValue.find("run with --backend sim or auto"), std::string::npos) << r.errorValue;
+  }
 }

@@ -1,0 +1,195 @@
+#include "core/gpu/CudaPrelude.h"
+
+namespace tilescope::gpu {
+
+namespace {
+
+// Every helper is __device__ __forceinline__ and named ts_*; generated code uses nothing else from
+// here. Register types: fp16/bf16 values live in a float holding an exactly representable value.
+constexpr std::string_view kPrelude = R"CUDA(// ---- tilescope prelude (core/gpu/CudaPrelude.cpp) ----
+typedef signed char ts_i8;
+typedef short ts_i16;
+typedef int ts_i32;
+typedef long long ts_i64;
+typedef unsigned char ts_u8;
+typedef unsigned short ts_u16;
+typedef unsigned int ts_u32;
+typedef unsigned long long ts_u64;
+#define TS_DEV __device__ __forceinline__
+
+// fp16 / bf16 <-> float (round to nearest even; NaN -> 0x7FFF like cvt.rn)
+TS_DEV float ts_h2f(ts_u16 h) { float r; asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(h)); return r; }
+TS_DEV ts_u16 ts_f2h(float x) { ts_u16 h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x)); return h; }
+TS_DEV ts_u16 ts_f2h_rz(float x) { ts_u16 h; asm("cvt.rz.f16.f32 %0, %1;" : "=h"(h) : "f"(x)); return h; }
+TS_DEV ts_u16 ts_d2h(double x) { ts_u16 h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(x)); return h; }
+TS_DEV float ts_b2f(ts_u16 b) { return __uint_as_float(((ts_u32)b) << 16); }
+TS_DEV ts_u16 ts_f2b(float x) { ts_u16 h; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(x)); return h; }
+TS_DEV ts_u16 ts_f2b_rz(float x) {
+  const ts_u32 u = __float_as_uint(x);
+  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return (ts_u16)0x7FFF;
+  return (ts_u16)(u >> 16);
+}
+// double -> bf16 rounded once: round to odd in fp32 first (24 >= 8 + 2 bits), then to nearest.
+TS_DEV ts_u16 ts_d2b(double x) {
+  float f; asm("cvt.rz.f32.f64 %0, %1;" : "=f"(f) : "d"(x));
+  if ((double)f != x && !(x != x) && !isinf(f)) f = __uint_as_float(__float_as_uint(f) | 1u);
+  return ts_f2b(f);
+}
+TS_DEV float ts_rh(float x) { return ts_h2f(ts_f2h(x)); }
+TS_DEV float ts_rb(float x) { return ts_b2f(ts_f2b(x)); }
+TS_DEV float ts_rh_d(double x) { return ts_h2f(ts_d2h(x)); }
+TS_DEV float ts_rb_d(double x) { return ts_b2f(ts_d2b(x)); }
+TS_DEV float ts_tf32(float x) { ts_u32 r; asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x)); return __uint_as_float(r); }
+
+// C integer division/remainder; x // 0 = -1 (all bits), x % 0 = x, MIN // -1 wraps.
+template <class T, class U> TS_DEV T ts_sdiv(T a, T b) {
+  if (b == 0) return (T)-1;
+  if (b == (T)-1) return (T)(U)((U)0 - (U)a);
+  return (T)(a / b);
+}
+template <class T> TS_DEV T ts_smod(T a, T b) {
+  if (b == 0) return a;
+  if (b == (T)-1) return (T)0;
+  return (T)(a % b);
+}
+template <class T> TS_DEV T ts_udiv(T a, T b) { return b == 0 ? (T)~(T)0 : (T)(a / b); }
+template <class T> TS_DEV T ts_umod(T a, T b) { return b == 0 ? a : (T)(a % b); }
+// Shifts: the amount read as unsigned; >= width shifts everything out.
+template <class T, class U> TS_DEV T ts_shl(T a, T b, int bits) {
+  const U s = (U)b;
+  return s >= (U)bits ? (T)0 : (T)(U)((ts_u64)(U)a << s);
+}
+template <class T, class U> TS_DEV T ts_shr_s(T a, T b, int bits) {
+  const U s = (U)b;
+  return s >= (U)bits ? (a < 0 ? (T)-1 : (T)0) : (T)(a >> s);
+}
+template <class T, class U> TS_DEV T ts_shr_u(T a, T b, int bits) {
+  const U s = (U)b;
+  return s >= (U)bits ? (T)0 : (T)(a >> s);
+}
+
+// float -> integer: truncate, NaN -> 0, saturate.
+TS_DEV ts_i64 ts_f2s(double x, double lo, double hi, ts_i64 lov, ts_i64 hiv) {
+  if (x != x) return 0;
+  x = trunc(x);
+  if (x <= lo) return lov;
+  if (x >= hi) return hiv;
+  return (ts_i64)x;
+}
+TS_DEV ts_u64 ts_f2u(double x, double hi, ts_u64 hiv) {
+  if (x != x) return 0;
+  x = trunc(x);
+  if (x <= 0) return 0;
+  if (x >= hi) return hiv;
+  return (ts_u64)x;
+}
+
+TS_DEV float ts_maxnan(float a, float b) { return (a != a || b != b) ? __int_as_float(0x7FC00000) : fmaxf(a, b); }
+TS_DEV float ts_minnan(float a, float b) { return (a != a || b != b) ? __int_as_float(0x7FC00000) : fminf(a, b); }
+TS_DEV double ts_maxnan(double a, double b) { return (a != a || b != b) ? __longlong_as_double(0x7FF8000000000000LL) : fmax(a, b); }
+TS_DEV double ts_minnan(double a, double b) { return (a != a || b != b) ? __longlong_as_double(0x7FF8000000000000LL) : fmin(a, b); }
+
+// Philox 4x32 / 4x64 (triton.language.random).
+struct ts_u32x4 { ts_u32 v[4]; };
+struct ts_u64x4 { ts_u64 v[4]; };
+TS_DEV ts_u32x4 ts_philox32(ts_u64 seed, ts_u32 offset, int rounds) {
+  ts_u32 c0 = offset, c1 = 0, c2 = 0, c3 = 0, k0 = (ts_u32)seed, k1 = (ts_u32)(seed >> 32);
+  for (int r = 0; r < rounds; ++r) {
+    const ts_u32 a0 = c0, a2 = c2;
+    c0 = __umulhi(0xCD9E8D57u, a2) ^ c1 ^ k0;
+    c2 = __umulhi(0xD2511F53u, a0) ^ c3 ^ k1;
+    c1 = 0xCD9E8D57u * a2;
+    c3 = 0xD2511F53u * a0;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  ts_u32x4 out = {{c0, c1, c2, c3}};
+  return out;
+}
+TS_DEV ts_u64x4 ts_philox64(ts_u64 seed, ts_u64 offset, int rounds) {
+  ts_u64 c0 = offset, c1 = 0, c2 = 0, c3 = 0, k0 = seed, k1 = 0;
+  for (int r = 0; r < rounds; ++r) {
+    const ts_u64 a0 = c0, a2 = c2;
+    c0 = __umul64hi(0xCA5A826395121157ull, a2) ^ c1 ^ k0;
+    c2 = __umul64hi(0xD2E7470EE14C6C93ull, a0) ^ c3 ^ k1;
+    c1 = 0xCA5A826395121157ull * a2;
+    c3 = 0xD2E7470EE14C6C93ull * a0;
+    k0 += 0x9E3779B97F4A7C15ull;
+    k1 += 0xBB67AE8584CAA73Bull;
+  }
+  ts_u64x4 out = {{c0, c1, c2, c3}};
+  return out;
+}
+TS_DEV float ts_uniform32(ts_u32 x) {
+  ts_i32 s = (ts_i32)x;
+  if (s < 0) s = -s - 1;
+  return (float)s * 4.6566127342e-10f;
+}
+TS_DEV float ts_uniform64(ts_u64 x) {
+  ts_i64 s = (ts_i64)x;
+  if (s < 0) s = -(s + 1);
+  return (float)s * 1.0842020432385337e-19f;
+}
+TS_DEV float ts_normal(float u1, float u2) {
+  u1 = fmaxf(1.0e-7f, u1);
+  const float th = 6.283185307179586f * u2;
+  const float r = sqrtf(-2.0f * logf(u1));
+  return r * cosf(th);
+}
+
+TS_DEV float ts_randn32(ts_u64 s, ts_u32 o, int r) {
+  const ts_u32x4 x = ts_philox32(s, o, r);
+  return ts_normal(ts_uniform32(x.v[0]), ts_uniform32(x.v[1]));
+}
+TS_DEV float ts_randn64(ts_u64 s, ts_u64 o, int r) {
+  const ts_u64x4 x = ts_philox64(s, o, r);
+  return ts_normal(ts_uniform64(x.v[0]), ts_uniform64(x.v[1]));
+}
+
+// Atomics of any 32/64-bit type through a CAS loop on the bits.
+template <int N> struct ts_word;
+template <> struct ts_word<4> { typedef unsigned int type; };
+template <> struct ts_word<8> { typedef unsigned long long type; };
+template <class T> TS_DEV typename ts_word<sizeof(T)>::type ts_bits(T v) {
+  typename ts_word<sizeof(T)>::type b; memcpy(&b, &v, sizeof(T)); return b;
+}
+template <class T> TS_DEV T ts_from_bits(typename ts_word<sizeof(T)>::type b) { T v; memcpy(&v, &b, sizeof(T)); return v; }
+template <class T, class F> TS_DEV T ts_atomic_rmw(T* p, T v, F f) {
+  typedef typename ts_word<sizeof(T)>::type W;
+  W* a = (W*)p;
+  W old = *(volatile W*)a, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(a, assumed, ts_bits<T>(f(ts_from_bits<T>(assumed), v)));
+  } while (old != assumed);
+  return ts_from_bits<T>(old);
+}
+template <class T> TS_DEV T ts_atomic_cas(T* p, T cmp, T v) {
+  typedef typename ts_word<sizeof(T)>::type W;
+  return ts_from_bits<T>(atomicCAS((W*)p, ts_bits<T>(cmp), ts_bits<T>(v)));
+}
+struct ts_op_add { template <class T> TS_DEV T operator()(T a, T b) const { return (T)(a + b); } };
+struct ts_op_max { template <class T> TS_DEV T operator()(T a, T b) const { return a > b ? a : b; } };
+struct ts_op_min { template <class T> TS_DEV T operator()(T a, T b) const { return a < b ? a : b; } };
+struct ts_op_fmax { template <class T> TS_DEV T operator()(T a, T b) const { return fmax(a, b); } };
+struct ts_op_fmin { template <class T> TS_DEV T operator()(T a, T b) const { return fmin(a, b); } };
+struct ts_op_xchg { template <class T> TS_DEV T operator()(T, T b) const { return b; } };
+struct ts_op_and { template <class T> TS_DEV T operator()(T a, T b) const { return (T)(a & b); } };
+struct ts_op_or { template <class T> TS_DEV T operator()(T a, T b) const { return (T)(a | b); } };
+struct ts_op_xor { template <class T> TS_DEV T operator()(T a, T b) const { return (T)(a ^ b); } };
+
+// Reports the first failure (assertion, zero loop step) of the launch: code, then the program id.
+TS_DEV void ts_fail(ts_u32* status, ts_u32 code) {
+  if (atomicCAS(status, 0u, code) == 0u) {
+    status[1] = blockIdx.x; status[2] = blockIdx.y; status[3] = blockIdx.z;
+    __threadfence_system();
+  }
+}
+// ---- end of prelude ----
+)CUDA";
+
+}  // namespace
+
+std::string_view cudaPrelude() { return kPrelude; }
+
+}  // namespace tilescope::gpu

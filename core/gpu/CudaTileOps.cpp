@@ -1,0 +1,273 @@
+// The ops that need elements owned by other threads: each stages its operand(s) in dynamic shared
+// memory (ts_smem), synchronises, computes what this thread owns, and synchronises again before the
+// buffer is reused. Orders of evaluation follow the simulator exactly (core/sim/TileReduce.cpp,
+// TileDot.cpp), so fp32 sums and dots give the simulator's bits.
+#include "core/gpu/CudaEmitter.h"
+#include "core/gpu/CudaTypes.h"
+
+#include <functional>
+
+namespace tilescope::gpu {
+
+using ir::DType;
+
+namespace {
+
+std::vector<int64_t> stridesOf(const ir::Shape& s) {
+  std::vector<int64_t> st(s.size(), 1);
+  for (int i = static_cast<int>(s.size()) - 2; i >= 0; --i) st[i] = st[i + 1] * s[i + 1];
+  return st;
+}
+
+std::string n2s(int64_t v) { return std::to_string(v); }
+
+// ((ts_i / stride) % size) for dim d of shape, simplified where it can be.
+std::string coord(const ir::Shape& shape, const std::vector<int64_t>& strides, size_t d) {
+  std::string x = strides[d] == 1 ? "ts_i" : "(ts_i / " + n2s(strides[d]) + ")";
+  if (d > 0) x = "(" + x + " % " + n2s(shape[d]) + ")";
+  return x;
+}
+
+struct AxisView {
+  int64_t outer = 1, len = 1, inner = 1;
+};
+
+AxisView viewAround(const ir::Shape& shape, std::optional<int> axis) {
+  AxisView v;
+  if (!axis) {
+    v.len = ir::numElements(shape);
+    return v;
+  }
+  for (int d = 0; d < *axis; ++d) v.outer *= shape[d];
+  v.len = shape[*axis];
+  for (size_t d = *axis + 1; d < shape.size(); ++d) v.inner *= shape[d];
+  return v;
+}
+
+}  // namespace
+
+void CudaEmitter::stageToShared(const std::string& value, const ir::Type& t, const std::string& ptrName, size_t byteOffset) {
+  const std::string T = regType(t);
+  line(T + "* " + ptrName + " = (" + T + "*)(ts_smem + " + std::to_string(byteOffset) + ");");
+  openLoop(t.numel());
+  line(ptrName + "[ts_i] = " + value + ";");
+  closeLoop(t.numel());
+}
+
+std::string CudaEmitter::broadcast(const ir::Broadcast& n) {
+  const ir::Type& src = n.value.type();
+  const ir::Type& dst = n.type;
+  const std::string v = expr(n.value);
+  useShared(static_cast<size_t>(src.numel() * regBytes(src)));
+  const std::string out = declareTemp(dst);
+  const auto ss = stridesOf(src.shape()), ds = stridesOf(dst.shape());
+  std::string index;
+  for (size_t d = 0; d < dst.shape().size(); ++d) {
+    if (src.shape()[d] == 1 || dst.shape()[d] == 1) continue;
+    index += (index.empty() ? "" : " + ") + coord(dst.shape(), ds, d) + (ss[d] == 1 ? "" : " * " + n2s(ss[d]));
+  }
+  open("");
+  stageToShared(v, src, "ts_s", 0);
+  sync();
+  openLoop(dst.numel());
+  line(out + "[ts_j] = ts_s[" + (index.empty() ? "0" : index) + "];");
+  closeLoop(dst.numel());
+  sync();
+  close();
+  return out + "[ts_j]";
+}
+
+std::string CudaEmitter::permute(const ir::Permute& n) {
+  const ir::Type& src = n.value.type();
+  const ir::Type& dst = n.type;
+  const std::string v = expr(n.value);
+  useShared(static_cast<size_t>(src.numel() * regBytes(src)));
+  const std::string out = declareTemp(dst);
+  const auto ss = stridesOf(src.shape()), ds = stridesOf(dst.shape());
+  std::string index;
+  for (size_t d = 0; d < dst.shape().size(); ++d) {
+    if (dst.shape()[d] == 1) continue;
+    const int64_t st = ss[static_cast<size_t>(n.order[d])];
+    index += (index.empty() ? "" : " + ") + coord(dst.shape(), ds, d) + (st == 1 ? "" : " * " + n2s(st));
+  }
+  open("");
+  stageToShared(v, src, "ts_s", 0);
+  sync();
+  openLoop(dst.numel());
+  line(out + "[ts_j] = ts_s[" + (index.empty() ? "0" : index) + "];");
+  closeLoop(dst.numel());
+  sync();
+  close();
+  return out + "[ts_j]";
+}
+
+namespace {
+
+// The simulator's combine for op on dtype t, as an expression of x and y.
+std::string combine(ir::ReduceOp op, DType t, const std::string& x, const std::string& y) {
+  const std::string T = regType(t), U = unsignedType(t), A = arithmeticType(t);
+  const bool flt = ir::isFloat(t), dbl = t == DType::FP64;
+  switch (op) {
+    case ir::ReduceOp::Sum:
+      if (flt) return roundTo(t, "(" + x + " + " + y + ")");
+      if (t == DType::I1) return "((" + x + ") != (" + y + "))";
+      return "(" + T + ")(" + A + ")((" + A + ")(" + U + ")" + x + " + (" + A + ")(" + U + ")" + y + ")";
+    case ir::ReduceOp::Max:
+      if (flt) return std::string(dbl ? "fmax(" : "fmaxf(") + x + ", " + y + ")";
+      return "(" + x + " > " + y + " ? " + x + " : " + y + ")";
+    case ir::ReduceOp::Min:
+      if (flt) return std::string(dbl ? "fmin(" : "fminf(") + x + ", " + y + ")";
+      return "(" + x + " < " + y + " ? " + x + " : " + y + ")";
+    case ir::ReduceOp::XorSum: return "(" + T + ")(" + x + " ^ " + y + ")";
+    default: break;
+  }
+  throw lang::InternalError("cuda codegen: combine of an arg reduction");
+}
+
+}  // namespace
+
+std::string CudaEmitter::reduce(const ir::Reduce& n) {
+  const ir::Type& in = n.value.type();
+  const ir::Type& out = n.type;
+  const std::string v = expr(n.value);
+  if (in.isPointer()) unsupported(n.range, "reducing pointers");
+  const AxisView a = viewAround(in.shape(), n.axis);
+  useShared(static_cast<size_t>(in.numel() * regBytes(in)));
+  const std::string res = declareTemp(out);
+  const std::string T = regType(in);
+  const std::string L = n2s(a.len), I = n2s(a.inner), NT = n2s(threads_);
+  open("");
+  stageToShared(v, in, "ts_s", 0);
+  sync();
+  // Where output element ts_i reads its slice: o = ts_i / inner, k = ts_i % inner.
+  const std::string base = out.isTile() ? "((ts_i / " + I + ") * " + L + " * " + I + " + ts_i % " + I + ")" : "0";
+  auto forOutputs = [&](const std::function<void()>& body) {
+    if (out.isTile()) {
+      openLoop(out.numel());
+      body();
+      closeLoop(out.numel());
+    } else {
+      open("");
+      line("const int ts_i = 0;");
+      body();
+      close();
+    }
+  };
+  if (n.op == ir::ReduceOp::ArgMax || n.op == ir::ReduceOp::ArgMin) {
+    const char* cmp = n.op == ir::ReduceOp::ArgMax ? ">" : "<";
+    forOutputs([&] {
+      line("const int ts_b = " + base + ";");
+      line("int ts_best = 0;");
+      line("#pragma unroll 1");
+      open("for (int ts_r = 1; ts_r < " + L + "; ++ts_r)");
+      line("const " + T + " ts_x = ts_s[ts_b + ts_best * " + I + "], ts_y = ts_s[ts_b + ts_r * " + I + "];");
+      line(std::string("if (!((ts_x ") + cmp + " ts_y)" + (n.tieBreakLeft ? " || (ts_x == ts_y)" : "") + ")) ts_best = ts_r;");
+      close();
+      line(element(res, out) + " = (ts_i32)ts_best;");
+    });
+  } else {
+    // The simulator's pairwise tree: x[i] = combine(x[i], x[i + half]) for i < len - half.
+    const std::string O = n2s(a.outer);
+    open("for (int ts_len = " + L + "; ts_len > 1;)");
+    line("const int ts_half = (ts_len + 1) / 2, ts_pairs = (ts_len - ts_half) * " + I + ";");
+    open("for (int ts_w = ts_tid; ts_w < " + O + " * ts_pairs; ts_w += " + NT + ")");
+    line("const int ts_r = ts_w % ts_pairs;");
+    line("const int ts_x = (ts_w / ts_pairs) * " + L + " * " + I + " + ts_r;");
+    line("ts_s[ts_x] = " + combine(n.op, in.dtype(), "ts_s[ts_x]", "ts_s[ts_x + ts_half * " + I + "]") + ";");
+    close();
+    sync();
+    line("ts_len = ts_half;");
+    close();
+    forOutputs([&] { line(element(res, out) + " = ts_s[" + base + "];"); });
+  }
+  sync();
+  close();
+  return element(res, out);
+}
+
+std::string CudaEmitter::scan(const ir::Scan& n) {
+  const ir::Type& t = n.type;
+  const std::string v = expr(n.value);
+  const AxisView a = viewAround(t.shape(), n.axis);
+  useShared(static_cast<size_t>(t.numel() * regBytes(t)));
+  const std::string res = declareTemp(t);
+  const DType dt = t.dtype();
+  const std::string T = regType(dt), U = unsignedType(dt), A = arithmeticType(dt);
+  const std::string L = n2s(a.len), I = n2s(a.inner);
+  std::string step;
+  const char* op = n.op == ir::ScanOp::CumSum ? "+" : "*";
+  if (ir::isFloat(dt)) step = roundTo(dt, "(ts_s[ts_p] " + std::string(op) + " ts_s[ts_at])");
+  else if (dt == DType::I1) step = n.op == ir::ScanOp::CumSum ? "(ts_s[ts_p] != ts_s[ts_at])" : "(ts_s[ts_p] && ts_s[ts_at])";
+  else step = "(" + T + ")(" + A + ")((" + A + ")(" + U + ")ts_s[ts_p] " + op + " (" + A + ")(" + U + ")ts_s[ts_at])";
+  open("");
+  stageToShared(v, t, "ts_s", 0);
+  sync();
+  open("for (int ts_w = ts_tid; ts_w < " + n2s(a.outer * a.inner) + "; ts_w += " + n2s(threads_) + ")");
+  line("const int ts_b = (ts_w / " + I + ") * " + L + " * " + I + " + ts_w % " + I + ";");
+  open("for (int ts_q = 1; ts_q < " + L + "; ++ts_q)");
+  if (n.reverse) {
+    line("const int ts_at = ts_b + (" + L + " - 1 - ts_q) * " + I + ", ts_p = ts_at + " + I + ";");
+  } else {
+    line("const int ts_at = ts_b + ts_q * " + I + ", ts_p = ts_at - " + I + ";");
+  }
+  line("ts_s[ts_at] = " + step + ";");
+  close();
+  close();
+  sync();
+  openLoop(t.numel());
+  line(res + "[ts_j] = ts_s[ts_i];");
+  closeLoop(t.numel());
+  sync();
+  close();
+  return res + "[ts_j]";
+}
+
+std::string CudaEmitter::dot(const ir::Dot& n) {
+  const ir::Type& at = n.a.type();
+  const ir::Type& bt = n.b.type();
+  const ir::Type& ot = n.type;
+  const std::string av = expr(n.a), bv = expr(n.b);
+  const std::string accv = n.acc ? expr(n.acc) : "";
+  const int r = at.rank();
+  const int64_t M = at.shape()[r - 2], K = at.shape()[r - 1], N = bt.shape()[r - 1];
+  const size_t aBytes = static_cast<size_t>(at.numel() * regBytes(at));
+  const size_t bOffset = (aBytes + 15) / 16 * 16;
+  useShared(bOffset + static_cast<size_t>(bt.numel() * regBytes(bt)));
+  const std::string res = declareTemp(ot);
+  const DType in = at.dtype(), od = ot.dtype();
+  const std::string TO = regType(od);
+  std::string x = "ts_pa[ts_k]", y = "ts_pb[ts_k * " + n2s(N) + "]";
+  std::string step;
+  if (ir::isFloat(od)) {
+    if (!ir::isFloat(in)) unsupported(n.range, "tl.dot of integer operands into a float accumulator");
+    if (n.precision == ir::InputPrecision::TF32 && in == DType::FP32) {
+      x = "ts_tf32(" + x + ")";
+      y = "ts_tf32(" + y + ")";
+    }
+    if (od == DType::FP64) step = "ts_acc + (double)" + x + " * (double)" + y;
+    else step = roundTo(od, "fmaf((float)" + x + ", (float)" + y + ", ts_acc)");
+  } else {
+    const std::string UO = arithmeticType(od);
+    step = "(" + TO + ")(" + UO + ")((" + UO + ")ts_acc + (" + UO + ")(" + TO + ")" + x + " * (" + UO + ")(" + TO + ")" + y + ")";
+  }
+  open("");
+  stageToShared(av, at, "ts_sa", 0);
+  stageToShared(bv, bt, "ts_sb", bOffset);
+  sync();
+  openLoop(ot.numel());
+  line("const int ts_m = (ts_i / " + n2s(N) + ") % " + n2s(M) + ", ts_n = ts_i % " + n2s(N) + ", ts_bt = ts_i / " +
+       n2s(M * N) + ";");
+  line(TO + " ts_acc = " + (accv.empty() ? "(" + TO + ")0" : accv) + ";");
+  line("const " + regType(at) + "* ts_pa = ts_sa + (ts_bt * " + n2s(M) + " + ts_m) * " + n2s(K) + ";");
+  line("const " + regType(bt) + "* ts_pb = ts_sb + ts_bt * " + n2s(K * N) + " + ts_n;");
+  // Not unrolled: inside the unrolled element loop that would multiply NVRTC's time by K.
+  line("#pragma unroll 1");
+  line("for (int ts_k = 0; ts_k < " + n2s(K) + "; ++ts_k) ts_acc = " + step + ";");
+  line(res + "[ts_j] = ts_acc;");
+  closeLoop(ot.numel());
+  sync();
+  close();
+  return res + "[ts_j]";
+}
+
+}  // namespace tilescope::gpu

@@ -1,0 +1,47 @@
+#pragma once
+// IR -> CUDA C++ (CudaCodegen) -> PTX (NVRTC), with an in-memory and an on-disk cache keyed by a
+// hash of (CUDA text, NVRTC options, NVRTC version, arch). The disk cache lives in
+// $TILESCOPE_CACHE_DIR, else $XDG_CACHE_HOME/tilescope/ptx, else ~/.cache/tilescope/ptx.
+// Needs no GPU: `tilescope-cli compile --emit ptx` and CI use it with NVRTC alone.
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/gpu/CudaCodegen.h"
+
+namespace tilescope::gpu {
+
+struct CompiledKernel {
+  CudaKernelSource cuda;
+  std::string arch;  // "sm_90"
+  std::string ptx;
+  std::string nvrtcLog;
+  std::string cacheKey;        // 32 hex digits
+  std::string cacheHit;        // "", "memory" or "disk"
+  double compileSeconds = 0;   // codegen + NVRTC (0 for a memory hit)
+};
+
+class GpuCompiler {
+public:
+  static GpuCompiler& instance();
+
+  // Throws lang::CompileError for kernels the GPU backend cannot translate yet, and
+  // std::runtime_error when NVRTC is missing. Generated code that NVRTC rejects is our bug:
+  // lang::InternalError with NVRTC's log.
+  std::shared_ptr<const CompiledKernel> compile(const ir::Kernel& kernel, const std::string& arch);
+
+  // The first device's arch when there is one, else sm_90.
+  static std::string defaultArch();
+  static std::vector<std::string> nvrtcOptions();
+  static std::string cacheDirectory();
+  // 128-bit FNV-1a of the text, as 32 hex digits.
+  static std::string hashText(const std::string& text);
+
+private:
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<const CompiledKernel>> memory_;
+};
+
+}  // namespace tilescope::gpu

@@ -1,0 +1,157 @@
+// CUDA C++ generation without a GPU: golden files for a few seed kernels (tests/golden/cuda/, the
+// prelude left out; TILESCOPE_UPDATE_GOLDEN=1 rewrites them), the layout facts the launcher relies on, and clear
+// diagnostics for what the GPU backend does not support yet.
+#include <gtest/gtest.h>
+
+#include "core/gpu/CudaCodegen.h"
+#include "core/gpu/CudaPrelude.h"
+#include "tests/gpu/GpuSeedCases.h"
+
+using namespace tilescope;
+using gpu::CudaCodegen;
+using gpu::CudaKernelSource;
+
+namespace {
+
+ir::KernelPtr kernelFrom(const std::string& source, const std::string& name, const lang::Specialization& spec) {
+  auto program = lang::test::programFrom(source, "k.py");
+  lang::CheckResult r = lang::checkKernel(*program, name, spec);
+  EXPECT_TRUE(r.ok()) << r.diagnostics.render();
+  return r.kernel;
+}
+
+lang::ArgSpec P(ir::DType t) { return lang::ArgSpec::pointer(t); }
+lang::ArgSpec S(ir::DType t = ir::DType::I32) { return lang::ArgSpec::scalar(t); }
+lang::ArgSpec C(int64_t v) { return lang::ArgSpec::constexprValue(lang::ConstValue::integer(v)); }
+
+class CudaGolden : public ::testing::TestWithParam<const char*> {};
+
+}  // namespace
+
+TEST_P(CudaGolden, SeedKernelMatchesGolden) {
+  if (!lang::test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
+  for (const gpu::test::GpuSeedCase& c : gpu::test::gpuSeedCases()) {
+    if (std::string(c.name) != GetParam()) continue;
+    ir::KernelPtr k = gpu::test::checkSeedCase(c);
+    ASSERT_TRUE(k);
+    const CudaKernelSource src = CudaCodegen::generate(*k);
+    // The fixed prelude (core/gpu/CudaPrelude.cpp) is the same in every kernel: the goldens hold
+    // what is generated for the kernel itself.
+    std::string text = src.source;
+    const std::string_view prelude = gpu::cudaPrelude();
+    const size_t at = text.find(prelude);
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, prelude.size(), "// <prelude>\n");
+    lang::test::expectGolden(std::string("cuda/") + c.name + ".cu", text);
+    return;
+  }
+  FAIL() << "no seed case " << GetParam();
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, CudaGolden,
+                         ::testing::Values("add_kernel", "softmax_kernel", "layernorm_kernel_fp16", "grouped_matmul_k_fp32_16",
+                                           "swizzle_k"),
+                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+
+TEST(CudaCodegen, OneCtaOfNumWarpsThreadsWithSourceLines) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, y_ptr, n, B: tl.constexpr):
+    offs = tl.program_id(0) * B + tl.arange(0, B)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=-1.5)
+    s = tl.sum(x, axis=0)
+    tl.store(y_ptr + offs, x * s, mask=offs < n)
+)";
+  lang::Specialization spec;
+  spec.args = {P(ir::DType::FP32), P(ir::DType::FP32), S(), C(1000 > 0 ? 512 : 0)};
+  spec.options.numWarps = 8;
+  ir::KernelPtr k = kernelFrom(src, "k", spec);
+  ASSERT_TRUE(k);
+  const CudaKernelSource out = CudaCodegen::generate(*k);
+  EXPECT_EQ(out.numThreads, 256);
+  EXPECT_EQ(out.entryName, "ts_k");
+  // 512 fp32 elements staged for the reduction.
+  EXPECT_EQ(out.dynamicSharedBytes, 512u * 4u);
+  EXPECT_NE(out.source.find("__launch_bounds__(256) ts_k("), std::string::npos);
+  // Element loops of 512 / 256 = 2 slots; the load line maps back to line 7 of k.py.
+  EXPECT_NE(out.source.find("ts_j < 2;"), std::string::npos);
+  EXPECT_NE(out.source.find("#line 7 \"k.py\"\n"), std::string::npos) << out.source;
+  EXPECT_NE(out.source.find("#line 9 \"k.py\"\n"), std::string::npos);
+  // `other` is -1.5 exactly (as fp32 bits), used only where the mask is false.
+  EXPECT_NE(out.source.find("__int_as_float(0xbfc00000)"), std::string::npos);
+}
+
+TEST(CudaCodegen, UnsupportedOpsGiveADiagnosticWithTheLocation) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, y_ptr, B: tl.constexpr):
+    offs = tl.arange(0, B)
+    x = tl.load(x_ptr + offs)
+    tl.store(y_ptr + offs, x.to(tl.float8e5))
+)";
+  lang::Specialization spec;
+  spec.args = {P(ir::DType::FP32), P(ir::DType::FP8E5), C(64)};
+  ir::KernelPtr k = kernelFrom(src, "k", spec);
+  ASSERT_TRUE(k);
+  try {
+    CudaCodegen::generate(*k);
+    FAIL() << "fp8 must be rejected";
+  } catch (const lang::CompileError& e) {
+    const std::string text = e.diagnostic().render();
+    EXPECT_NE(text.find("k.py:8:"), std::string::npos) << text;
+    EXPECT_NE(text.find("fp8"), std::string::npos) << text;
+    EXPECT_NE(text.find("not supported on the GPU backend yet; use --backend sim"), std::string::npos) << text;
+  }
+}
+
+TEST(CudaCodegen, HostCallsAreSkippedWithAWarning) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+def show(x):
+    print(x)
+
+@triton.jit
+def k(x_ptr, B: tl.constexpr):
+    offs = tl.arange(0, B)
+    show(offs)
+    tl.store(x_ptr + offs, offs)
+)";
+  lang::Specialization spec;
+  spec.args = {P(ir::DType::I32), C(32)};
+  ir::KernelPtr k = kernelFrom(src, "k", spec);
+  ASSERT_TRUE(k);
+  const CudaKernelSource out = CudaCodegen::generate(*k);
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_NE(out.warnings[0].render().find("k.py:10:"), std::string::npos) << out.warnings[0].render();
+  EXPECT_NE(out.warnings[0].message.find("'show'"), std::string::npos);
+}
+
+TEST(CudaCodegen, AssertionsAndLoopStepsBecomeStatusCodes) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, n, step, B: tl.constexpr):
+    offs = tl.arange(0, B)
+    x = tl.load(x_ptr + offs)
+    tl.device_assert(x >= 0, "negative input")
+    for i in range(0, n, step):
+        tl.store(x_ptr + offs, x + i)
+)";
+  lang::Specialization spec;
+  spec.args = {P(ir::DType::FP32), S(), S(), C(64)};
+  ir::KernelPtr k = kernelFrom(src, "k", spec);
+  ASSERT_TRUE(k);
+  const CudaKernelSource out = CudaCodegen::generate(*k);
+  ASSERT_EQ(out.failures.size(), 2u);
+  EXPECT_NE(out.failures[0].message.find("negative input"), std::string::npos);
+  EXPECT_EQ(out.failures[0].range.start().line, 8);
+  EXPECT_EQ(out.failures[1].message, "range() step is zero");
+  EXPECT_NE(out.source.find("ts_fail(ts_status, 1u)"), std::string::npos);
+  EXPECT_NE(out.source.find("ts_fail(ts_status, 2u)"), std::string::npos);
+}
