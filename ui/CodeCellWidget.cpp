@@ -26,6 +26,8 @@ CodeCellWidget::CodeCellWidget(const notebook::Cell& cell, const Appearance& app
   setSourceFromModel(QString::fromStdString(cell.source));
   column->addWidget(editor);
   outputs_ = new OutputArea(this);
+  connect(outputs_, &OutputArea::locationActivated, this,
+          [this](const TracebackLink& link) { emit locationActivated(cellId(), link); });
   column->addWidget(outputs_);
   row->addLayout(column, 1);
 

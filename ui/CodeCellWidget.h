@@ -2,6 +2,7 @@
 // A code cell: the In prompt ([ ], [*] while queued or running, [n] after), the Python editor and
 // the outputs under it.
 #include "ui/CellWidget.h"
+#include "ui/TracebackLink.h"
 
 class QLabel;
 
@@ -25,6 +26,10 @@ public:
 
   OutputArea* outputArea() const { return outputs_; }
   QString promptText() const;
+
+signals:
+  // A traceback link in this cell's outputs was clicked.
+  void locationActivated(const QString& cellId, const tilescope::ui::TracebackLink& link);
 
 private:
   void updatePrompt();

@@ -12,6 +12,7 @@
 namespace tilescope::ui {
 namespace {
 constexpr int kSeverityCount = 3;
+constexpr int kTextLeftGapPx = 8;
 
 void colourPythonLexer(QsciLexerPython& lexer, const Theme& t) {
   using L = QsciLexerPython;
@@ -66,6 +67,8 @@ CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(paren
 
   setMarginType(0, QsciScintilla::NumberMargin);
   setMarginWidth(1, 0);  // no fold/symbol margin: diagnostics tint the line instead
+  // A gap between the line numbers and the code, so "1import" reads as "1  import".
+  SendScintilla(SCI_SETMARGINLEFT, 0, kTextLeftGapPx);
   setIndentationsUseTabs(false);
   setIndentationWidth(4);
   setTabWidth(4);
@@ -190,7 +193,14 @@ void CodeEditor::showDiagnostic(int line, int column, const QString& message, Di
   if (to > from) fillIndicatorRange(lineIndex, from, lineIndex, to, indicators_[s]);
   markerAdd(lineIndex, markers_[s]);
   QString note = message;
-  if (column > 0) note = QStringLiteral("%1^ %2").arg(QString(from, ' '), message);
+  if (column > 0) {
+    // A boxed annotation starts at the line's indentation, not at column 1: count the caret's
+    // spaces from there (tabs expanded), or it lands one indentation too far right.
+    int visualColumn = 0;
+    for (int i = 0; i < from; ++i) visualColumn += lineText[i] == '\t' ? tabWidth() - visualColumn % tabWidth() : 1;
+    const int caret = std::max(0, visualColumn - indentation(lineIndex));
+    note = QStringLiteral("%1^ %2").arg(QString(caret, ' '), message);
+  }
   const QString existing = annotation(lineIndex);
   annotate(lineIndex, existing.isEmpty() ? note : existing + '\n' + note, annotationStyles_[s]);
   ++diagnosticCount_;

@@ -47,13 +47,24 @@ class ExecutionClient : public QObject {
   Q_OBJECT
 public:
   using QObject::QObject;
-  // Queues the cell; cells run one at a time in the order given. After an error or an interrupt the
-  // queue is dropped (each dropped cell gets cellFinished(Aborted)), as Jupyter does.
+  // Queues the cell; cells run one at a time in the order given. After an error (unless the cell was
+  // queued with expectErrors()) or an interrupt the queue is dropped (each dropped cell gets
+  // cellFinished(Aborted)), as Jupyter does.
   virtual void runCell(const QString& cellId, const QString& code, Backend backend) = 0;
   virtual void interrupt() = 0;
   // A fresh interpreter: state from earlier cells is gone.
   virtual void restart() = 0;
   virtual bool isBusy() const = 0;
+
+  // What the simulator does with unmasked out-of-bounds lanes in the cells queued from now on: stop
+  // with an error (the default) or read 0 with a warning. A notebook asks for "warn" in its metadata
+  // ({"tilescope": {"out_of_bounds": "warn"}}), as `tilescope-cli run` honours.
+  void setWarnOnOutOfBounds(bool warn) { warnOnOutOfBounds_ = warn; }
+  bool warnOnOutOfBounds() const { return warnOnOutOfBounds_; }
+  // Whether the cells queued from now on are expected to fail (tagged "raises-exception", Jupyter's
+  // convention): such a cell's error does not drop the cells queued after it.
+  void setExpectErrors(bool expect) { expectErrors_ = expect; }
+  bool expectErrors() const { return expectErrors_; }
 
 signals:
   void executionStarted(const QString& cellId, int executionCount);
@@ -66,6 +77,10 @@ signals:
   // The worker stopped unexpectedly (crash, or killed because it ignored an interrupt). reason is a
   // sentence for the user; a fresh worker is being started.
   void workerDied(const QString& reason);
+
+private:
+  bool warnOnOutOfBounds_ = false;
+  bool expectErrors_ = false;
 };
 
 }  // namespace tilescope::ui

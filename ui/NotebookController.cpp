@@ -5,6 +5,7 @@
 
 #include "core/notebook/CellOutputs.h"
 #include "ui/BackendSelector.h"
+#include "ui/BenchmarkPlot.h"
 #include "ui/CellWidget.h"
 #include "ui/CodeCellWidget.h"
 #include "ui/NotebookModel.h"
@@ -80,6 +81,14 @@ void NotebookController::createActions() {
 }
 
 Backend NotebookController::backend() const { return selector_ ? selector_->backend() : Backend::Auto; }
+
+bool NotebookController::notebookWarnsOnOutOfBounds() const {
+  const nlohmann::json& metadata = model_->notebook().metadata;
+  const auto tilescope = metadata.find("tilescope");
+  if (tilescope == metadata.end() || !tilescope->is_object()) return false;
+  const auto policy = tilescope->find("out_of_bounds");
+  return policy != tilescope->end() && policy->is_string() && policy->get<std::string>() == "warn";
+}
 
 // ---- keys ----
 
@@ -213,6 +222,8 @@ void NotebookController::runCell(int index) {
   if (CellWidget* widget = view_->cellWidget(index)) widget->editor()->clearDiagnostics();
   pending_.insert(id);
   view_->setRunState(id, RunState::Queued);
+  client_->setWarnOnOutOfBounds(notebookWarnsOnOutOfBounds());
+  client_->setExpectErrors(cell.raisesException());
   client_->runCell(id, model_->source(index), backend());
 }
 
@@ -280,10 +291,16 @@ void NotebookController::connectClient() {
   });
   connect(client_, &ExecutionClient::richOutput, this, [this](const QString& id, const RichOutput& output) {
     // Blobs (program traces) are for the visualizers; the saved notebook keeps the MIME bundle.
+    // A benchmark also gets its plot as image/png, so the saved notebook shows it on GitHub and in
+    // Jupyter (tilescope itself draws it live from the series).
+    nlohmann::json data = output.data;
+    if (data.is_object() && data.contains(BenchmarkPlot::kMimeType) && !data.contains("image/png"))
+      if (std::string png = BenchmarkPlot::renderBase64Png(data[BenchmarkPlot::kMimeType], Theme::lightTheme()); !png.empty())
+        data["image/png"] = std::move(png);
     model_->appendOutput(model_->indexOf(id),
                          output.isExecuteResult
-                             ? notebook::executeResultOutput(output.executionCount, output.data, output.metadata)
-                             : notebook::displayDataOutput(output.data, output.metadata));
+                             ? notebook::executeResultOutput(output.executionCount, data, output.metadata)
+                             : notebook::displayDataOutput(data, output.metadata));
   });
   connect(client_, &ExecutionClient::errorOutput, this, [this](const QString& id, const ExecutionError& error) {
     std::vector<std::string> traceback;
@@ -294,7 +311,10 @@ void NotebookController::connectClient() {
   });
   connect(client_, &ExecutionClient::cellFinished, this, [this](const QString& id, CellRunStatus status) {
     pending_.remove(id);
-    if (status == CellRunStatus::Error) ++errors_;
+    // A cell tagged raises-exception is meant to fail: its error is shown but is no failure of the run.
+    const int index = model_->indexOf(id);
+    const bool expected = index >= 0 && model_->cell(index).raisesException();
+    if (status == CellRunStatus::Error && !expected) ++errors_;
     // The count is written when the cell has an outcome (done, failed, or interrupted with a
     // traceback). A cell whose worker died has none, so the notebook keeps its old count.
     const int count = startedCounts_.take(id);

@@ -70,6 +70,7 @@ private:
   void showErrorInCells(const ExecutionError& error);
   QString describeFrame(const QString& runningCellId, const TracebackFrame& frame) const;
   Backend backend() const;
+  bool notebookWarnsOnOutOfBounds() const;  // the notebook's {"tilescope": {"out_of_bounds": "warn"}}
 
   NotebookModel* model_;
   NotebookView* view_;

@@ -93,6 +93,8 @@ CellWidget* NotebookView::createCellWidget(int index, bool markdownRendered) {
     if (CellWidget* edited = cellWidget(index)) model_->setSource(index, edited->source());
   });
   connect(widget, &CellWidget::activated, this, &NotebookView::onCellActivated);
+  if (auto* code = qobject_cast<CodeCellWidget*>(widget))
+    connect(code, &CodeCellWidget::locationActivated, this, &NotebookView::goToLocation);
   return widget;
 }
 
@@ -285,6 +287,28 @@ void NotebookView::setRunState(const QString& cellId, RunState state) {
 
 void NotebookView::renderMarkdown(int index) {
   if (auto* markdown = qobject_cast<MarkdownCellWidget*>(cellWidget(index))) markdown->render();
+}
+
+bool NotebookView::goToLocation(const QString& fromCellId, const TracebackLink& link) {
+  int index = -1;
+  if (link.by == TracebackLink::CellBy::Position) {
+    index = link.cell - 1;
+  } else {
+    const int from = model_->indexOf(fromCellId);
+    if (from >= 0 && model_->cell(from).executionCount == link.cell) index = from;
+    for (int i = 0; i < model_->cellCount() && index < 0; ++i)
+      if (model_->cell(i).type == notebook::CellType::Code && model_->cell(i).executionCount == link.cell) index = i;
+  }
+  CellWidget* cell = cellWidget(index);
+  if (!cell) return false;
+  select(index);
+  enterEditMode();
+  CodeEditor* editor = cell->editor();
+  const int line = std::clamp(link.line - 1, 0, std::max(0, editor->lines() - 1));
+  const int column = std::clamp(link.column - 1, 0, std::max(0, editor->lineLength(line)));
+  editor->setCursorPosition(line, column);
+  editor->ensureCursorVisible();
+  return true;
 }
 
 void NotebookView::showDiagnostic(const QString& cellId, int line, int column, const QString& message,

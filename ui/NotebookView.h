@@ -11,6 +11,7 @@
 
 #include "ui/CodeEditor.h"
 #include "ui/Theme.h"
+#include "ui/TracebackLink.h"
 
 class QLabel;
 class QVBoxLayout;
@@ -52,6 +53,10 @@ public:
   void renderMarkdown(int index);
   // Marks a spot in a cell's code (line and column 1-based); removed when the cell is edited.
   void showDiagnostic(const QString& cellId, int line, int column, const QString& message, DiagnosticSeverity severity);
+  // Selects the cell a traceback link points at and puts the cursor at its line and column. A count
+  // shared by several cells (after a restart) means the cell showing the link, if it has that count.
+  // False when no cell matches.
+  bool goToLocation(const QString& fromCellId, const TracebackLink& link);
   // Shows pending output changes now instead of at the next timer tick (tests, screenshots).
   void flushPendingOutputs();
 

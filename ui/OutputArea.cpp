@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "core/notebook/CellOutputs.h"
+#include "ui/BenchmarkPlot.h"
 
 namespace tilescope::ui {
 using nlohmann::json;
@@ -23,7 +24,11 @@ QString truncatedStream(const QString& text) {
          text.right(OutputArea::kMaxShownCharacters);
 }
 
-QPixmap imageFromBundle(const json& data) {
+QPixmap imageFromBundle(const json& data, const Theme& theme) {
+  // A benchmark is drawn live in the current theme; its saved image/png is for other viewers.
+  if (data.contains(BenchmarkPlot::kMimeType))
+    if (const QImage plot = BenchmarkPlot::render(data[BenchmarkPlot::kMimeType], theme); !plot.isNull())
+      return QPixmap::fromImage(plot);
   for (const char* mime : {"image/png", "image/jpeg", "image/gif"}) {
     if (!data.contains(mime)) continue;
     const QByteArray base64 = QByteArray::fromStdString(notebook::joinLines(data[mime]));
@@ -58,6 +63,7 @@ void OutputArea::setOutputs(const json& outputs) {
     delete labels_.back();
     labels_.pop_back();
     shown_.pop_back();
+    plainTexts_.pop_back();
   }
   for (size_t i = 0; i < count; ++i) {
     const json& output = outputs[i];
@@ -68,11 +74,13 @@ void OutputArea::setOutputs(const json& outputs) {
       delete labels_[i];
       labels_[i] = fresh;
       shown_[i] = output;
+      plainTexts_[i] = fresh->property("plainText").toString();
     } else {
       QLabel* label = render(output);
       layout_->addWidget(label);
       labels_.push_back(label);
       shown_.push_back(output);
+      plainTexts_.push_back(label->property("plainText").toString());
     }
   }
   setVisible(count > 0);
@@ -87,7 +95,7 @@ QLabel* OutputArea::render(const json& output) {
   const std::string type = output.value("output_type", "");
   if (type == "execute_result" || type == "display_data") {
     const json data = output.value("data", json::object());
-    if (QPixmap image = imageFromBundle(data); !image.isNull()) {
+    if (QPixmap image = imageFromBundle(data, appearance_.theme); !image.isNull()) {
       label->setPixmap(image);
       label->setWordWrap(false);
     } else if (data.contains("text/markdown")) {
@@ -100,12 +108,23 @@ QLabel* OutputArea::render(const json& output) {
       label->setTextFormat(Qt::PlainText);
       label->setText(truncatedStream(qstr(notebook::outputPlainText(output))));
     }
+  } else if (type == "error") {
+    // Rich text only for the links: the text itself is escaped, and pre-wrap keeps its spacing.
+    const QString text = truncatedStream(qstr(notebook::outputPlainText(output)));
+    label->setTextFormat(Qt::RichText);
+    label->setOpenExternalLinks(false);
+    label->setText(TracebackLink::linkify(text));
+    label->setProperty("plainText", text);
+    connect(label, &QLabel::linkActivated, this, [this](const QString& href) {
+      if (const std::optional<TracebackLink> link = TracebackLink::parse(href)) emit locationActivated(*link);
+    });
   } else {
     label->setTextFormat(Qt::PlainText);
     QString text = qstr(notebook::outputPlainText(output));
     if (text.endsWith('\n')) text.chop(1);
     label->setText(truncatedStream(text));
   }
+  if (!label->property("plainText").isValid()) label->setProperty("plainText", label->text());
   style(label, output);
   return label;
 }
@@ -118,6 +137,7 @@ void OutputArea::style(QLabel* label, const json& output) const {
   label->setFont(appearance_.outputFont);
   QPalette palette = label->palette();
   palette.setColor(QPalette::WindowText, isError ? t.errorText : t.text);
+  palette.setColor(QPalette::Link, t.link);
   palette.setColor(QPalette::Window, isError ? t.errorBackground : isStderr ? t.stderrBackground : t.cellBackground);
   label->setPalette(palette);
   label->setAutoFillBackground(isError || isStderr);
@@ -126,14 +146,39 @@ void OutputArea::style(QLabel* label, const json& output) const {
 }
 
 void OutputArea::setAppearance(const Appearance& appearance) {
+  const bool themeChanged = appearance.theme.name != appearance_.theme.name;
   appearance_ = appearance;
+  if (themeChanged) {
+    // Plots are drawn in the theme's colours: draw them again.
+    const json outputs(shown_);
+    for (QLabel* label : labels_) delete label;
+    labels_.clear();
+    shown_.clear();
+    plainTexts_.clear();
+    setOutputs(outputs);
+    return;
+  }
   for (size_t i = 0; i < labels_.size(); ++i) style(labels_[i], shown_[i]);
 }
 
 QString OutputArea::plainText() const {
   QStringList parts;
-  for (const QLabel* label : labels_) parts << label->text();
+  for (const QString& text : plainTexts_) parts << text;
   return parts.join('\n');
+}
+
+QLabel* OutputArea::outputLabel(int index) const {
+  return index >= 0 && index < outputCount() ? labels_[static_cast<size_t>(index)] : nullptr;
+}
+
+QStringList OutputArea::links() const {
+  QStringList out;
+  for (size_t i = 0; i < shown_.size(); ++i) {
+    if (shown_[i].value("output_type", "") != "error") continue;
+    for (const QString& line : plainTexts_[i].split('\n'))
+      if (const std::optional<TracebackLink> link = TracebackLink::fromTracebackLine(line)) out << link->href();
+  }
+  return out;
 }
 
 }  // namespace tilescope::ui

@@ -1,12 +1,14 @@
 #pragma once
 // The outputs under a code cell: streams, rich results (text, markdown, HTML, PNG/JPEG/SVG images)
 // and errors with their traceback, rendered from the cell's nbformat outputs. Updating compares with
-// what is shown and re-renders only outputs that changed, so a loop of prints stays cheap.
+// what is shown and re-renders only outputs that changed, so a loop of prints stays cheap. Traceback
+// lines that point into a notebook cell are links (TracebackLink); clicking one emits locationActivated.
 #include <QWidget>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "ui/Theme.h"
+#include "ui/TracebackLink.h"
 
 class QLabel;
 class QVBoxLayout;
@@ -23,9 +25,17 @@ public:
   int outputCount() const { return static_cast<int>(shown_.size()); }
   // All shown text, outputs separated by newlines (tests, copy).
   QString plainText() const;
+  // The label showing output i (tests).
+  QLabel* outputLabel(int index) const;
+  // The traceback links of every shown error, in order (tests).
+  QStringList links() const;
 
   // Longer streams show only their end, so a runaway print loop cannot freeze the window.
   static constexpr int kMaxShownCharacters = 200'000;
+
+signals:
+  // A traceback link (a place in a notebook cell) was clicked.
+  void locationActivated(const tilescope::ui::TracebackLink& link);
 
 private:
   QLabel* render(const nlohmann::json& output);
@@ -34,6 +44,7 @@ private:
   QVBoxLayout* layout_;
   std::vector<nlohmann::json> shown_;
   std::vector<QLabel*> labels_;
+  std::vector<QString> plainTexts_;  // what each label shows, without markup
   Appearance appearance_;
 };
 

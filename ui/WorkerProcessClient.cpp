@@ -122,7 +122,8 @@ void WorkerProcessClient::stopProcess() {
 
 void WorkerProcessClient::runCell(const QString& cellId, const QString& code, Backend backend) {
   const bool wasBusy = isBusy();
-  queue_.push_back({QStringLiteral("r%1").arg(nextRequestNumber_++), cellId, code, backend});
+  queue_.push_back(
+      {QStringLiteral("r%1").arg(nextRequestNumber_++), cellId, code, backend, warnOnOutOfBounds(), expectErrors()});
   if (!wasBusy) emit busyChanged(true);
   if (!process_ || state_ == State::Dead) launchProcess();
   sendNextRequest();
@@ -136,7 +137,8 @@ void WorkerProcessClient::sendNextRequest() {
                {"id", running_->requestId.toStdString()},
                {"cell_id", running_->cellId.toStdString()},
                {"code", running_->code.toStdString()},
-               {"backend", backendName(running_->backend).toStdString()}});
+               {"backend", backendName(running_->backend).toStdString()},
+               {"out_of_bounds", running_->warnOnOutOfBounds ? "warn" : "stop"}});
   setState(State::Busy);
 }
 
@@ -266,8 +268,10 @@ void WorkerProcessClient::handleMessage(const json& message, QList<BinaryBlob> b
     const CellRunStatus result = status == QLatin1String("ok")      ? CellRunStatus::Ok
                                  : status == QLatin1String("error") ? CellRunStatus::Error
                                                                     : CellRunStatus::Aborted;
+    const bool errorExpected = running_ && running_->expectErrors && result == CellRunStatus::Error;
     finishRunning(result);
-    if (result != CellRunStatus::Ok) abortQueue();  // like Jupyter: Run all stops at the first failure
+    // Like Jupyter: Run all stops at the first failure, unless the cell is meant to fail.
+    if (result != CellRunStatus::Ok && !errorExpected) abortQueue();
     setState(State::Idle);
     sendNextRequest();
     if (!isBusy()) emit busyChanged(false);

@@ -50,6 +50,8 @@ private:
     QString cellId;
     QString code;
     Backend backend;
+    bool warnOnOutOfBounds = false;
+    bool expectErrors = false;
   };
 
   void launchProcess();

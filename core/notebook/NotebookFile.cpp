@@ -27,6 +27,42 @@ CellType parseCellType(const std::string& name, bool& ok) {
   return CellType::Raw;
 }
 
+bool isMultilineString(const json& value) {
+  if (value.is_string()) return true;
+  if (!value.is_array()) return false;
+  for (const json& line : value)
+    if (!line.is_string()) return false;
+  return true;
+}
+
+// What a damaged output lacks, in words; empty when it has the fields nbformat 4 requires with the
+// right types (the UI reads them without further checks).
+std::string outputProblem(const json& output) {
+  if (!output.is_object()) return "is not an object";
+  if (!output.contains("output_type") || !output["output_type"].is_string()) return "has no output_type";
+  const std::string type = output["output_type"].get<std::string>();
+  if (type == "stream") {
+    if (!output.contains("name") || !output["name"].is_string()) return "(a stream) has no name";
+    if (!output.contains("text") || !isMultilineString(output["text"])) return "(a stream) has no text";
+  } else if (type == "display_data" || type == "execute_result") {
+    if (!output.contains("data") || !output["data"].is_object()) return "(" + type + ") has no data bundle";
+    if (output.contains("metadata") && !output["metadata"].is_object()) return "(" + type + ") has broken metadata";
+    if (type == "execute_result" && output.contains("execution_count") && !output["execution_count"].is_null() &&
+        !output["execution_count"].is_number_integer())
+      return "(an execute_result) has a broken execution_count";
+  } else if (type == "error") {
+    if (!output.contains("ename") || !output["ename"].is_string() || !output.contains("evalue") ||
+        !output["evalue"].is_string())
+      return "(an error) has no ename/evalue";
+    if (!output.contains("traceback") || !output["traceback"].is_array()) return "(an error) has no traceback";
+    for (const json& line : output["traceback"])
+      if (!line.is_string()) return "(an error) has a traceback line that is not text";
+  } else {
+    return "has unknown output_type '" + type + "'";
+  }
+  return {};
+}
+
 bool readFile(const std::string& path, std::string& out, std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -40,7 +76,7 @@ bool readFile(const std::string& path, std::string& out, std::string& error) {
 }
 }  // namespace
 
-LoadResult parseNotebookJson(const std::string& text, const std::string& path) {
+static LoadResult parseNotebookJsonUnchecked(const std::string& text, const std::string& path) {
   LoadResult result;
   json doc;
   try {
@@ -84,6 +120,15 @@ LoadResult parseNotebookJson(const std::string& text, const std::string& path) {
     if (c.contains("attachments")) cell.attachments = c["attachments"];
     if (cell.type == CellType::Code) {
       if (c.contains("outputs") && c["outputs"].is_array()) cell.outputs = c["outputs"];
+      int outputIndex = 0;
+      for (const json& output : cell.outputs) {
+        ++outputIndex;
+        if (const std::string problem = outputProblem(output); !problem.empty()) {
+          result.error = path + ": output " + std::to_string(outputIndex) + " of cell " + std::to_string(index) + " " +
+                         problem + "; the notebook is damaged. The file was not changed.";
+          return result;
+        }
+      }
       if (c.contains("execution_count") && c["execution_count"].is_number_integer())
         cell.executionCount = c["execution_count"].get<int>();
     }
@@ -95,6 +140,19 @@ LoadResult parseNotebookJson(const std::string& text, const std::string& path) {
   if (nb.nbformatMinor < 5) nb.nbformatMinor = 5;
   result.notebook = std::move(nb);
   return result;
+}
+
+LoadResult parseNotebookJson(const std::string& text, const std::string& path) {
+  // A field of the wrong JSON type (a string where a number belongs, ...) is a damaged file, not a
+  // reason to crash.
+  try {
+    return parseNotebookJsonUnchecked(text, path);
+  } catch (const json::exception& e) {
+    LoadResult result;
+    result.error = path + ": not a valid notebook: a field has the wrong type (" + e.what() +
+                   "). The file was not changed; repair it in a text editor or restore a backup.";
+    return result;
+  }
 }
 
 LoadResult loadNotebook(const std::string& path) {

@@ -66,13 +66,21 @@ TEST(NbformatValidation, TilescopeNotebooksPassJupytersValidator) {
   EXPECT_EQ(code, 0) << output;
   EXPECT_NE(output.find("valid"), std::string::npos) << output;
 
-  // The bundled example, after a load/save round trip, too.
-  LoadResult example = loadNotebook(TILESCOPE_SOURCE_DIR "/examples/vector_add.ipynb");
-  ASSERT_TRUE(example.notebook) << example.error;
-  const std::string examplePath = (dir / "example.ipynb").string();
-  ASSERT_EQ(saveNotebook(*example.notebook, examplePath), "");
-  EXPECT_EQ(run(python + " -c 'import nbformat, sys; nbformat.validate(nbformat.read(sys.argv[1], as_version=4))' " +
-                examplePath).first, 0);
+  // Every bundled example, after a load/save round trip, too.
+  int examples = 0;
+  for (const auto& entry : fs::directory_iterator(TILESCOPE_SOURCE_DIR "/examples")) {
+    if (entry.path().extension() != ".ipynb") continue;
+    SCOPED_TRACE(entry.path().filename().string());
+    ++examples;
+    LoadResult example = loadNotebook(entry.path().string());
+    ASSERT_TRUE(example.notebook) << example.error;
+    const std::string examplePath = (dir / entry.path().filename()).string();
+    ASSERT_EQ(saveNotebook(*example.notebook, examplePath), "");
+    const auto [exampleCode, exampleOutput] =
+        run(python + " -c 'import nbformat, sys; nbformat.validate(nbformat.read(sys.argv[1], as_version=4))' " + examplePath);
+    EXPECT_EQ(exampleCode, 0) << exampleOutput;
+  }
+  EXPECT_GE(examples, 2);
 
   // And the validator does catch a broken notebook: this test can fail.
   Notebook broken = everyKindOfCell();

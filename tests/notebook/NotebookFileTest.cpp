@@ -75,7 +75,19 @@ INSTANTIATE_TEST_SUITE_P(
                       BadNotebookCase{"[1, 2]", "not a Jupyter notebook"},
                       BadNotebookCase{R"({"cells":[],"nbformat":3})", "nbformat 3 is not supported"},
                       BadNotebookCase{R"({"cells":[{"source":"x"}],"nbformat":4})", "cell 1 has no cell_type"},
-                      BadNotebookCase{R"({"cells":[{"cell_type":"widget"}],"nbformat":4})", "unknown cell_type 'widget'"}));
+                      BadNotebookCase{R"({"cells":[{"cell_type":"widget"}],"nbformat":4})", "unknown cell_type 'widget'"},
+                      // Fields of the wrong type are damage, not crashes (the UI reads outputs unchecked).
+                      BadNotebookCase{R"({"cells":[],"nbformat":"4"})", "a field has the wrong type"},
+                      BadNotebookCase{R"({"cells":[{"cell_type":"code","source":[],"outputs":[5]}],"nbformat":4})",
+                                      "output 1 of cell 1 is not an object"},
+                      BadNotebookCase{R"({"cells":[{"cell_type":"code","source":[],"outputs":[{"output_type":"stream","name":"stdout","text":1}]}],"nbformat":4})",
+                                      "(a stream) has no text"},
+                      BadNotebookCase{R"({"cells":[{"cell_type":"code","source":[],"outputs":[{"output_type":"error","ename":1,"evalue":"x","traceback":[]}]}],"nbformat":4})",
+                                      "(an error) has no ename/evalue"},
+                      BadNotebookCase{R"({"cells":[{"cell_type":"code","source":[],"outputs":[{"output_type":"display_data","data":"png"}]}],"nbformat":4})",
+                                      "(display_data) has no data bundle"},
+                      BadNotebookCase{R"({"cells":[{"cell_type":"code","source":[],"outputs":[{"output_type":"plot"}]}],"nbformat":4})",
+                                      "unknown output_type 'plot'"}));
 
 TEST(NotebookFile, PythonFileOpensAsOneCodeCell) {
   TempDir dir;

@@ -114,6 +114,21 @@ TEST(CodeEditor, DiagnosticMarksTheExactSpotAndEditingClearsIt) {
   EXPECT_EQ(editor.heightForContents(), heightBefore);
 }
 
+TEST(CodeEditor, TheCaretOfAnIndentedLinePointsAtTheColumn) {
+  // Boxed annotations start at the line's indentation: the caret counts from there.
+  CodeEditor editor(CodeEditor::Language::Python);
+  editor.setText("def ratio(a, b):\n    return a / b\n");
+  editor.showDiagnostic(2, 5, "ZeroDivisionError: division by zero", DiagnosticSeverity::Error);
+  EXPECT_TRUE(editor.annotation(1).startsWith("^ ZeroDivisionError")) << editor.annotation(1).toStdString();
+  editor.clearDiagnostics();
+  editor.showDiagnostic(2, 14, "here", DiagnosticSeverity::Error);  // the "b" after "/ "
+  EXPECT_TRUE(editor.annotation(1).startsWith(QString(9, ' ') + "^ here")) << editor.annotation(1).toStdString();
+  // A column inside the indentation points at its start.
+  editor.clearDiagnostics();
+  editor.showDiagnostic(2, 2, "inside", DiagnosticSeverity::Error);
+  EXPECT_TRUE(editor.annotation(1).startsWith("^ inside")) << editor.annotation(1).toStdString();
+}
+
 TEST(CodeEditor, DiagnosticsBeyondTheTextStayInside) {
   CodeEditor editor(CodeEditor::Language::Python);
   editor.setText("a");

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -183,4 +184,57 @@ TEST_F(Files, NewNotebookHasOneEmptyCodeCell) {
   EXPECT_FALSE(model->isDirty());
   EXPECT_EQ(files->displayName(), "Untitled.ipynb");
   EXPECT_EQ(window->notebookView()->cellCount(), 1);
+}
+
+TEST_F(Files, EveryExampleNotebookRoundTripsByteForByte) {
+  const QDir examples(TILESCOPE_SOURCE_DIR "/examples");
+  const QStringList notebooks = examples.entryList({"*.ipynb"}, QDir::Files, QDir::Name);
+  ASSERT_GE(notebooks.size(), 2) << "examples/*.ipynb went missing";
+  for (const QString& name : notebooks) {
+    SCOPED_TRACE(name.toStdString());
+    const QString original = examples.filePath(name);
+    const QString first = dir.filePath("first-" + name);
+    const QString second = dir.filePath("second-" + name);
+    ASSERT_TRUE(files->open(original).isEmpty());
+    const int cells = model->cellCount();
+    ASSERT_TRUE(files->saveAs(first));
+    // Load what was saved, save it again: the same bytes, and the same as the file in the repository.
+    ASSERT_TRUE(files->open(first).isEmpty());
+    EXPECT_EQ(model->cellCount(), cells);
+    ASSERT_TRUE(files->saveAs(second));
+    EXPECT_EQ(readBytes(second), readBytes(first));
+    // The examples are kept in the layout Jupyter writes (sorted keys, one-space indent), which is
+    // tilescope's: opening and saving one changes no byte.
+    EXPECT_EQ(readBytes(first), readBytes(original));
+  }
+}
+
+TEST_F(Files, NotebooksThatAreNotQuiteNotebooksAreRefusedAndLeftAlone) {
+  ASSERT_TRUE(files->open(TILESCOPE_SOURCE_DIR "/examples/vector_add.ipynb").isEmpty());
+  const QList<std::pair<const char*, QByteArray>> cases = {
+      {"empty.ipynb", QByteArray()},
+      {"binary.ipynb", QByteArray("\x00\xff\xfe\x01garbage\x00", 12)},
+      {"array.ipynb", QByteArray("[1, 2, 3]")},
+      {"cells-not-a-list.ipynb", QByteArray(R"({"cells": 7, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})")},
+      {"future.ipynb", QByteArray(R"({"cells": [], "metadata": {}, "nbformat": 5, "nbformat_minor": 0})")},
+      {"bad-cell.ipynb", QByteArray(R"({"cells": [{"cell_type": "widget", "source": []}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})")},
+      {"wrong-types.ipynb", QByteArray(R"({"cells": [], "metadata": {}, "nbformat": "4", "nbformat_minor": 5})")},
+      {"bad-output.ipynb", QByteArray(R"({"cells": [{"cell_type": "code", "source": [], "metadata": {}, "execution_count": 1,
+                                          "outputs": [{"output_type": "error", "ename": 3, "evalue": [], "traceback": 1}]}],
+                                          "metadata": {}, "nbformat": 4, "nbformat_minor": 5})")},
+  };
+  for (const auto& [name, bytes] : cases) {
+    SCOPED_TRACE(name);
+    const QString path = dir.filePath(name);
+    writeBytes(path, bytes);
+    const QDateTime modified = QFileInfo(path).lastModified();
+    const QString error = files->open(path);
+    EXPECT_FALSE(error.isEmpty()) << "opened as if it were a notebook";
+    EXPECT_TRUE(error.contains(name)) << "the message names the file: " << error.toStdString();
+    EXPECT_EQ(readBytes(path), bytes) << "the file was changed";
+    EXPECT_EQ(QFileInfo(path).lastModified(), modified);
+    EXPECT_EQ(model->cellCount(), 6) << "the open notebook is kept";
+    EXPECT_TRUE(files->currentPath().endsWith("vector_add.ipynb"));
+    EXPECT_FALSE(model->isDirty());
+  }
 }

@@ -2,6 +2,8 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QFontInfo>
+#include <Qsci/qscilexer.h>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -151,4 +153,24 @@ TEST(MainWindow, TitleShowsUnsavedChanges) {
   EXPECT_FALSE(w.isWindowModified());
   w.model()->setSource(0, "x = 1");
   EXPECT_TRUE(w.isWindowModified());
+}
+
+TEST(MainWindow, FontSizesFromPreferencesReachEditorsAndOutputs) {
+  app();
+  MainWindow w(new tilescope::testing::RecordingClient);
+  ASSERT_TRUE(w.openNotebook(TILESCOPE_SOURCE_DIR "/examples/vector_add.ipynb").isEmpty());
+  tilescope::ui::Preferences p;
+  p.editorPointSize = 17;
+  p.outputPointSize = 13;
+  p.markdownPointSize = 15;
+  w.applyPreferences(p);
+  const auto& appearance = w.notebookView()->appearance();
+  EXPECT_DOUBLE_EQ(appearance.editorFont.pointSizeF(), 17);
+  EXPECT_DOUBLE_EQ(appearance.outputFont.pointSizeF(), 13);
+  EXPECT_DOUBLE_EQ(appearance.markdownFont.pointSizeF(), 15);
+  auto* code = qobject_cast<tilescope::ui::CodeCellWidget*>(w.notebookView()->cellWidget(2));
+  ASSERT_NE(code, nullptr);
+  // QScintilla keeps fonts per lexer style; the default style is what plain code uses.
+  EXPECT_DOUBLE_EQ(code->editor()->lexer()->defaultFont().pointSizeF(), 17);
+  EXPECT_TRUE(QFontInfo(appearance.outputFont).fixedPitch());
 }

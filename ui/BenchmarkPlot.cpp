@@ -1,0 +1,138 @@
+#include "ui/BenchmarkPlot.h"
+
+#include <qcustomplot.h>
+
+#include <QBuffer>
+#include <cmath>
+
+namespace tilescope::ui {
+using nlohmann::json;
+
+namespace {
+// matplotlib's default colour cycle (tab10), used where a benchmark gives no styles.
+const QColor kCycle[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+                         QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                         QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
+                         QColor(0x17, 0xbe, 0xcf)};
+
+QString text(const json& spec, const char* key) {
+  const auto it = spec.find(key);
+  return it != spec.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+// matplotlib colour names as Triton tutorials write them: single letters, "tab:blue", CSS names.
+QColor styleColour(const std::string& name, int index) {
+  static const std::pair<const char*, QColor> letters[] = {
+      {"b", QColor(0x1f, 0x77, 0xb4)}, {"g", QColor(0x2c, 0xa0, 0x2c)}, {"r", QColor(0xd6, 0x27, 0x28)},
+      {"c", QColor(0x17, 0xbe, 0xcf)}, {"m", QColor(0xe3, 0x77, 0xc2)}, {"y", QColor(0xbc, 0xbd, 0x22)},
+      {"k", QColor(Qt::black)},        {"w", QColor(Qt::white)}};
+  for (const auto& [letter, colour] : letters)
+    if (name == letter) return colour;
+  const QString qname = QString::fromStdString(name).remove(QStringLiteral("tab:"));
+  if (QColor colour = QColor::fromString(qname); colour.isValid()) return colour;
+  return kCycle[static_cast<size_t>(index) % std::size(kCycle)];
+}
+
+Qt::PenStyle styleLine(const std::string& style) {
+  if (style == "--") return Qt::DashLine;
+  if (style == ":") return Qt::DotLine;
+  if (style == "-.") return Qt::DashDotLine;
+  return Qt::SolidLine;
+}
+
+void styleAxis(QCPAxis* axis, const Theme& theme, const QString& label, bool log) {
+  axis->setLabel(label);
+  axis->setBasePen(QPen(theme.mutedText));
+  axis->setTickPen(QPen(theme.mutedText));
+  axis->setSubTickPen(QPen(theme.mutedText));
+  axis->setTickLabelColor(theme.text);
+  axis->setLabelColor(theme.text);
+  axis->grid()->setPen(QPen(theme.border, 0, Qt::DotLine));
+  if (log) {
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    axis->setNumberFormat(QStringLiteral("eb"));  // 10^4, 10^5, ... as matplotlib labels log axes
+    axis->setNumberPrecision(0);
+  }
+}
+}  // namespace
+
+QImage BenchmarkPlot::render(const json& spec, const Theme& theme, QSize size) {
+  if (!spec.is_object() || !spec.contains("series") || !spec["series"].is_array() || spec["series"].empty()) return {};
+  const json xs = spec.value("x_vals", json::array());
+  if (!xs.is_array() || xs.empty()) return {};
+  const bool xLog = spec.value("x_log", false);
+  const bool yLog = spec.value("y_log", false);
+
+  QCustomPlot plot;
+  plot.resize(size);
+  plot.setBackground(theme.cellBackground);
+  plot.axisRect()->setBackground(theme.editorPaper);
+  // Numbers on the x axis, or the positions of text values (providers, shapes) with their names.
+  QVector<double> x;
+  auto textTicker = QSharedPointer<QCPAxisTickerText>::create();
+  bool textX = false;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (xs[i].is_number()) {
+      x << xs[i].get<double>();
+    } else {
+      textX = true;
+      x << static_cast<double>(i);
+      textTicker->addTick(static_cast<double>(i), QString::fromStdString(xs[i].is_string() ? xs[i].get<std::string>() : xs[i].dump()));
+    }
+  }
+  styleAxis(plot.xAxis, theme, text(spec, "xlabel"), xLog && !textX);
+  styleAxis(plot.yAxis, theme, text(spec, "ylabel"), yLog);
+  if (textX) plot.xAxis->setTicker(textTicker);
+
+  const json styles = spec.value("styles", json::array());
+  int index = 0;
+  for (const json& series : spec["series"]) {
+    if (!series.is_object()) continue;
+    QCPGraph* graph = plot.addGraph();
+    graph->setName(QString::fromStdString(series.value("name", std::string("series ") + std::to_string(index + 1))));
+    std::string colour, line;
+    if (styles.is_array() && index < static_cast<int>(styles.size()) && styles[index].is_array()) {
+      if (!styles[index].empty() && styles[index][0].is_string()) colour = styles[index][0].get<std::string>();
+      if (styles[index].size() > 1 && styles[index][1].is_string()) line = styles[index][1].get<std::string>();
+    }
+    graph->setPen(QPen(colour.empty() ? kCycle[static_cast<size_t>(index) % std::size(kCycle)] : styleColour(colour, index), 2, styleLine(line)));
+    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+    const json y = series.value("y", json::array());
+    for (size_t i = 0; i < static_cast<size_t>(x.size()) && y.is_array() && i < y.size(); ++i)
+      if (y[i].is_number() && (!yLog || y[i].get<double>() > 0)) graph->addData(x[static_cast<qsizetype>(i)], y[i].get<double>());
+    ++index;
+  }
+  plot.rescaleAxes();
+  // A little air around the lines, as matplotlib leaves.
+  for (QCPAxis* axis : {plot.xAxis, plot.yAxis}) {
+    const QCPRange range = axis->range();
+    if (axis->scaleType() == QCPAxis::stLogarithmic) axis->setRange(range.lower / 1.25, range.upper * 1.25);
+    else if (range.size() > 0) axis->setRange(range.lower - range.size() * 0.05, range.upper + range.size() * 0.05);
+    else axis->setRange(range.lower - 1, range.upper + 1);
+  }
+  if (const QString title = text(spec, "plot_name"); !title.isEmpty()) {
+    plot.plotLayout()->insertRow(0);
+    auto* heading = new QCPTextElement(&plot, title, QFont(QFont().family(), 11, QFont::Bold));
+    heading->setTextColor(theme.text);
+    plot.plotLayout()->addElement(0, 0, heading);
+  }
+  plot.legend->setVisible(index > 0);
+  plot.legend->setBrush(theme.editorPaper);
+  plot.legend->setTextColor(theme.text);
+  plot.legend->setBorderPen(QPen(theme.border));
+  plot.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+  return plot.toPixmap(size.width(), size.height()).toImage();
+}
+
+std::string BenchmarkPlot::renderBase64Png(const json& spec, const Theme& theme, QSize size) {
+  const QImage image = render(spec, theme, size);
+  if (image.isNull()) return {};
+  QByteArray png;
+  QBuffer buffer(&png);
+  buffer.open(QIODevice::WriteOnly);
+  image.save(&buffer, "PNG");
+  return png.toBase64().toStdString();
+}
+
+}  // namespace tilescope::ui
