@@ -69,9 +69,10 @@ TEST_P(SeedPtx, CompilesAndAssemblesForSm80AndSm90) {
     EXPECT_NE(compiled->ptx.find(".target " + std::string(arch)), std::string::npos);
     EXPECT_NE(compiled->ptx.find(".entry " + compiled->cuda.entryName), std::string::npos);
     // -lineinfo + #line: the PTX's .loc entries point into the seed's markdown.
-    if (compiled->cuda.source.find("#line ") != std::string::npos)
+    if (compiled->cuda.source.find("#line ") != std::string::npos) {
       EXPECT_NE(compiled->ptx.find(GetParam().file), std::string::npos)
         << "no .file entry for the kernel's source; CUDA head:\n" << compiled->cuda.source.substr(compiled->cuda.source.find("extern \"C\""), 1500);
+    }
     const fs::path ptxFile = cache.dir / (std::string(GetParam().name) + "." + arch + ".ptx");
     fs::create_directories(cache.dir);
     std::ofstream(ptxFile) << compiled->ptx;
