@@ -15,9 +15,9 @@ const Tensor* tensorOf(const Value& v) {
   return t ? &t->tensor : nullptr;
 }
 
-const Tensor& requireTensor(const Value& v, const std::string& what) {
+const Tensor& requireTensor(const Value& v, const char* what) {
   if (const Tensor* t = tensorOf(v)) return *t;
-  throwTypeError(what + " must be Tensor, not " + v.typeName());
+  throwTypeError(std::string(what) + " must be Tensor, not " + v.typeName());
 }
 
 Value scalarToValue(const Scalar& s) {

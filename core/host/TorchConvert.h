@@ -19,7 +19,9 @@ Value makeTensor(Tensor t);
 // The tensor a value holds, or nullptr.
 const Tensor* tensorOf(const Value& v);
 // The tensor argument `what` of a torch function; TypeError otherwise.
-const Tensor& requireTensor(const Value& v, const std::string& what);
+// `what` is a C string (not std::string) so that callers pass no temporary objects: g++ 13 would
+// otherwise suspect the returned reference of dangling (-Wdangling-reference).
+const Tensor& requireTensor(const Value& v, const char* what);
 
 Value scalarToValue(const Scalar& s);
 std::optional<Scalar> valueToScalar(const Value& v);
