@@ -23,7 +23,6 @@ TraceRecorder::TraceRecorder(const ir::Kernel& kernel, const Grid& grid, const L
     ++matching;
   }
   slots_.resize(chosen.size());
-  skippedSlot_.assign(chosen.size(), 0);
   size_t slot = 0;
   for (int64_t id : chosen) slotOf_.emplace(id, slot++);
 }
@@ -51,13 +50,12 @@ void TraceRecorder::setArguments(const Memory& memory, const std::vector<const i
 ProgramTrace* TraceRecorder::beginProgram(const std::array<int64_t, 3>& pid, int64_t linearId) {
   const auto it = slotOf_.find(linearId);
   if (it == slotOf_.end()) return nullptr;
-  if (full_.load(std::memory_order_relaxed)) {
-    skippedSlot_[it->second] = 1;
-    return nullptr;
-  }
   auto p = std::make_unique<ProgramTrace>();
   p->pid = pid;
   p->linearId = linearId;
+  // Started after another program filled the trace: recorded as cut short (with no events), so that
+  // finish() cuts the trace here whichever thread got there first.
+  p->truncated = full_.load(std::memory_order_relaxed);
   slots_[it->second] = std::move(p);
   return slots_[it->second].get();
 }
@@ -102,11 +100,6 @@ std::shared_ptr<LaunchTrace> TraceRecorder::finish(int64_t programsRun, int64_t 
   int64_t skippedByBytes = 0;
   bool cut = false;
   for (size_t i = 0; i < slots_.size(); ++i) {
-    if (skippedSlot_[i]) {  // started after another program filled the trace
-      ++skippedByBytes;
-      cut = true;
-      continue;
-    }
     const auto& slot = slots_[i];
     if (!slot || slot->linearId > lastProgram) continue;
     if (cut) {

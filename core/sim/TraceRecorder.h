@@ -53,7 +53,6 @@ private:
   // The programs chosen before the launch (linear id -> slot) and their records.
   std::unordered_map<int64_t, size_t> slotOf_;
   std::vector<std::unique_ptr<ProgramTrace>> slots_;
-  std::vector<uint8_t> skippedSlot_;  // chosen, started, but not traced because the trace was full
   std::atomic<size_t> bytes_{0};
   std::atomic<bool> full_{false};
   std::mutex locationMutex_;
