@@ -89,6 +89,13 @@ CoverageReport computeCoverage(const Memory& memory, uint64_t launchId, const Gr
     const auto flags = t.writeFlags();
     const auto& strides = t.strides();
     const size_t rank = c.shape.size();
+    // A conflicting element (storage index) counts once, with its recorded writers as an example.
+    auto noteConflict = [&](int64_t storageIndex, int64_t flat) {
+      ++c.conflicting;
+      for (const WriteConflict& wc : t.conflicts())
+        if (wc.element == storageIndex && c.conflicts.size() < kCoverageExamples)
+          c.conflicts.push_back({flat, grid.pidOf(wc.firstProgram), grid.pidOf(wc.secondProgram)});
+    };
     std::vector<int64_t> idx(rank, 0);
     int64_t storage = 0;
     int64_t runStart = -1;
@@ -113,12 +120,7 @@ CoverageReport computeCoverage(const Memory& memory, uint64_t launchId, const Gr
         }
         c.writtenByMany = many;
         for (int64_t flat = 0; (any & kConflicting) && flat < c.elements; ++flat) {
-          if (flags[flat] & kConflicting) {
-            ++c.conflicting;
-            for (const WriteConflict& wc : t.conflicts())
-              if (wc.element == flat && c.conflicts.size() < kCoverageExamples)
-                c.conflicts.push_back({flat, grid.pidOf(wc.firstProgram), grid.pidOf(wc.secondProgram)});
-          }
+          if (flags[flat] & kConflicting) noteConflict(flat, flat);
         }
         report.tensors.push_back(std::move(c));
         continue;
@@ -129,12 +131,7 @@ CoverageReport computeCoverage(const Memory& memory, uint64_t launchId, const Gr
       if (written) {
         ++c.written;
         if (flags[storage] & kWrittenByMany) ++c.writtenByMany;
-        if (flags[storage] & kConflicting) {
-          ++c.conflicting;
-          for (const WriteConflict& wc : t.conflicts())
-            if (wc.element == storage && c.conflicts.size() < kCoverageExamples)
-              c.conflicts.push_back({flat, grid.pidOf(wc.firstProgram), grid.pidOf(wc.secondProgram)});
-        }
+        if (flags[storage] & kConflicting) noteConflict(storage, flat);
         if (runStart >= 0) {
           if (c.neverWrittenRanges.size() < kCoverageExamples) c.neverWrittenRanges.emplace_back(runStart, flat);
           runStart = -1;
