@@ -14,6 +14,7 @@ typedef struct CUctx_st* CUcontext;
 typedef struct CUmod_st* CUmodule;
 typedef struct CUfunc_st* CUfunction;
 typedef struct CUstream_st* CUstream;
+typedef struct CUevent_st* CUevent;
 typedef unsigned long long CUdeviceptr;
 typedef int CUdevice_attribute;
 typedef int nvrtcResult;

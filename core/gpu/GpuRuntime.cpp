@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/gpu/CudaDriver.h"
+#include "core/gpu/Nvrtc.h"
 
 namespace tilescope::gpu {
 
@@ -43,6 +44,12 @@ struct GpuRuntime::Api {
                            void**, void**) = nullptr;
   CUresult (*deviceGet)(CUdevice*, int) = nullptr;
   CUresult (*deviceGetAttribute)(int*, int, CUdevice) = nullptr;
+  CUresult (*eventCreate)(CUevent*, unsigned) = nullptr;
+  CUresult (*eventDestroy)(CUevent) = nullptr;
+  CUresult (*eventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*eventSynchronize)(CUevent) = nullptr;
+  CUresult (*eventElapsedTime)(float*, CUevent, CUevent) = nullptr;
+  CUresult (*memsetD32)(CUdeviceptr, unsigned, size_t) = nullptr;
 };
 
 struct GpuRuntime::Loaded {
@@ -57,8 +64,9 @@ std::string KernelResources::str() const {
 }
 
 GpuRuntime& GpuRuntime::instance() {
-  static GpuRuntime runtime;
-  return runtime;
+  // Never destroyed: tensors released during static destruction still give their device memory back.
+  static GpuRuntime* runtime = new GpuRuntime();
+  return *runtime;
 }
 
 GpuRuntime::GpuRuntime() : api_(std::make_unique<Api>()) {
@@ -93,6 +101,14 @@ GpuRuntime::GpuRuntime() : api_(std::make_unique<Api>()) {
   bind(api_->launchKernel, "cuLaunchKernel");
   bind(api_->deviceGet, "cuDeviceGet");
   bind(api_->deviceGetAttribute, "cuDeviceGetAttribute");
+  bind(api_->eventCreate, "cuEventCreate");
+  bind(api_->eventDestroy, "cuEventDestroy_v2");
+  bind(api_->eventRecord, "cuEventRecord");
+  bind(api_->eventSynchronize, "cuEventSynchronize");
+  bind(api_->memsetD32, "cuMemsetD32_v2");
+  // CUDA 12.8 renamed it; older drivers only have the first name.
+  api_->eventElapsedTime = reinterpret_cast<decltype(api_->eventElapsedTime)>(d.symbol("cuEventElapsedTime_v2"));
+  if (!api_->eventElapsedTime) bind(api_->eventElapsedTime, "cuEventElapsedTime");
   api_->ctxCreate = reinterpret_cast<decltype(api_->ctxCreate)>(d.symbol("cuCtxCreate_v2"));
   api_->ctxDestroy = reinterpret_cast<decltype(api_->ctxDestroy)>(d.symbol("cuCtxDestroy_v2"));
   if (!ok) reason_ = "the CUDA driver lacks " + reason_;
@@ -119,6 +135,11 @@ void GpuRuntime::resetContext() {
   // drop our reference to it and reset it; ensureContext() makes a new one (a private context when
   // the primary one cannot be revived).
   modules_.clear();
+  freeBlocks_.clear();
+  cachedBytes_ = 0;
+  flushBuffer_ = 0;
+  eventStart_ = eventEnd_ = nullptr;
+  ++generation_;  // every device address handed out so far is dead
   api_->ctxSetCurrent(nullptr);
   CUdevice dev{};
   if (api_->deviceGet(&dev, 0) == CUDA_SUCCESS) {
@@ -163,33 +184,37 @@ void GpuRuntime::ensureContext(const std::string& kernel) {
 }
 
 GpuRuntime::Loaded& GpuRuntime::load(const CompiledKernel& compiled) {
-  const std::string& name = compiled.cuda.entryName;
+  return loadPtx(compiled.cacheKey, compiled.ptx, compiled.cuda.entryName, compiled.cuda.dynamicSharedBytes);
+}
+
+GpuRuntime::Loaded& GpuRuntime::loadPtx(const std::string& key, const std::string& ptx, const std::string& name,
+                                        size_t dynamicShared) {
   ensureContext(name);
-  auto it = modules_.find(compiled.cacheKey);
+  auto it = modules_.find(key);
   if (it != modules_.end()) return *it->second;
   auto l = std::make_unique<Loaded>();
-  check(api_->moduleLoadData(&l->module, compiled.ptx.c_str()), "cuModuleLoadData", name);
+  check(api_->moduleLoadData(&l->module, ptx.c_str()), "cuModuleLoadData", name);
   check(api_->moduleGetFunction(&l->function, l->module, name.c_str()), "cuModuleGetFunction", name);
   KernelResources& r = l->resources;
   check(api_->funcGetAttribute(&r.registers, kAttrNumRegs, l->function), "cuFuncGetAttribute", name);
   check(api_->funcGetAttribute(&r.staticSharedBytes, kAttrSharedBytes, l->function), "cuFuncGetAttribute", name);
   check(api_->funcGetAttribute(&r.localBytes, kAttrLocalBytes, l->function), "cuFuncGetAttribute", name);
   check(api_->funcGetAttribute(&r.maxThreadsPerBlock, kAttrMaxThreads, l->function), "cuFuncGetAttribute", name);
-  r.dynamicSharedBytes = static_cast<int>(compiled.cuda.dynamicSharedBytes);
-  if (compiled.cuda.dynamicSharedBytes > 48 * 1024) {
+  r.dynamicSharedBytes = static_cast<int>(dynamicShared);
+  if (dynamicShared > 48 * 1024) {
     CUdevice dev{};
     int optin = 0;
     check(api_->deviceGet(&dev, 0), "cuDeviceGet", name);
     check(api_->deviceGetAttribute(&optin, kDeviceAttrMaxSharedOptin, dev), "cuDeviceGetAttribute", name);
-    if (static_cast<int>(compiled.cuda.dynamicSharedBytes) + r.staticSharedBytes > optin)
-      throw GpuError("kernel '" + name + "' needs " + std::to_string(compiled.cuda.dynamicSharedBytes) +
+    if (static_cast<int>(dynamicShared) + r.staticSharedBytes > optin)
+      throw GpuError("kernel '" + name + "' needs " + std::to_string(dynamicShared) +
                      " bytes of shared memory per program and the device allows " + std::to_string(optin) +
                      "; use smaller blocks or --backend sim");
-    check(api_->funcSetAttribute(l->function, kAttrMaxDynamicShared, static_cast<int>(compiled.cuda.dynamicSharedBytes)),
+    check(api_->funcSetAttribute(l->function, kAttrMaxDynamicShared, static_cast<int>(dynamicShared)),
           "cuFuncSetAttribute", name);
   }
   Loaded& ref = *l;
-  modules_.emplace(compiled.cacheKey, std::move(l));
+  modules_.emplace(key, std::move(l));
   return ref;
 }
 
@@ -198,8 +223,131 @@ KernelResources GpuRuntime::resources(const CompiledKernel& compiled) {
   return load(compiled).resources;
 }
 
-GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[3], const std::vector<GpuBuffer>& buffers,
-                                   const std::vector<GpuArg>& args) {
+// --- device memory
+
+void GpuRuntime::dropCachedBlocks() {
+  for (auto& [bytes, address] : freeBlocks_) api_->memFree(address);
+  freeBlocks_.clear();
+  cachedBytes_ = 0;
+}
+
+uint64_t GpuRuntime::allocate(size_t bytes, const std::string& forWhat) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  ensureContext(forWhat);
+  bytes = std::max<size_t>(bytes, 256);
+  if (auto it = freeBlocks_.find(bytes); it != freeBlocks_.end()) {
+    const uint64_t address = it->second;
+    freeBlocks_.erase(it);
+    cachedBytes_ -= bytes;
+    return address;
+  }
+  CUdeviceptr p = 0;
+  CUresult r = api_->memAlloc(&p, bytes);
+  if (r != CUDA_SUCCESS && !freeBlocks_.empty()) {
+    dropCachedBlocks();
+    r = api_->memAlloc(&p, bytes);
+  }
+  if (r == 2 /* CUDA_ERROR_OUT_OF_MEMORY */)
+    throw GpuError("out of GPU memory allocating " + std::to_string(bytes) + " bytes for " + forWhat +
+                   "; free tensors you no longer need (del x) or use smaller sizes");
+  check(r, "cuMemAlloc", forWhat);
+  return p;
+}
+
+void GpuRuntime::release(uint64_t address, size_t bytes, uint64_t generation) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!address || generation != generation_ || !context_) return;  // died with an older context
+  bytes = std::max<size_t>(bytes, 256);
+  // Keep up to 4 GiB of freed blocks: do_bench allocates the same output sizes over and over.
+  constexpr size_t kMaxCachedBytes = size_t{4} << 30;
+  if (cachedBytes_ + bytes <= kMaxCachedBytes) {
+    freeBlocks_.emplace(bytes, address);
+    cachedBytes_ += bytes;
+    return;
+  }
+  api_->ctxSetCurrent(context_);
+  api_->memFree(address);
+}
+
+void GpuRuntime::upload(uint64_t dst, const void* src, size_t bytes, const std::string& forWhat) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  ensureContext(forWhat);
+  if (bytes) check(api_->memcpyHtoD(dst, src, bytes), "cuMemcpyHtoD", forWhat);
+  bytesUploaded_ += bytes;
+}
+
+void GpuRuntime::download(void* dst, uint64_t src, size_t bytes, const std::string& forWhat) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  ensureContext(forWhat);
+  if (bytes) check(api_->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", forWhat);
+  bytesDownloaded_ += bytes;
+}
+
+void GpuRuntime::fillZero(uint64_t dst, size_t bytes, const std::string& forWhat) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  ensureContext(forWhat);
+  if (bytes) check(api_->memsetD8(dst, 0, bytes), "cuMemsetD8", forWhat);
+}
+
+void GpuRuntime::makeCurrent(const std::string& forWhat) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  ensureContext(forWhat);
+}
+
+void GpuRuntime::synchronize(const std::string& forWhat) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  ensureContext(forWhat);
+  check(api_->ctxSynchronize(), "cuCtxSynchronize", forWhat);
+}
+
+// --- timing
+
+void GpuRuntime::beginTiming() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  timing_ = true;
+  timedMs_ = 0;
+  timedOps_ = 0;
+}
+
+std::pair<double, int> GpuRuntime::endTiming() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  timing_ = false;
+  return {timedMs_, timedOps_};
+}
+
+void GpuRuntime::timed(const std::string& what, const std::function<void()>& issue) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!timing_) {
+    issue();
+    return;
+  }
+  ensureContext(what);
+  if (!eventStart_) {
+    check(api_->eventCreate(&eventStart_, 0), "cuEventCreate", what);
+    check(api_->eventCreate(&eventEnd_, 0), "cuEventCreate", what);
+  }
+  check(api_->eventRecord(eventStart_, nullptr), "cuEventRecord", what);
+  issue();
+  check(api_->eventRecord(eventEnd_, nullptr), "cuEventRecord", what);
+  check(api_->eventSynchronize(eventEnd_), "cuEventSynchronize", what);
+  float ms = 0;
+  check(api_->eventElapsedTime(&ms, eventStart_, eventEnd_), "cuEventElapsedTime", what);
+  timedMs_ += ms;
+  ++timedOps_;
+}
+
+void GpuRuntime::flushL2() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  constexpr size_t kFlushBytes = size_t{256} << 20;  // Triton's do_bench clears a 256 MB buffer
+  ensureContext("the L2 flush");
+  if (!flushBuffer_) flushBuffer_ = allocate(kFlushBytes, "the L2 flush");
+  check(api_->memsetD32(flushBuffer_, 0, kFlushBytes / 4), "cuMemsetD32", "the L2 flush");
+  check(api_->ctxSynchronize(), "cuCtxSynchronize", "the L2 flush");
+}
+
+// --- launches
+
+GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[3], const std::vector<GpuArg>& args) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   GpuLaunchResult result;
   const std::string arch = GpuCompiler::defaultArch();
@@ -212,89 +360,109 @@ GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[
   Loaded& loaded = load(ck);
   result.resources = loaded.resources;
 
-  // Device copies of the buffers, plus the status words.
-  std::vector<CUdeviceptr> device(buffers.size(), 0);
-  CUdeviceptr status = 0;
-  auto freeAll = [&] {
-    if (!context_) return;  // reset: the allocations went with the context
-    for (CUdeviceptr p : device)
-      if (p) api_->memFree(p);
-    if (status) api_->memFree(status);
-  };
-  try {
-    for (size_t i = 0; i < buffers.size(); ++i) {
-      check(api_->memAlloc(&device[i], std::max<size_t>(buffers[i].bytes, 16)), "cuMemAlloc", name);
-      if (buffers[i].bytes) check(api_->memcpyHtoD(device[i], buffers[i].host, buffers[i].bytes), "cuMemcpyHtoD", name);
-    }
-    check(api_->memAlloc(&status, 16), "cuMemAlloc", name);
-    check(api_->memsetD8(status, 0, 16), "cuMemsetD8", name);
+  // The status words (code, pid) a device assertion or a zero loop step writes.
+  const uint64_t status = allocate(16, "kernel '" + name + "'");
+  const uint64_t statusGeneration = generation_;
+  struct StatusGuard {
+    GpuRuntime& rt;
+    uint64_t address, generation;
+    ~StatusGuard() { rt.release(address, 16, generation); }
+  } guard{*this, status, statusGeneration};
+  check(api_->memsetD8(status, 0, 16), "cuMemsetD8", name);
 
-    // Parameter values in the kernel's runtime-parameter order, then the status pointer.
-    std::vector<const ir::KernelParam*> params = kernel.runtimeParams();
-    if (params.size() != args.size())
-      throw lang::InternalError("gpu launch of '" + name + "': " + std::to_string(args.size()) + " arguments for " +
-                                std::to_string(params.size()) + " parameters");
-    std::vector<std::array<unsigned char, 8>> storage(params.size() + 1);
-    std::vector<void*> pointers;
-    for (size_t i = 0; i < params.size(); ++i) {
-      const ir::Type& t = params[i]->type;
-      const GpuArg& a = args[i];
-      unsigned char* slot = storage[i].data();
-      std::memset(slot, 0, 8);
-      if (t.isPointer()) {
-        if (a.buffer < 0) {
-          const uint64_t raw = static_cast<uint64_t>(a.intValue);
-          std::memcpy(slot, &raw, 8);
-        } else {
-          const uint64_t p = device[static_cast<size_t>(a.buffer)] + static_cast<uint64_t>(a.byteOffset);
-          std::memcpy(slot, &p, 8);
-        }
-      } else if (t.dtype() == ir::DType::FP32) {
-        const float f = static_cast<float>(a.isFloat ? a.floatValue : static_cast<double>(a.intValue));
-        std::memcpy(slot, &f, 4);
-      } else if (t.dtype() == ir::DType::FP64) {
-        const double f = a.isFloat ? a.floatValue : static_cast<double>(a.intValue);
-        std::memcpy(slot, &f, 8);
-      } else if (ir::isInt(t.dtype())) {
-        const int64_t v = a.isFloat ? static_cast<int64_t>(a.floatValue) : a.intValue;
-        std::memcpy(slot, &v, static_cast<size_t>(std::max(1, ir::bitWidth(t.dtype()) / 8)));  // little-endian
-        if (t.dtype() == ir::DType::I1) slot[0] = v != 0;
-      } else {
-        throw lang::CompileError(lang::Diagnostic::error(
-            params[i]->range, "a " + std::string(ir::dtypeName(t.dtype())) +
-                                  " scalar parameter is not supported on the GPU backend yet; use --backend sim"));
-      }
-      pointers.push_back(slot);
+  // Parameter values in the kernel's runtime-parameter order, then the status pointer.
+  std::vector<const ir::KernelParam*> params = kernel.runtimeParams();
+  if (params.size() != args.size())
+    throw lang::InternalError("gpu launch of '" + name + "': " + std::to_string(args.size()) + " arguments for " +
+                              std::to_string(params.size()) + " parameters");
+  std::vector<std::array<unsigned char, 8>> storage(params.size() + 1);
+  std::vector<void*> pointers;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const ir::Type& t = params[i]->type;
+    const GpuArg& a = args[i];
+    unsigned char* slot = storage[i].data();
+    std::memset(slot, 0, 8);
+    if (t.isPointer()) {
+      const uint64_t raw = static_cast<uint64_t>(a.intValue);
+      std::memcpy(slot, &raw, 8);
+    } else if (t.dtype() == ir::DType::FP32) {
+      const float f = static_cast<float>(a.isFloat ? a.floatValue : static_cast<double>(a.intValue));
+      std::memcpy(slot, &f, 4);
+    } else if (t.dtype() == ir::DType::FP64) {
+      const double f = a.isFloat ? a.floatValue : static_cast<double>(a.intValue);
+      std::memcpy(slot, &f, 8);
+    } else if (ir::isInt(t.dtype())) {
+      const int64_t v = a.isFloat ? static_cast<int64_t>(a.floatValue) : a.intValue;
+      std::memcpy(slot, &v, static_cast<size_t>(std::max(1, ir::bitWidth(t.dtype()) / 8)));  // little-endian
+      if (t.dtype() == ir::DType::I1) slot[0] = v != 0;
+    } else {
+      throw lang::CompileError(lang::Diagnostic::error(
+          params[i]->range, "a " + std::string(ir::dtypeName(t.dtype())) +
+                                " scalar parameter is not supported on the GPU backend yet; use --backend sim"));
     }
-    std::memcpy(storage.back().data(), &status, 8);
-    pointers.push_back(storage.back().data());
+    pointers.push_back(slot);
+  }
+  std::memcpy(storage.back().data(), &status, 8);
+  pointers.push_back(storage.back().data());
 
-    const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
+  timed("kernel '" + name + "'", [&] {
     check(api_->launchKernel(loaded.function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
                              static_cast<unsigned>(grid[2]), static_cast<unsigned>(ck.cuda.numThreads), 1, 1,
                              static_cast<unsigned>(ck.cuda.dynamicSharedBytes), nullptr, pointers.data(), nullptr),
           "cuLaunchKernel", name);
-    check(api_->ctxSynchronize(), "cuCtxSynchronize (after launching the kernel)", name);
-    result.kernelSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  });
+  check(api_->ctxSynchronize(), "cuCtxSynchronize (after launching the kernel)", name);
+  result.kernelSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    for (size_t i = 0; i < buffers.size(); ++i)
-      if (buffers[i].bytes) check(api_->memcpyDtoH(buffers[i].host, device[i], buffers[i].bytes), "cuMemcpyDtoH", name);
-    uint32_t words[4] = {};
-    check(api_->memcpyDtoH(words, status, 16), "cuMemcpyDtoH", name);
-    if (words[0] != 0) {
-      const size_t index = words[0] - 1;
-      if (index >= ck.cuda.failures.size()) throw lang::InternalError("gpu status code out of range");
-      const KernelFailure& f = ck.cuda.failures[index];
-      result.failure = lang::Diagnostic::error(
-          f.range, f.message + " in kernel '" + name + "', program pid (" + std::to_string(words[1]) + ", " +
-                       std::to_string(words[2]) + ", " + std::to_string(words[3]) + ")");
-    }
-  } catch (...) {
-    freeAll();
-    throw;
+  uint32_t words[4] = {};
+  check(api_->memcpyDtoH(words, status, 16), "cuMemcpyDtoH", name);
+  if (words[0] != 0) {
+    const size_t index = words[0] - 1;
+    if (index >= ck.cuda.failures.size()) throw lang::InternalError("gpu status code out of range");
+    const KernelFailure& f = ck.cuda.failures[index];
+    result.failure = lang::Diagnostic::error(
+        f.range, f.message + " in kernel '" + name + "', program pid (" + std::to_string(words[1]) + ", " +
+                     std::to_string(words[2]) + ", " + std::to_string(words[3]) + ")");
   }
-  freeAll();
   return result;
+}
+
+std::shared_ptr<const RawModule> GpuRuntime::compileRaw(const std::string& code, const std::string& name,
+                                                        const std::vector<std::string>& options) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const Nvrtc& nvrtc = Nvrtc::instance();
+  if (!nvrtc.available()) throw GpuError("RawKernel needs NVRTC: " + nvrtc.unavailableReason());
+  auto m = std::make_shared<RawModule>();
+  m->name = name;
+  m->arch = GpuCompiler::defaultArch();
+  std::string keyText = code + '\0' + name + '\0' + m->arch + '\0' + nvrtc.version();
+  for (const std::string& o : options) keyText += '\0' + o;
+  m->cacheKey = "raw" + GpuCompiler::hashText(keyText);
+  if (auto it = raw_.find(m->cacheKey); it != raw_.end()) return it->second;
+  const NvrtcOutput r = nvrtc.compileToPtx(code, name + ".cu", m->arch, options);
+  m->nvrtcLog = r.log;
+  if (!r.ok) throw GpuError("the CUDA C++ of RawKernel '" + name + "' does not compile:\n" + r.log);
+  m->ptx = r.ptx;
+  raw_[m->cacheKey] = m;
+  return m;
+}
+
+void GpuRuntime::launchRaw(const RawModule& module, const int64_t grid[3], const int64_t block[3], int sharedBytes,
+                           const std::vector<std::vector<unsigned char>>& params) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string& name = module.name;
+  Loaded& loaded = loadPtx(module.cacheKey, module.ptx, name, static_cast<size_t>(std::max(0, sharedBytes)));
+  std::vector<void*> pointers;
+  for (const auto& p : params) pointers.push_back(const_cast<unsigned char*>(p.data()));
+  timed("RawKernel '" + name + "'", [&] {
+    check(api_->launchKernel(loaded.function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
+                             static_cast<unsigned>(grid[2]), static_cast<unsigned>(block[0]), static_cast<unsigned>(block[1]),
+                             static_cast<unsigned>(block[2]), static_cast<unsigned>(std::max(0, sharedBytes)), nullptr,
+                             pointers.data(), nullptr),
+          "cuLaunchKernel", name);
+  });
+  check(api_->ctxSynchronize(), "cuCtxSynchronize (after launching the kernel)", name);
 }
 
 }  // namespace tilescope::gpu

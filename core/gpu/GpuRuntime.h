@@ -4,6 +4,7 @@
 // buffers, launches. Every CUDA call is checked; a failure names the call and the kernel. After a
 // sticky fault (illegal address, trap, ...) the context is reset, so the next launch works.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,29 +33,31 @@ struct KernelResources {
   std::string str() const;  // "38 registers, 0+4096 bytes shared, 0 bytes local (spills)"
 };
 
-// Host memory a launch reads and writes: copied to the device before and back after the launch.
-struct GpuBuffer {
-  void* host = nullptr;
-  size_t bytes = 0;
-};
-
-// A runtime argument: a pointer into buffer `buffer` at `byteOffset`, or a scalar.
+// A runtime argument: a device address (pointer parameters) or a scalar.
 struct GpuArg {
-  int buffer = -1;
-  int64_t byteOffset = 0;
+  bool isPointer = false;
   bool isFloat = false;
-  int64_t intValue = 0;
+  int64_t intValue = 0;  // the device address for a pointer
   double floatValue = 0;
-  static GpuArg pointer(int buffer, int64_t byteOffset) { return GpuArg{buffer, byteOffset, false, 0, 0}; }
-  static GpuArg integer(int64_t v) { return GpuArg{-1, 0, false, v, 0}; }
-  static GpuArg real(double v) { return GpuArg{-1, 0, true, 0, v}; }
+  static GpuArg pointer(uint64_t deviceAddress) { return GpuArg{true, false, static_cast<int64_t>(deviceAddress), 0}; }
+  static GpuArg integer(int64_t v) { return GpuArg{false, false, v, 0}; }
+  static GpuArg real(double v) { return GpuArg{false, true, 0, v}; }
 };
 
 struct GpuLaunchResult {
   std::shared_ptr<const CompiledKernel> compiled;
   KernelResources resources;
-  double kernelSeconds = 0;  // launch + synchronize
+  double kernelSeconds = 0;  // launch + synchronize (host clock)
   std::optional<lang::Diagnostic> failure;  // a device assertion or zero loop step, with the pid
+};
+
+// A kernel the user wrote in CUDA C++ (cupy.RawKernel), compiled by NVRTC.
+struct RawModule {
+  std::string name;       // the __global__ function
+  std::string arch;
+  std::string ptx;
+  std::string cacheKey;
+  std::string nvrtcLog;
 };
 
 class GpuRuntime {
@@ -63,12 +66,47 @@ public:
   bool available() const;
   std::string unavailableReason() const;
 
-  // Compiles (cached), loads, copies the buffers in, launches grid x numThreads, synchronizes and
-  // copies the buffers back. Throws lang::CompileError (unsupported IR), GpuError (CUDA failures).
-  GpuLaunchResult launch(const ir::Kernel& kernel, const int64_t grid[3], const std::vector<GpuBuffer>& buffers,
-                         const std::vector<GpuArg>& args);
+  // --- device memory. Freed blocks are kept for reuse (keyed by size); when an allocation fails the
+  // cache is emptied and the allocation retried. Addresses of an older generation() died with the
+  // context they came from (after a fault) and must not be used or released.
+  uint64_t allocate(size_t bytes, const std::string& forWhat);
+  void release(uint64_t address, size_t bytes, uint64_t generation);
+  void upload(uint64_t dst, const void* src, size_t bytes, const std::string& forWhat);
+  void download(void* dst, uint64_t src, size_t bytes, const std::string& forWhat);
+  void fillZero(uint64_t dst, size_t bytes, const std::string& forWhat);
+  uint64_t generation() const { return generation_; }
+  // Bytes copied host -> device and device -> host so far (tests check that inputs stay resident).
+  uint64_t bytesUploaded() const { return bytesUploaded_; }
+  uint64_t bytesDownloaded() const { return bytesDownloaded_; }
+
+  // Compiles (cached), loads and launches grid x numThreads with device-address arguments, then
+  // synchronizes and reads the status word. Throws lang::CompileError (unsupported IR), GpuError
+  // (CUDA failures).
+  GpuLaunchResult launch(const ir::Kernel& kernel, const int64_t grid[3], const std::vector<GpuArg>& args);
   // Registers, shared and local memory of a compiled kernel (loads it).
   KernelResources resources(const CompiledKernel& compiled);
+
+  // --- raw CUDA C++ kernels. compileRaw throws GpuError with NVRTC's log when the code does not compile.
+  std::shared_ptr<const RawModule> compileRaw(const std::string& code, const std::string& name,
+                                              const std::vector<std::string>& options);
+  // params: each argument's bytes as the kernel's signature declares them.
+  void launchRaw(const RawModule& module, const int64_t grid[3], const int64_t block[3], int sharedBytes,
+                 const std::vector<std::vector<unsigned char>>& params);
+
+  // --- device timing (do_bench). Between begin and end, every device operation (kernel launch,
+  // library call) is bracketed by CUDA events; end returns the summed milliseconds and how many
+  // operations ran.
+  void beginTiming();
+  std::pair<double, int> endTiming();
+  // Brackets work issued by `issue` (on the null stream, current context) when timing is on.
+  void timed(const std::string& what, const std::function<void()>& issue);
+  // Overwrites a 256 MB buffer so the next timed operation starts with a cold L2 (do_bench's flush).
+  void flushL2();
+  // Makes the runtime's context current on this thread (for libraries such as cuBLAS).
+  void makeCurrent(const std::string& forWhat);
+  void synchronize(const std::string& forWhat);
+  // Checks a CUDA driver result; a sticky error rebuilds the context (see check()).
+  void checkResult(CUresult r, const char* call, const std::string& what) { check(r, call, what); }
 
 private:
   GpuRuntime();
@@ -76,8 +114,10 @@ private:
   struct Api;
   void ensureContext(const std::string& kernel);
   Loaded& load(const CompiledKernel& compiled);
+  Loaded& loadPtx(const std::string& key, const std::string& ptx, const std::string& entry, size_t dynamicShared);
   void check(CUresult r, const char* call, const std::string& kernel);
   void resetContext();
+  void dropCachedBlocks();
 
   std::recursive_mutex mutex_;
   std::unique_ptr<Api> api_;
@@ -85,7 +125,17 @@ private:
   CUcontext context_ = nullptr;
   bool ownContext_ = false;  // made by cuCtxCreate after the primary context could not be revived
   int resets_ = 0;
+  uint64_t generation_ = 1;
+  uint64_t bytesUploaded_ = 0, bytesDownloaded_ = 0;
   std::map<std::string, std::unique_ptr<Loaded>> modules_;  // by PTX cache key
+  std::multimap<size_t, uint64_t> freeBlocks_;              // released allocations by size
+  size_t cachedBytes_ = 0;
+  uint64_t flushBuffer_ = 0;
+  bool timing_ = false;
+  double timedMs_ = 0;
+  int timedOps_ = 0;
+  CUevent eventStart_ = nullptr, eventEnd_ = nullptr;
+  std::map<std::string, std::shared_ptr<const RawModule>> raw_;
 };
 
 }  // namespace tilescope::gpu

@@ -12,6 +12,7 @@
 #include "core/host/Operators.h"
 #include "core/host/PythonFormat.h"
 #include "core/host/PythonModules.h"
+#include "core/host/RawKernel.h"
 #include "core/host/TensorError.h"
 #include "core/host/TorchModule.h"
 #include "core/host/TritonModule.h"
@@ -32,6 +33,7 @@ Interpreter::Interpreter() : globals_(std::make_shared<Scope>()) {
   installPythonModules(*this);
   installTorchModule(*this);
   installTritonModule(*this);
+  installCupyModule(*this);
 }
 
 Interpreter::~Interpreter() {
@@ -474,6 +476,24 @@ Value Interpreter::callFunction(FunctionObject& fn, const CallArgs& args) {
   auto scope = std::make_shared<Scope>(fn.closure);
   for (size_t i = 0; i < bound.size(); ++i) scope->assign(fn.signature.params()[i].name, bound[i]);
   const lang::SourceRange where = fn.def ? fn.def->range : fn.lambda->range;
+  // Runs after the frame is popped (declared before the guard). A nested def or lambda kept in a
+  // local variable makes a cycle: scope -> variable -> function -> closure == scope. CPython's cycle
+  // collector frees it when nothing else holds either; shared_ptr cannot, and the call's tensors
+  // (do_bench's outputs, say) would live forever. When every such function is held by its variable
+  // alone and nothing else holds the scope, drop the variables.
+  struct LocalCycleBreaker {
+    std::shared_ptr<Scope>& scope;
+    ~LocalCycleBreaker() {
+      long closures = 0;
+      for (const auto& [name, v] : scope->variables()) {
+        const auto* f = dynamic_cast<const FunctionObject*>(v.object());
+        if (!f || f->closure != scope) continue;
+        if (v.objectUseCount() != 1) return;  // escaped (returned, stored elsewhere, or under two names)
+        ++closures;
+      }
+      if (closures > 0 && scope.use_count() == 1 + closures) scope->clearVariables();
+    }
+  } cycleBreaker{scope};
   FrameGuard guard(*this, Frame{fn.name, scope, where});
   try {
     if (fn.lambda) return eval(*fn.lambda->body, scope);

@@ -2,6 +2,7 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -13,6 +14,7 @@
 #include <thread>
 
 #include "core/host/Containers.h"
+#include "core/host/DeviceMemory.h"
 #include "core/host/Interpreter.h"
 #include "core/host/JitFunction.h"
 #include "core/host/KernelHostCalls.h"
@@ -190,33 +192,31 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
 
 namespace {
 
-// Runs the launch on the GPU: every tensor's whole storage is copied to the device and back (one
-// device buffer per host Storage, so aliasing views stay aliased). Returns false when the kernel
+// Runs the launch on the GPU. Each tensor's storage has one device copy (DeviceMemory), so aliasing
+// views stay aliased and unchanged inputs are not uploaded again. Returns false when the kernel
 // cannot run on the GPU and `fallback` allows the simulator instead.
 bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, bool fallback) {
-  std::vector<gpu::GpuBuffer> buffers;
-  std::map<const Storage*, int> bufferOf;
   std::vector<std::shared_ptr<Storage>> storages;
   std::vector<gpu::GpuArg> args;
-  for (const Value& v : launch.runtimeArgs) {
-    if (const Tensor* t = tensorOf(v)) {
-      Storage* storage = t->storage().get();
-      auto it = bufferOf.find(storage);
-      if (it == bufferOf.end()) {
-        it = bufferOf.emplace(storage, static_cast<int>(buffers.size())).first;
-        buffers.push_back({storage->data(), storage->nbytes()});
-        storages.push_back(t->storage());
+  const std::string forWhat = "kernel '" + jit.name() + "'";
+  try {
+    for (const Value& v : launch.runtimeArgs) {
+      if (const Tensor* t = tensorOf(v)) {
+        const uint64_t base = DeviceMemory::addressFor(*t->storage(), forWhat);
+        if (std::find(storages.begin(), storages.end(), t->storage()) == storages.end()) storages.push_back(t->storage());
+        args.push_back(gpu::GpuArg::pointer(base + static_cast<uint64_t>(t->storageOffset() * t->elementSize())));
+      } else if (v.isFloat()) {
+        args.push_back(gpu::GpuArg::real(v.asFloat()));
+      } else {
+        args.push_back(gpu::GpuArg::integer(v.asInt()));
       }
-      args.push_back(gpu::GpuArg::pointer(it->second, t->storageOffset() * t->elementSize()));
-    } else if (v.isFloat()) {
-      args.push_back(gpu::GpuArg::real(v.asFloat()));
-    } else {
-      args.push_back(gpu::GpuArg::integer(v.asInt()));
     }
+  } catch (const gpu::GpuError& e) {
+    throw PyError("RuntimeError", e.what());
   }
   gpu::GpuLaunchResult result;
   try {
-    result = gpu::GpuRuntime::instance().launch(*launch.kernel, launch.grid.data(), buffers, args);
+    result = gpu::GpuRuntime::instance().launch(*launch.kernel, launch.grid.data(), args);
   } catch (const lang::CompileError& e) {
     if (fallback) return false;
     PyError err("CompilationError", e.diagnostic().range.str() + ": " + e.diagnostic().message);
@@ -227,8 +227,10 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
   } catch (const gpu::GpuError& e) {
     throw PyError("RuntimeError", e.what());
   }
-  for (const std::shared_ptr<Storage>& s : storages)
+  for (const std::shared_ptr<Storage>& s : storages) {
+    DeviceMemory::markDeviceNewer(*s);
     if (!s->fullyInitialised()) s->markAllWritten();  // the GPU does not track which bytes it wrote
+  }
   ProgramState& state = in.extension<ProgramState>();
   state.simulatorSeconds += result.kernelSeconds;
   if (state.warningsShown.insert("gpu-compiled:" + result.compiled->cacheKey).second) {

@@ -1,6 +1,7 @@
 #include "core/host/Storage.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstring>
 #include <new>
@@ -15,6 +16,8 @@ namespace {
 // transparent huge pages cut the page-fault cost of a fresh 64 MiB tensor by ~500x the fault count,
 // which is most of the time of an elementwise op on 2^24 floats.
 constexpr size_t kMmapThreshold = size_t{1} << 20;
+
+std::atomic<long> liveStorages{0};
 
 size_t roundedSize(size_t nbytes) {
   // Round up (and never zero) so that even an empty tensor has a valid, aligned pointer for a kernel.
@@ -47,13 +50,33 @@ std::shared_ptr<Storage> Storage::create(size_t nbytes, bool initialised) {
 }
 
 Storage::Storage(std::byte* data, size_t nbytes, bool initialised) : data_(data), nbytes_(nbytes) {
+  ++liveStorages;
   if (!initialised && nbytes > 0) {
     uninitialisedBytes_ = nbytes;
     writtenBits_.assign((nbytes + 63) / 64, 0);
   }
 }
 
+namespace {
+Storage::DeviceHooks deviceHooks;
+}  // namespace
+
+long Storage::liveCount() { return liveStorages.load(); }
+
+void Storage::setDeviceHooks(DeviceHooks hooks) { deviceHooks = hooks; }
+
+void Storage::syncForHostRead() const {
+  if (deviceHooks.fetch) deviceHooks.fetch(const_cast<Storage&>(*this));
+}
+
+void Storage::syncForHostWrite() {
+  if (mirror_.newer == DeviceMirror::Side::Device && deviceHooks.fetch) deviceHooks.fetch(*this);
+  mirror_.newer = DeviceMirror::Side::Host;
+}
+
 Storage::~Storage() {
+  --liveStorages;
+  if (mirror_.address && deviceHooks.release) deviceHooks.release(*this);
   if (mapped_) ::munmap(data_, roundedSize(nbytes_));
   else ::operator delete(data_, std::align_val_t(kAlignment));
 }

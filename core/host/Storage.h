@@ -31,8 +31,14 @@ class Storage {
   Storage& operator=(const Storage&) = delete;
   ~Storage();
 
-  std::byte* data() { return data_; }
-  const std::byte* data() const { return data_; }
+  std::byte* data() {
+    if (mirror_.address && mirror_.newer != DeviceMirror::Side::Host) syncForHostWrite();
+    return data_;
+  }
+  const std::byte* data() const {
+    if (mirror_.address && mirror_.newer == DeviceMirror::Side::Device) syncForHostRead();
+    return data_;
+  }
   size_t nbytes() const { return nbytes_; }
 
   // --- initialisation tracking (per byte) ---
@@ -45,28 +51,41 @@ class Storage {
   void markWritten(size_t offset, size_t length);
   void markAllWritten();
 
-  // --- future GPU mirror (not implemented yet) ---
-  // When the GPU backend keeps a device copy of this storage it will record it here: the CUdeviceptr and
-  // which side holds the newest bytes. Host-side readers must then call a sync hook before reading
-  // data() when `newer == Side::Device`, and writers must set `newer = Side::Host`. Today all execution
-  // (simulator and GPU launches) copies through host memory, so `devicePtr` stays 0 and `newer` Host.
+  // --- device copy (GPU backend). DeviceMemory keeps a device copy of a storage a GPU kernel used and
+  // records here which side holds the newest bytes. Every host access through data() first fetches
+  // newer device bytes, and a mutable access makes the host side the newest (the caller may write),
+  // so the next launch uploads again. Storages no GPU kernel touched pay one predictable branch.
   struct DeviceMirror {
     enum class Side : uint8_t { Host, Device, Both };
-    uint64_t devicePtr = 0;
+    uint64_t address = 0;     // 0: no device copy
+    uint64_t generation = 0;  // the GPU context generation the address belongs to
     Side newer = Side::Host;
   };
   DeviceMirror& deviceMirror() { return mirror_; }
   const DeviceMirror& deviceMirror() const { return mirror_; }
+  // Installed by DeviceMemory: fetch the device bytes into data_ (and set newer = Both), and give the
+  // device copy back when the storage dies.
+  struct DeviceHooks {
+    void (*fetch)(Storage&) = nullptr;
+    void (*release)(Storage&) = nullptr;
+  };
+  static void setDeviceHooks(DeviceHooks hooks);
+  // Storages alive in the process (tests check that finished calls free their tensors).
+  static long liveCount();
+  // The host bytes without syncing (DeviceMemory's own copies).
+  std::byte* hostBytes() { return data_; }
 
  private:
   Storage(std::byte* data, size_t nbytes, bool initialised);
+  void syncForHostWrite();
+  void syncForHostRead() const;
 
   std::byte* data_;
   size_t nbytes_;
   bool mapped_ = false;  // large buffers are mmap'd (see Storage.cpp)
   size_t uninitialisedBytes_ = 0;
   std::vector<uint64_t> writtenBits_;  // bit i set = byte i written; empty when fully initialised
-  DeviceMirror mirror_;
+  mutable DeviceMirror mirror_;
 };
 
 }  // namespace tilescope::host

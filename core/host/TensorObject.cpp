@@ -1,6 +1,7 @@
 #include "core/host/TensorObject.h"
 
 #include "core/host/Function.h"
+#include "core/host/GpuMatmul.h"
 #include "core/host/Interpreter.h"
 #include "core/host/PyError.h"
 #include "core/host/TensorCompare.h"
@@ -101,11 +102,14 @@ bool TensorObject::setItem(Interpreter& in, const Value& index, const Value& val
   return true;
 }
 
-std::optional<Value> TensorObject::binary(Interpreter&, BinOp op, const Value& other, bool reflected) {
+std::optional<Value> TensorObject::binary(Interpreter& in, BinOp op, const Value& other, bool reflected) {
   if (op == BinOp::MatMul) {
     const Tensor* o = tensorOf(other);
     if (!o) return std::nullopt;
-    return makeTensor(reflected ? matmul(*o, tensor) : matmul(tensor, *o));
+    const Tensor& lhs = reflected ? *o : tensor;
+    const Tensor& rhs = reflected ? tensor : *o;
+    if (std::optional<Tensor> onGpu = gpuMatmul(in, lhs, rhs)) return makeTensor(std::move(*onGpu));
+    return makeTensor(matmul(lhs, rhs));
   }
   const std::optional<host::BinaryOp> top = tensorOp(op);
   std::optional<TensorOrScalar> o = toOperand(other);

@@ -3,6 +3,7 @@
 #include "core/host/Builtins.h"
 #include "core/host/Containers.h"
 #include "core/host/Function.h"
+#include "core/host/GpuMatmul.h"
 #include "core/host/Interpreter.h"
 #include "core/host/PyError.h"
 #include "core/host/TensorCompare.h"
@@ -106,8 +107,11 @@ const std::map<std::string, std::pair<std::string, std::function<Value(Interpret
       const host::BinaryOp o = op;
       m[n] = {"input, other", [o](Interpreter&, ValueList& a) { return binaryFn(o, a); }};
     }
-    m["matmul"] = {"input, other", [](Interpreter&, ValueList& a) {
-                     return makeTensor(matmul(requireTensor(a[0], "input"), requireTensor(a[1], "other")));
+    m["matmul"] = {"input, other", [](Interpreter& in, ValueList& a) {
+                     const Tensor& x = requireTensor(a[0], "input");
+                     const Tensor& y = requireTensor(a[1], "other");
+                     if (std::optional<Tensor> onGpu = gpuMatmul(in, x, y)) return makeTensor(std::move(*onGpu));
+                     return makeTensor(matmul(x, y));
                    }};
     m["mm"] = m["matmul"];
     m["softmax"] = {"input, dim=None, dtype=None, *, axis=None", [](Interpreter& in, ValueList& a) {

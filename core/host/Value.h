@@ -64,6 +64,7 @@ public:
   int64_t asInt() const { return i_; }  // also valid for bools
   double asFloat() const { return tag_ == Tag::Float ? d_ : static_cast<double>(i_); }
   Object* object() const { return obj_.get(); }
+  long objectUseCount() const { return obj_.use_count(); }  // holders of the object (0 for non-objects)
   const std::shared_ptr<Object>& objectPtr() const { return obj_; }
 
   template <class T> T* as() const { return tag_ == Tag::Obj ? dynamic_cast<T*>(obj_.get()) : nullptr; }

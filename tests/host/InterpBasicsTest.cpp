@@ -1,8 +1,11 @@
 // The Python subset of the host interpreter: values, operators, control flow, functions, scopes.
+#include "core/host/HostExecutor.h"
+#include "core/host/Storage.h"
 #include "tests/host/InterpTestUtil.h"
 
 using tilescope::testing::pyError;
 using tilescope::testing::pyOut;
+using tilescope::testing::PyRun;
 using tilescope::testing::runPy;
 
 TEST(InterpBasics, IntArithmeticFollowsPython) { EXPECT_EQ(pyOut("print(7 // 2, -7 // 2, 7 % -3, -7 % 3, 2 ** 10, 7 / 2)"), "3 -4 -2 2 1024 3.5\n"); }
@@ -85,4 +88,30 @@ TEST(InterpBasics, TritonUtilModuleShipsTheSeedHelpers) {
   EXPECT_EQ(pyOut("from triton_util import cdiv, breakpoint_if, print_if, check_tensors_gpu_ready, test_pid_conds\n"
                   "print(cdiv(10, 3), test_pid_conds('>1,=0', [2], [0]), test_pid_conds('<1', [1]))\nprint_if('shown', '')\nprint_if('hidden', '>0')"),
             "4 True False\nshown\n");
+}
+
+TEST(InterpBasics, ACallWhoseLocalLambdaMakesACycleStillFreesItsTensors) {
+  // scope -> grid lambda -> closure == scope: without breaking the cycle every call of add() kept its
+  // output alive (do_bench calls it thousands of times).
+  tilescope::host::HostExecutor ex;
+  ASSERT_TRUE(runPy(ex, R"(import torch
+def make(n):
+    out = torch.zeros(n)
+    grid = lambda meta: (n // meta['B'],)
+    grid({'B': 2})
+    return out.sum().item()
+
+def keep(n):
+    out = torch.zeros(n)
+    return lambda: out
+)").ok);
+  const long before = tilescope::host::Storage::liveCount();
+  PyRun r = runPy(ex, "for i in range(50):\n    make(16)\n");
+  ASSERT_TRUE(r.ok) << r.errorValue;
+  EXPECT_LE(tilescope::host::Storage::liveCount(), before + 1);
+  // A closure that escapes keeps its scope (and tensor) alive, as in Python.
+  r = runPy(ex, "kept = keep(8)\nprint(kept().shape)\n");
+  ASSERT_TRUE(r.ok) << r.errorValue;
+  EXPECT_EQ(r.out, "torch.Size([8])\n");
+  EXPECT_GE(tilescope::host::Storage::liveCount(), before + 1);
 }

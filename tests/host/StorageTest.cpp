@@ -1,7 +1,9 @@
 // Storage: alignment, zero fill and the never-written tracking the kernel simulator relies on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "core/host/Storage.h"
 #include "core/host/TensorFactory.h"
@@ -41,8 +43,51 @@ TEST(Storage, TracksWrittenRangesByByte) {
 
 TEST(Storage, DeviceMirrorDefaultsToHostNewest) {
   auto s = Storage::create(16, true);
-  EXPECT_EQ(s->deviceMirror().devicePtr, 0u);
+  EXPECT_EQ(s->deviceMirror().address, 0u);
   EXPECT_EQ(s->deviceMirror().newer, Storage::DeviceMirror::Side::Host);
+}
+
+namespace {
+// A fake device for the mirror protocol: "device bytes" live in a host buffer.
+std::vector<std::byte> fakeDevice;
+int fetches = 0, releases = 0;
+void fakeFetch(Storage& s) {
+  ++fetches;
+  std::copy(fakeDevice.begin(), fakeDevice.end(), s.hostBytes());
+  s.deviceMirror().newer = Storage::DeviceMirror::Side::Both;
+}
+void fakeRelease(Storage& s) {
+  ++releases;
+  s.deviceMirror() = Storage::DeviceMirror{};
+}
+}  // namespace
+
+TEST(Storage, HostAccessFetchesNewerDeviceBytesAndWritesInvalidateTheDeviceCopy) {
+  Storage::setDeviceHooks({&fakeFetch, &fakeRelease});
+  fetches = releases = 0;
+  {
+    auto s = Storage::create(4, true);
+    fakeDevice.assign(4, std::byte{7});
+    s->deviceMirror().address = 0x1000;
+    s->deviceMirror().newer = Storage::DeviceMirror::Side::Device;
+    const Storage& reader = *s;
+    EXPECT_EQ(reader.data()[2], std::byte{7});  // a read fetches
+    EXPECT_EQ(fetches, 1);
+    EXPECT_EQ(s->deviceMirror().newer, Storage::DeviceMirror::Side::Both);
+    EXPECT_EQ(reader.data()[3], std::byte{7});  // and only once
+    EXPECT_EQ(fetches, 1);
+    s->data()[0] = std::byte{1};  // a mutable access makes the host side the newest
+    EXPECT_EQ(s->deviceMirror().newer, Storage::DeviceMirror::Side::Host);
+    EXPECT_EQ(fetches, 1);
+  }
+  EXPECT_EQ(releases, 1);  // the device copy is given back with the storage
+  {
+    auto plain = Storage::create(4, true);  // never on a device: no hook runs
+    plain->data()[0] = std::byte{2};
+  }
+  EXPECT_EQ(releases, 1);
+  EXPECT_EQ(fetches, 1);
+  Storage::setDeviceHooks({});
 }
 
 TEST(StorageTracking, EmptyStartsUninitialisedAndFactoriesDoNot) {
