@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/util/FrameCodec.h"
+#include "core/util/WorkerExitCodes.h"
 
 namespace tilescope::ui {
 using nlohmann::json;
@@ -281,6 +282,11 @@ void WorkerProcessClient::handleMessage(const json& message, QList<BinaryBlob> b
 void WorkerProcessClient::handleFinished(int exitCode, QProcess::ExitStatus status) {
   readMessages();  // whatever the worker wrote before it died is still worth showing
   if (!process_ || sender() != process_) return;
+  if (status == QProcess::NormalExit && exitCode == util::kWorkerExitAfterGpuFault) {
+    workerLost(tr("The GPU faulted in the last cell and CUDA cannot recover inside that process, so a fresh worker "
+                  "was started. Variables from earlier cells are gone: run those cells again."));
+    return;
+  }
   const QString what = describeExit(exitCode, status);
   workerLost(running_ ? tr("The worker %1 while running a cell; a fresh worker was started. Variables from earlier "
                            "cells are gone: run those cells again.").arg(what)

@@ -32,12 +32,19 @@ host::ExecutionOutcome TestCellExecutor::execute(const std::string& code, const 
       return outcome;
     } else if (command == "crash") {
       std::abort();
+    } else if (command == "gpu fault") {
+      gpuFaulted_ = true;  // the cell ends normally; the worker then exits as after a real fault
+      outcome.status = host::ExecutionOutcome::Status::Error;
+      outcome.errorName = "RuntimeError";
+      outcome.errorValue = "cuCtxSynchronize failed for kernel 'test': an illegal memory access was encountered";
+      outcome.traceback.push_back({host::cellFileName(cellId), lineNumber, column, command});
+      return outcome;
     } else {
       outcome.status = host::ExecutionOutcome::Status::Error;
       outcome.errorName = "TestExecutorError";
       outcome.errorValue = "unknown command '" + command +
                            "': the test executor (TILESCOPE_WORKER_TEST_EXECUTOR=1) understands only "
-                           "'print <text>', 'loop forever' and 'crash'";
+                           "'print <text>', 'loop forever', 'crash' and 'gpu fault'";
       outcome.traceback.push_back({host::cellFileName(cellId), lineNumber, column, "unknown command"});
       return outcome;
     }

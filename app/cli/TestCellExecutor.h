@@ -18,8 +18,12 @@ public:
   std::string name() const override { return "test-double"; }
   void setBackend(host::Backend) override {}
   void setStopOnOutOfBounds(bool) override {}  // the test double launches no kernels
+  bool needsFreshProcess() const override { return gpuFaulted_; }
   host::ExecutionOutcome execute(const std::string& code, const std::string& cellId,
                                  const host::ExecutionCallbacks& callbacks, const host::CancelToken& cancel) override;
+
+private:
+  bool gpuFaulted_ = false;  // 'gpu fault': acts as if the cell faulted the GPU
 };
 
 }  // namespace tilescope::cli

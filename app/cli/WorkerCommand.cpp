@@ -16,6 +16,7 @@
 
 #include "app/cli/Commands.h"
 #include "core/host/HostExecutor.h"
+#include "core/util/WorkerExitCodes.h"
 #include "app/cli/TestCellExecutor.h"
 #include "app/cli/WorkerChannel.h"
 
@@ -184,6 +185,8 @@ public:
     }
     send({{"type", "execute_reply"}, {"status", status}, {"execution_count", count}});
     send({{"type", "status"}, {"state", "idle"}});
+    // After a GPU fault this process's CUDA state stays broken: the app starts a fresh worker.
+    if (executor_.needsFreshProcess()) std::_Exit(util::kWorkerExitAfterGpuFault);
   }
 
 private:

@@ -75,6 +75,9 @@ public:
   void download(void* dst, uint64_t src, size_t bytes, const std::string& forWhat);
   void fillZero(uint64_t dst, size_t bytes, const std::string& forWhat);
   uint64_t generation() const { return generation_; }
+  // A sticky fault happened in this process: CUDA may refuse every later context (driver 580 does),
+  // so long-lived processes (the notebook worker) restart themselves.
+  bool hadStickyFault() const { return resets_ > 0; }
   // Bytes copied host -> device and device -> host so far (tests check that inputs stay resident).
   uint64_t bytesUploaded() const { return bytesUploaded_; }
   uint64_t bytesDownloaded() const { return bytesDownloaded_; }

@@ -99,6 +99,9 @@ public:
   // Must return soon after cancel.cancelled() becomes true, with Status::Cancelled.
   virtual ExecutionOutcome execute(const std::string& code, const std::string& cellId,
                                    const ExecutionCallbacks& callbacks, const CancelToken& cancel) = 0;
+  // True after a cell left this process unable to run further cells (a GPU fault: CUDA keeps the
+  // process's GPU state broken). The worker then replies and exits, and the app starts a fresh one.
+  virtual bool needsFreshProcess() const { return false; }
 };
 
 }  // namespace tilescope::host

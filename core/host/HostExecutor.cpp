@@ -1,5 +1,7 @@
 #include "core/host/HostExecutor.h"
 
+#include "core/gpu/GpuRuntime.h"
+
 #include "core/host/TensorError.h"
 #include "core/lang/Diagnostic.h"
 
@@ -52,5 +54,7 @@ ExecutionOutcome HostExecutor::run(const lang::SourceFilePtr& file, bool display
   in.setCancelToken(nullptr);
   return outcome;
 }
+
+bool HostExecutor::needsFreshProcess() const { return gpu::GpuRuntime::instance().hadStickyFault(); }
 
 }  // namespace tilescope::host

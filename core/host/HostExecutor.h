@@ -15,6 +15,7 @@ public:
   std::string name() const override { return "host-runtime"; }
   void setBackend(Backend backend) override;
   void setStopOnOutOfBounds(bool stop) override { launchSettings().stopOnOutOfBounds = stop; }
+  bool needsFreshProcess() const override;
   // Runs a cell compiled under cellFileName(cellId); a trailing expression's repr is the result.
   ExecutionOutcome execute(const std::string& code, const std::string& cellId, const ExecutionCallbacks& callbacks,
                            const CancelToken& cancel) override;

@@ -266,6 +266,10 @@ Value cupyModule(Interpreter&) {
           for (const Value& o : in.toList(a[2])) options.push_back(in.str(o));
         return Value(std::make_shared<RawKernelObject>(in.str(a[0]), in.str(a[1]), std::move(options)));
       });
+  // True when RawKernels can run: the GPU backend is in use and has a device.
+  m->attrs["is_available"] = makeBuiltin("cupy.is_available", "", [](Interpreter& in, ValueList&) {
+    return Value::boolean(gpuBackendActive(in) && gpu::GpuRuntime::instance().available());
+  });
   return Value(m);
 }
 

@@ -224,7 +224,7 @@ print("unlaunched kernels ran")
 
 TEST(GpuRun, ExamplesRunOnTheGpuLikeOnTheSimulator) {
   SKIP_WITHOUT_GPU();
-  for (const char* example : {"vector_add.ipynb", "copy_debugging.py", "practitioners_guide.ipynb"}) {
+  for (const char* example : {"vector_add.ipynb", "copy_debugging.py", "practitioners_guide.ipynb", "triton_vs_cuda.ipynb"}) {
     const std::string path = (fs::path(TILESCOPE_SOURCE_DIR) / "examples" / example).string();
     tilescope::testing::CliRun r;
     {

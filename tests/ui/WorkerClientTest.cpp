@@ -371,3 +371,21 @@ TEST_F(WindowRun, RunAllStopsAtTheCrashAndReportsCompletion) {
   window->notebookView()->flushPendingOutputs();
   EXPECT_TRUE(codeCell(1)->outputArea()->plainText().contains("hello"));
 }
+
+TEST_F(WindowRun, AGpuFaultRestartsTheWorkerAndSaysWhy) {
+  // After a GPU fault CUDA keeps the worker's GPU state broken; the worker replies, exits with its
+  // GPU-fault code, and the window says why a fresh worker was started.
+  QSignalSpy died(window->executionClient(), &tilescope::ui::ExecutionClient::workerDied);
+  window->model()->setSource(2, "gpu fault");
+  window->notebookView()->select(2);
+  window->notebookController()->runSelected();
+  ASSERT_TRUE(died.wait(10000));
+  EXPECT_TRUE(window->noticeBar()->text().contains("The GPU faulted")) << window->noticeBar()->text().toStdString();
+  EXPECT_TRUE(waitUntil([&] { return codeCell(2)->outputArea()->plainText().contains("illegal memory access"); }))
+      << "the cell's own error is kept: " << codeCell(2)->outputArea()->plainText().toStdString();
+  auto* worker = qobject_cast<WorkerProcessClient*>(window->executionClient());
+  ASSERT_TRUE(waitForIdle(*worker)) << "a fresh worker was started";
+  window->notebookView()->select(1);
+  window->notebookController()->runSelected();
+  ASSERT_TRUE(waitUntil([&] { return codeCell(1)->outputArea()->plainText().contains("hello"); }));
+}

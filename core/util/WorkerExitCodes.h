@@ -1,0 +1,10 @@
+#pragma once
+// Exit codes the notebook worker (`tilescope-cli worker`) uses on purpose, so the app can say why it
+// started a fresh one.
+namespace tilescope::util {
+
+// The last cell faulted the GPU (illegal address, trap, ...). CUDA keeps such a process's GPU state
+// broken, so the worker finishes the cell's reply and exits; the app starts a fresh worker.
+inline constexpr int kWorkerExitAfterGpuFault = 75;
+
+}  // namespace tilescope::util
