@@ -17,6 +17,7 @@ namespace {
 const char* kUsage =
     "usage: tilescope-cli run FILE.py|FILE.ipynb [--backend sim|gpu|auto] [--trace DIR] [--pid-filter EXPR]\n"
     "                         [--out OUT.ipynb] [--allow-errors] [--out-of-bounds stop|warn]\n"
+    "                         [--program-timing FILE.jsonl]\n"
     "\n"
     "Runs a script, or every code cell of a notebook in order (cells share one namespace), with\n"
     "tilescope's host interpreter; kernels run on the simulator. Exits 0 on success, 1 when the code\n"
@@ -30,6 +31,9 @@ const char* kUsage =
     "  --out-of-bounds P simulator: an unmasked access outside its tensor stops the launch (stop, the\n"
     "                    default) or is a warning, its stray lanes reading 0 and not written (warn);\n"
     "                    a notebook can ask for warn in its metadata: {\"tilescope\": {\"out_of_bounds\": \"warn\"}}\n"
+    "  --program-timing F  GPU: every program records its SM and start/end times (%smid, %globaltimer);\n"
+    "                    one JSON line per launch is written to F: {\"kernel\", \"launch\", \"grid\",\n"
+    "                    \"programs\": [[x, y, z, sm, start_ns, end_ns], ...]} (ns from the launch's first start)\n"
     "Notebook cells tagged 'raises-exception' (Jupyter's convention) may fail: their error is shown\n"
     "and the run goes on.\n";
 
@@ -37,6 +41,7 @@ struct Options {
   std::string path;
   std::string backend = "sim";
   std::string traceDir;
+  std::string programTiming;
   std::string pidFilter;
   std::string out;
   bool allowErrors = false;
@@ -183,6 +188,8 @@ int runRun(const Args& args) {
       if (!value(o.backend)) return 2;
     } else if (a == "--trace") {
       if (!value(o.traceDir)) return 2;
+    } else if (a == "--program-timing") {
+      if (!value(o.programTiming)) return 2;
     } else if (a == "--pid-filter") {
       if (!value(o.pidFilter)) return 2;
     } else if (a == "--out") {
@@ -233,6 +240,14 @@ int runRun(const Args& args) {
   executor.launchSettings().traceDir = o.traceDir;
   executor.launchSettings().stopOnOutOfBounds = o.stopOnOutOfBounds;
   executor.launchSettings().pidFilter = o.pidFilter;
+  if (!o.programTiming.empty()) {
+    std::ofstream truncate(o.programTiming, std::ios::trunc);
+    if (!truncate) {
+      std::fprintf(stderr, "tilescope-cli run: cannot write '%s'\n", o.programTiming.c_str());
+      return 1;
+    }
+    executor.launchSettings().programTimingPath = o.programTiming;
+  }
 
   if (endsWith(o.path, ".ipynb")) return runNotebook(executor, o);
   std::ifstream f(o.path, std::ios::binary);

@@ -56,9 +56,12 @@ bool containsStore(const ir::Stmt& s) {
   }
 }
 
-CudaKernelSource CudaCodegen::generate(const ir::Kernel& kernel) { return CudaEmitter(kernel).run(); }
+CudaKernelSource CudaCodegen::generate(const ir::Kernel& kernel, const CudaCodegenOptions& options) {
+  return CudaEmitter(kernel, options).run();
+}
 
-CudaEmitter::CudaEmitter(const ir::Kernel& kernel) : kernel_(kernel), threads_(kernel.options.numWarps * 32) {
+CudaEmitter::CudaEmitter(const ir::Kernel& kernel, const CudaCodegenOptions& options)
+    : kernel_(kernel), options_(options), threads_(kernel.options.numWarps * 32) {
   if (threads_ <= 0 || threads_ > 1024)
     unsupported(kernel.params.empty() ? lang::SourceRange{} : kernel.params.front().range,
                 "num_warps=" + std::to_string(kernel.options.numWarps) + " (at most 32 warps per program)");
@@ -129,9 +132,37 @@ CudaKernelSource CudaEmitter::run() {
   tu << "// " << kernel_.options.numWarps << " warps, " << threads_ << " threads per program; dynamic shared memory "
      << sharedBytes_ << " bytes\n";
   tu << cudaPrelude();
-  tu << "\nextern \"C\" __global__ void __launch_bounds__(" << threads_ << ") " << result_.entryName << "(" << params
-     << "ts_u32* __restrict__ ts_status) {\n";
-  tu << out_.str() << "}\n";
+  if (!options_.programTiming) {
+    tu << "\nextern \"C\" __global__ void __launch_bounds__(" << threads_ << ") " << result_.entryName << "(" << params
+       << "ts_u32* __restrict__ ts_status) {\n";
+    tu << out_.str() << "}\n";
+  } else {
+    // The body becomes a device function (its `return`s end the program) inside an entry that stamps
+    // the start, waits for every thread after the body, then stamps the end and the SM.
+    std::string args;
+    for (size_t i = 0; i < kernel_.params.size(); ++i)
+      if (!kernel_.params[i].isConstexpr) args += "p" + std::to_string(i) + ", ";
+    tu << "\nstatic __device__ __forceinline__ void " << result_.entryName << "_body(" << params
+       << "ts_u32* __restrict__ ts_status) {\n"
+       << out_.str() << "}\n";
+    tu << "\nextern \"C\" __global__ void __launch_bounds__(" << threads_ << ") " << result_.entryName << "(" << params
+       << "ts_u32* __restrict__ ts_status, unsigned long long* __restrict__ ts_timing) {\n"
+       << "  unsigned long long ts_start, ts_end;\n"
+       << "  unsigned int ts_sm;\n"
+       << "  asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(ts_start));\n"
+       << "  " << result_.entryName << "_body(" << args << "ts_status);\n"
+       << "  __syncthreads();\n"
+       << "  if (threadIdx.x != 0) return;\n"
+       << "  asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(ts_end));\n"
+       << "  asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(ts_sm));\n"
+       << "  const unsigned long long ts_p = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + "
+          "(unsigned long long)gridDim.y * blockIdx.z);\n"
+       << "  ts_timing[3 * ts_p] = ts_start;\n"
+       << "  ts_timing[3 * ts_p + 1] = ts_end;\n"
+       << "  ts_timing[3 * ts_p + 2] = ts_sm;\n"
+       << "}\n";
+    result_.programTiming = true;
+  }
   result_.source = tu.str();
   result_.dynamicSharedBytes = sharedBytes_;
   return std::move(result_);

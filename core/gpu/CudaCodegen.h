@@ -22,6 +22,13 @@ struct KernelFailure {
   std::string message;  // e.g. "device assertion failed: x > 0"
 };
 
+struct CudaCodegenOptions {
+  // Each program records its SM (%smid) and start/end times (%globaltimer, ns) into an extra
+  // `unsigned long long* ts_timing` argument: 3 words per program, linear program index
+  // x + y*gx + z*gx*gy. For the SM timeline; off by default (it costs two stamps per program).
+  bool programTiming = false;
+};
+
 struct CudaKernelSource {
   std::string entryName;  // extern "C" name of the __global__ function
   std::string source;     // the whole translation unit
@@ -29,13 +36,15 @@ struct CudaKernelSource {
   size_t dynamicSharedBytes = 0;
   std::vector<KernelFailure> failures;
   std::vector<lang::Diagnostic> warnings;  // e.g. host calls skipped on the GPU
+  bool programTiming = false;              // takes the ts_timing argument (CudaCodegenOptions)
 };
 
 class CudaCodegen {
 public:
   // Throws lang::CompileError (a user-facing diagnostic naming the op and its location) for IR the
   // GPU backend does not support yet, lang::InternalError for broken invariants.
-  static CudaKernelSource generate(const ir::Kernel& kernel);
+  static CudaKernelSource generate(const ir::Kernel& kernel, const CudaCodegenOptions& options = {});
+
 };
 
 }  // namespace tilescope::gpu

@@ -18,7 +18,7 @@ namespace tilescope::gpu {
 
 class CudaEmitter {
 public:
-  explicit CudaEmitter(const ir::Kernel& kernel);
+  CudaEmitter(const ir::Kernel& kernel, const CudaCodegenOptions& options);
   CudaKernelSource run();
 
   // --- output
@@ -67,6 +67,7 @@ public:
 
 private:
   const ir::Kernel& kernel_;
+  CudaCodegenOptions options_;
   int threads_ = 128;
   std::ostringstream out_;
   int indent_ = 1;

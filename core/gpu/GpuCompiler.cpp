@@ -50,10 +50,11 @@ std::string GpuCompiler::hashText(const std::string& text) {
   return buf;
 }
 
-std::shared_ptr<const CompiledKernel> GpuCompiler::compile(const ir::Kernel& kernel, const std::string& arch) {
+std::shared_ptr<const CompiledKernel> GpuCompiler::compile(const ir::Kernel& kernel, const std::string& arch,
+                                                           const CudaCodegenOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   auto out = std::make_shared<CompiledKernel>();
-  out->cuda = CudaCodegen::generate(kernel);
+  out->cuda = CudaCodegen::generate(kernel, options);
   out->arch = arch;
   const Nvrtc& nvrtc = Nvrtc::instance();
   if (!nvrtc.available()) throw std::runtime_error(nvrtc.unavailableReason());

@@ -30,7 +30,8 @@ public:
   // Throws lang::CompileError for kernels the GPU backend cannot translate yet, and
   // std::runtime_error when NVRTC is missing. Generated code that NVRTC rejects is our bug:
   // lang::InternalError with NVRTC's log.
-  std::shared_ptr<const CompiledKernel> compile(const ir::Kernel& kernel, const std::string& arch);
+  std::shared_ptr<const CompiledKernel> compile(const ir::Kernel& kernel, const std::string& arch,
+                                                const CudaCodegenOptions& options = {});
 
   // The first device's arch when there is one, else sm_90.
   static std::string defaultArch();

@@ -347,11 +347,14 @@ void GpuRuntime::flushL2() {
 
 // --- launches
 
-GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[3], const std::vector<GpuArg>& args) {
+GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[3], const std::vector<GpuArg>& args,
+                                   bool programTiming) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   GpuLaunchResult result;
   const std::string arch = GpuCompiler::defaultArch();
-  result.compiled = GpuCompiler::instance().compile(kernel, arch);
+  CudaCodegenOptions codegen;
+  codegen.programTiming = programTiming;
+  result.compiled = GpuCompiler::instance().compile(kernel, arch, codegen);
   const CompiledKernel& ck = *result.compiled;
   const std::string& name = kernel.name;
   if (grid[0] > 2147483647 || grid[1] > 65535 || grid[2] > 65535)
@@ -375,7 +378,7 @@ GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[
   if (params.size() != args.size())
     throw lang::InternalError("gpu launch of '" + name + "': " + std::to_string(args.size()) + " arguments for " +
                               std::to_string(params.size()) + " parameters");
-  std::vector<std::array<unsigned char, 8>> storage(params.size() + 1);
+  std::vector<std::array<unsigned char, 8>> storage(params.size() + 2);
   std::vector<void*> pointers;
   for (size_t i = 0; i < params.size(); ++i) {
     const ir::Type& t = params[i]->type;
@@ -402,8 +405,23 @@ GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[
     }
     pointers.push_back(slot);
   }
-  std::memcpy(storage.back().data(), &status, 8);
-  pointers.push_back(storage.back().data());
+  std::memcpy(storage[params.size()].data(), &status, 8);
+  pointers.push_back(storage[params.size()].data());
+  const size_t programs = static_cast<size_t>(grid[0] * grid[1] * grid[2]);
+  uint64_t timing = 0;
+  const uint64_t timingGeneration = generation_;
+  struct TimingGuard {
+    GpuRuntime& rt;
+    uint64_t& address;
+    size_t bytes;
+    uint64_t generation;
+    ~TimingGuard() { rt.release(address, bytes, generation); }
+  } timingGuard{*this, timing, programs * 24, timingGeneration};
+  if (programTiming) {
+    timing = allocate(programs * 24, "the program timing of kernel '" + name + "'");
+    std::memcpy(storage.back().data(), &timing, 8);
+    pointers.push_back(storage.back().data());
+  }
 
   const auto t0 = std::chrono::steady_clock::now();
   timed("kernel '" + name + "'", [&] {
@@ -417,6 +435,10 @@ GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[
 
   uint32_t words[4] = {};
   check(api_->memcpyDtoH(words, status, 16), "cuMemcpyDtoH", name);
+  if (programTiming) {
+    result.programTiming.resize(programs * 3);
+    check(api_->memcpyDtoH(result.programTiming.data(), timing, programs * 24), "cuMemcpyDtoH", name);
+  }
   if (words[0] != 0) {
     const size_t index = words[0] - 1;
     if (index >= ck.cuda.failures.size()) throw lang::InternalError("gpu status code out of range");

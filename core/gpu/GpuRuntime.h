@@ -49,6 +49,9 @@ struct GpuLaunchResult {
   KernelResources resources;
   double kernelSeconds = 0;  // launch + synchronize (host clock)
   std::optional<lang::Diagnostic> failure;  // a device assertion or zero loop step, with the pid
+  // With programTiming: per program (linear index x + y*gx + z*gx*gy) its start and end time
+  // (%globaltimer, ns) and SM (%smid), 3 words each.
+  std::vector<uint64_t> programTiming;
 };
 
 // A kernel the user wrote in CUDA C++ (cupy.RawKernel), compiled by NVRTC.
@@ -85,7 +88,8 @@ public:
   // Compiles (cached), loads and launches grid x numThreads with device-address arguments, then
   // synchronizes and reads the status word. Throws lang::CompileError (unsupported IR), GpuError
   // (CUDA failures).
-  GpuLaunchResult launch(const ir::Kernel& kernel, const int64_t grid[3], const std::vector<GpuArg>& args);
+  GpuLaunchResult launch(const ir::Kernel& kernel, const int64_t grid[3], const std::vector<GpuArg>& args,
+                         bool programTiming = false);
   // Registers, shared and local memory of a compiled kernel (loads it).
   KernelResources resources(const CompiledKernel& compiled);
 

@@ -27,6 +27,9 @@ struct LaunchSettings {
   std::string traceDir;   // --trace DIR: write one trace per launch there (empty: none)
   std::string pidFilter;  // --pid-filter EXPR: only these programs are traced
   bool stopOnOutOfBounds = true;  // --out-of-bounds warn: stray unmasked lanes read 0 and warn instead
+  // --program-timing FILE: GPU launches record each program's SM and start/end times, appended to
+  // FILE as one JSON line per launch (for the SM timeline). Empty: off.
+  std::string programTimingPath;
 };
 
 class Interpreter {

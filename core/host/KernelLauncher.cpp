@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <thread>
@@ -48,6 +49,7 @@ struct ProgramState {
   // warning from one place is shown once per session (do_bench launches a kernel hundreds of times).
   std::set<std::string> warningsShown;
   std::map<std::string, int> crossChecks;  // GPU launches checked against the simulator, by kernel
+  uint64_t timedLaunches = 0;               // GPU launches written to --program-timing
 };
 
 lang::Program& programFor(Interpreter& in) {
@@ -192,6 +194,28 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
 
 namespace {
 
+// One JSON line per launch: {"kernel", "launch", "grid", "programs": [[x, y, z, sm, start_ns, end_ns], ...]},
+// times relative to the launch's first program start.
+void appendProgramTiming(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, const std::vector<uint64_t>& words) {
+  ProgramState& state = in.extension<ProgramState>();
+  const int64_t gx = launch.grid[0], gy = launch.grid[1];
+  uint64_t origin = UINT64_MAX;
+  for (size_t p = 0; p < words.size() / 3; ++p) origin = std::min(origin, words[3 * p]);
+  nlohmann::json programs = nlohmann::json::array();
+  for (size_t p = 0; p < words.size() / 3; ++p) {
+    const int64_t i = static_cast<int64_t>(p);
+    programs.push_back({i % gx, (i / gx) % gy, i / (gx * gy), words[3 * p + 2], words[3 * p] - origin, words[3 * p + 1] - origin});
+  }
+  const nlohmann::json line = {{"kernel", jit.name()},
+                               {"launch", ++state.timedLaunches},
+                               {"grid", {launch.grid[0], launch.grid[1], launch.grid[2]}},
+                               {"programs", std::move(programs)}};
+  std::ofstream out(in.launchSettings().programTimingPath, std::ios::app);
+  out << line.dump() << "\n";
+  if (!out)
+    throw PyError("OSError", "cannot write the program timing to '" + in.launchSettings().programTimingPath + "'");
+}
+
 // Runs the launch on the GPU. Each tensor's storage has one device copy (DeviceMemory), so aliasing
 // views stay aliased and unchanged inputs are not uploaded again. Returns false when the kernel
 // cannot run on the GPU and `fallback` allows the simulator instead.
@@ -216,7 +240,8 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
   }
   gpu::GpuLaunchResult result;
   try {
-    result = gpu::GpuRuntime::instance().launch(*launch.kernel, launch.grid.data(), args);
+    result = gpu::GpuRuntime::instance().launch(*launch.kernel, launch.grid.data(), args,
+                                                !in.launchSettings().programTimingPath.empty());
   } catch (const lang::CompileError& e) {
     if (fallback) return false;
     PyError err("CompilationError", e.diagnostic().range.str() + ": " + e.diagnostic().message);
@@ -233,6 +258,7 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
   }
   ProgramState& state = in.extension<ProgramState>();
   state.simulatorSeconds += result.kernelSeconds;
+  if (!result.programTiming.empty()) appendProgramTiming(in, jit, launch, result.programTiming);
   if (state.warningsShown.insert("gpu-compiled:" + result.compiled->cacheKey).second) {
     for (const lang::Diagnostic& w : result.compiled->cuda.warnings) in.writeStderr(w.render());
     if (const char* verbose = std::getenv("TILESCOPE_GPU_VERBOSE"); verbose && *verbose && *verbose != '0')
@@ -369,6 +395,10 @@ void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch
 namespace {
 
 void runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch) {
+  if (!in.launchSettings().programTimingPath.empty() &&
+      in.extension<ProgramState>().warningsShown.insert("program-timing-sim:" + jit.name()).second)
+    in.writeStderr("warning: --program-timing records GPU launches only; kernel '" + jit.name() +
+                   "' ran on the simulator (use --backend gpu)\n");
 
   // Copy every tensor argument into the simulator's memory: one sim tensor per host Storage, so
   // aliasing views stay aliased.

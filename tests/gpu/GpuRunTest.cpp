@@ -6,9 +6,13 @@
 // what happens after a fault.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -354,4 +358,56 @@ print(0 < lo <= ms <= hi, ms < 2.0, gbps > 200, wall > ms)
 )", ex);
   ASSERT_TRUE(r.ok) << r.errorValue << r.err;
   EXPECT_EQ(r.out, "True True True True\n") << r.err;
+}
+
+TEST(GpuRun, ProgramTimingRecordsEveryProgramsSmAndTimes) {
+  SKIP_WITHOUT_GPU();
+  const fs::path dir = fs::temp_directory_path() / ("tilescope-timing-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "t.py") << R"(import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def busy(x_ptr, n, B: tl.constexpr):
+    pid = tl.program_id(0)
+    if pid % 3 == 1:
+        return
+    offs = pid * B + tl.arange(0, B)
+    v = tl.load(x_ptr + offs, mask=offs < n)
+    for i in range(64):
+        v = v * 1.0001 + 0.5
+    tl.store(x_ptr + offs, v, mask=offs < n)
+
+x = torch.rand(1000 * 256, device='cuda')
+busy[(1000,)](x, x.numel(), B=256)
+busy[(7, 2, 3)](x, 0, B=256)  # all masked: only the timing matters
+)";
+  const auto r = tilescope::testing::runCli("run " + (dir / "t.py").string() + " --backend gpu --program-timing " +
+                                            (dir / "timing.jsonl").string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  std::ifstream in(dir / "timing.jsonl");
+  std::vector<nlohmann::json> launches;
+  for (std::string line; std::getline(in, line);) launches.push_back(nlohmann::json::parse(line));
+  fs::remove_all(dir);
+  ASSERT_EQ(launches.size(), 2u);
+  EXPECT_EQ(launches[0]["kernel"], "busy");
+  EXPECT_EQ(launches[0]["programs"].size(), 1000u);
+  EXPECT_EQ(launches[1]["programs"].size(), 42u);
+  EXPECT_EQ(launches[1]["grid"], nlohmann::json::array({7, 2, 3}));
+  std::set<int64_t> sms;
+  uint64_t earliest = UINT64_MAX;
+  std::set<std::array<int64_t, 3>> pids;
+  for (const auto& p : launches[0]["programs"]) {
+    const uint64_t start = p[4], end = p[5];
+    EXPECT_LE(start, end);
+    EXPECT_LT(end, uint64_t{1000000000}) << "a launch of 1000 small programs takes far less than a second";
+    earliest = std::min(earliest, start);
+    sms.insert(p[3].get<int64_t>());
+  }
+  EXPECT_EQ(earliest, 0u) << "times are relative to the first program's start";
+  EXPECT_GT(sms.size(), 8u) << "1000 programs spread over many SMs";
+  for (const auto& p : launches[1]["programs"]) pids.insert({p[0].get<int64_t>(), p[1].get<int64_t>(), p[2].get<int64_t>()});
+  EXPECT_EQ(pids.size(), 42u) << "every (x, y, z) once";
+  EXPECT_TRUE(pids.count({6, 1, 2}));
 }

@@ -102,3 +102,31 @@ TEST(GpuCompiler, SecondCompileOfTheSameKernelHitsTheCache) {
   auto other = gpu::GpuCompiler::instance().compile(*k, "sm_89");
   EXPECT_NE(other->cacheKey, first->cacheKey);
 }
+
+TEST(GpuCompiler, ProgramTimingStampsEveryProgramAndAssembles) {
+  if (!lang::test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
+  if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
+  const std::string ptxas = findPtxas();
+  if (ptxas.empty()) GTEST_SKIP() << "ptxas not found";
+  TempCache cache;
+  ir::KernelPtr k = gpu::test::checkSeedCase(gpu::test::gpuSeedCases()[1]);
+  ASSERT_TRUE(k);
+  gpu::CudaCodegenOptions timing;
+  timing.programTiming = true;
+  auto plain = gpu::GpuCompiler::instance().compile(*k, "sm_90");
+  auto timed = gpu::GpuCompiler::instance().compile(*k, "sm_90", timing);
+  EXPECT_NE(plain->cacheKey, timed->cacheKey);
+  EXPECT_FALSE(plain->cuda.programTiming);
+  EXPECT_TRUE(timed->cuda.programTiming);
+  EXPECT_EQ(plain->ptx.find("%globaltimer"), std::string::npos);
+  EXPECT_NE(timed->ptx.find("%globaltimer"), std::string::npos);
+  EXPECT_NE(timed->ptx.find("%smid"), std::string::npos);
+  // The entry takes one more pointer: the timing buffer.
+  EXPECT_NE(timed->ptx.find(timed->cuda.entryName + "_param_" + std::to_string(k->runtimeParams().size() + 1)), std::string::npos)
+      << timed->ptx.substr(0, 3000);
+  const fs::path ptxFile = cache.dir / "timed.ptx";
+  fs::create_directories(cache.dir);
+  std::ofstream(ptxFile) << timed->ptx;
+  const std::string cmd = "\"" + ptxas + "\" -arch=sm_90 \"" + ptxFile.string() + "\" -o /dev/null";
+  EXPECT_EQ(std::system(cmd.c_str()), 0);
+}
