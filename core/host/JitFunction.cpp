@@ -1,5 +1,11 @@
 #include "core/host/JitFunction.h"
 
+#include <algorithm>
+#include <cstdio>
+
+#include "core/gpu/GpuRuntime.h"
+#include "core/host/GpuMatmul.h"
+
 #include "core/host/Containers.h"
 #include "core/host/Interpreter.h"
 #include "core/host/KernelLauncher.h"
@@ -52,6 +58,65 @@ Value launchHeuristics(Interpreter& in, Heuristics& h, const Value& grid, CallAr
   return launch(in, h.inner, grid, args);
 }
 
+// Times each config on the GPU (median of up to 100 ms of runs after a warm-up launch, L2 flushed
+// before each, device time by CUDA events) and returns the fastest; configs the GPU cannot run (too
+// much shared memory, say) are skipped. nullopt when no launch ran on the GPU (auto fell back).
+template <class WithConfig>
+std::optional<size_t> timeConfigs(Interpreter& in, Autotuner& a, const Value& grid, const WithConfig& withConfig) {
+  gpu::GpuRuntime& rt = gpu::GpuRuntime::instance();
+  JitFunction* jit = innermostJit(a.inner);
+  std::optional<size_t> best;
+  double bestMs = 0;
+  std::string table;
+  for (size_t i = 0; i < a.configs.size(); ++i) {
+    auto timeOnce = [&]() -> std::optional<double> {
+      CallArgs c = withConfig(i);
+      rt.flushL2();
+      rt.beginTiming();
+      try {
+        launch(in, a.inner, grid, c);
+      } catch (...) {
+        rt.endTiming();
+        throw;
+      }
+      const auto [ms, operations] = rt.endTiming();
+      if (operations == 0) return std::nullopt;
+      return ms;
+    };
+    std::vector<double> samples;
+    try {
+      CallArgs warm = withConfig(i);
+      launch(in, a.inner, grid, warm);  // compiles
+      std::optional<double> first = timeOnce();
+      if (!first) return std::nullopt;
+      samples.push_back(*first);
+      const int reps = std::clamp(static_cast<int>(100.0 / std::max(*first, 1e-3)), 2, 100);
+      for (int r = 1; r < reps; ++r)
+        if (std::optional<double> ms = timeOnce()) samples.push_back(*ms);
+    } catch (PyError& e) {
+      // A config this GPU cannot run is pruned, as Triton prunes configs that run out of resources.
+      if (e.type() != "CompilationError" && e.message().find("shared memory") == std::string::npos) throw;
+      table += "  " + in.repr(a.configs[i]) + ": skipped (" + e.message().substr(0, 120) + ")\n";
+      continue;
+    } catch (const gpu::GpuError& e) {
+      throw PyError("RuntimeError", e.what());
+    }
+    std::sort(samples.begin(), samples.end());
+    const double median = samples[samples.size() / 2];
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.4f ms", median);
+    table += "  " + in.repr(a.configs[i]) + ": " + ms + "\n";
+    if (!best || median < bestMs) {
+      best = i;
+      bestMs = median;
+    }
+  }
+  if (best && in.noteOnce("autotune-gpu:" + jit->name()))
+    in.writeStdout("autotune: timed " + std::to_string(a.configs.size()) + " configs of " + jit->name() +
+                   " on the GPU (median device time); using " + in.repr(a.configs[*best]) + "\n" + table);
+  return best;
+}
+
 Value launchAutotuned(Interpreter& in, Autotuner& a, const Value& grid, CallArgs& args) {
   JitFunction* jit = innermostJit(a.inner);
   std::string key;
@@ -71,6 +136,10 @@ Value launchAutotuned(Interpreter& in, Autotuner& a, const Value& grid, CallArgs
     return c;
   };
   auto it = a.chosen.find(key);
+  if (it == a.chosen.end() && gpuBackendActive(in) && gpu::GpuRuntime::instance().available()) {
+    // On the GPU: time every config, as Triton does, and keep the fastest.
+    if (std::optional<size_t> fastest = timeConfigs(in, a, grid, withConfig)) it = a.chosen.emplace(key, *fastest).first;
+  }
   if (it == a.chosen.end()) {
     // The simulator cannot time configs; it takes the first one that checks for these arguments.
     std::optional<PyError> firstError;

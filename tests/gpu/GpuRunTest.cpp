@@ -411,3 +411,28 @@ busy[(7, 2, 3)](x, 0, B=256)  # all masked: only the timing matters
   EXPECT_EQ(pids.size(), 42u) << "every (x, y, z) once";
   EXPECT_TRUE(pids.count({6, 1, 2}));
 }
+
+TEST(GpuRun, AutotuneTimesTheConfigsAndKeepsTheFastest) {
+  SKIP_WITHOUT_GPU();
+  tilescope::host::HostExecutor ex;
+  // The simulator takes the first config; on the GPU the tiny-block config is several times slower
+  // than the wide one on 2^24 elements, so timing must pick the second.
+  PyRun r = runOnGpu(R"(import torch
+import triton
+import triton.language as tl
+
+@triton.autotune(configs=[triton.Config({'BLOCK': 32}, num_warps=1), triton.Config({'BLOCK': 2048}, num_warps=4)], key=['n'])
+@triton.jit
+def scale(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2.0, mask=offs < n)
+
+x = torch.rand(1 << 24, device='cuda')
+out = torch.empty_like(x)
+scale[lambda meta: (triton.cdiv(x.numel(), meta['BLOCK']),)](x, out, x.numel())
+print(scale.best_config.kwargs['BLOCK'], torch.equal(out, x * 2))
+)", ex);
+  ASSERT_TRUE(r.ok) << r.errorValue << r.err;
+  EXPECT_NE(r.out.find("timed 2 configs of scale on the GPU"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2048 True\n"), std::string::npos) << r.out;
+}
