@@ -6,6 +6,7 @@
 
 #include "core/gpu/CudaDriver.h"
 #include "core/gpu/Nvrtc.h"
+#include "core/sim/Numerics.h"
 
 namespace tilescope::gpu {
 
@@ -398,6 +399,11 @@ GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[
       const int64_t v = a.isFloat ? static_cast<int64_t>(a.floatValue) : a.intValue;
       std::memcpy(slot, &v, static_cast<size_t>(std::max(1, ir::bitWidth(t.dtype()) / 8)));  // little-endian
       if (t.dtype() == ir::DType::I1) slot[0] = v != 0;
+    } else if (t.dtype() == ir::DType::FP16 || t.dtype() == ir::DType::BF16) {
+      // Passed as its 16 bits (the kernel's ts_u16 parameter), rounded like the simulator rounds it.
+      const uint16_t bits = static_cast<uint16_t>(
+          sim::floatToBits(t.dtype(), a.isFloat ? a.floatValue : static_cast<double>(a.intValue)));
+      std::memcpy(slot, &bits, 2);
     } else {
       throw lang::CompileError(lang::Diagnostic::error(
           params[i]->range, "a " + std::string(ir::dtypeName(t.dtype())) +
