@@ -7,12 +7,13 @@
 #include "app/cli/ConstexprArg.h"
 #include "app/cli/ProgramLoader.h"
 #include "core/gpu/GpuCompiler.h"
+#include "core/gpu/GpuRuntime.h"
 #include "core/lang/Checker.h"
 
 namespace tilescope::cli {
 namespace {
 const char* kUsage =
-    "usage: tilescope-cli compile FILE --kernel NAME --signature SIG [--arch sm_90] [--emit ir|cuda|ptx]\n\n"
+    "usage: tilescope-cli compile FILE --kernel NAME --signature SIG [--arch sm_90] [--emit ir|cuda|ptx|resources]\n\n"
     "SIG lists the kernel's parameters in order, comma-separated: '*fp16' for a pointer, 'i32'/'fp32'\n"
     "for a scalar, a literal (1024, True, fp16) for a constexpr. Trailing parameters with defaults may\n"
     "be left out. Example: --signature \"*fp32,*fp32,*fp32,i32,1024\"\n";
@@ -59,8 +60,8 @@ int runCompile(const Args& args) {
     std::fprintf(stderr, "tilescope-cli compile: FILE, --kernel and --signature are required\n\n%s", kUsage);
     return 2;
   }
-  if (emit != "ir" && emit != "cuda" && emit != "ptx") {
-    std::fprintf(stderr, "tilescope-cli compile: --emit takes ir, cuda or ptx (got '%s')\n", emit.c_str());
+  if (emit != "ir" && emit != "cuda" && emit != "ptx" && emit != "resources") {
+    std::fprintf(stderr, "tilescope-cli compile: --emit takes ir, cuda, ptx or resources (got '%s')\n", emit.c_str());
     return 2;
   }
   LoadedProgram loaded = loadProgram(path);
@@ -104,6 +105,20 @@ int runCompile(const Args& args) {
     }
     auto compiled = gpu::GpuCompiler::instance().compile(*result.kernel, arch);
     for (const lang::Diagnostic& w : compiled->cuda.warnings) std::fputs(w.render().c_str(), stderr);
+    if (emit == "resources") {
+      // What the driver reports for the loaded kernel (cuFuncGetAttribute): needs the GPU itself.
+      gpu::GpuRuntime& rt = gpu::GpuRuntime::instance();
+      if (!rt.available()) {
+        std::fprintf(stderr, "tilescope-cli compile: --emit resources loads the kernel on a GPU, and this machine has "
+                             "none (%s); `ptxas -v` on the --emit ptx output estimates them without one\n",
+                     rt.unavailableReason().c_str());
+        return 1;
+      }
+      const gpu::KernelResources r = rt.resources(*compiled);
+      std::printf("%s (%s): %s; %d threads per program, %s\n", kernel.c_str(), compiled->arch.c_str(), r.str().c_str(),
+                  compiled->cuda.numThreads, r.localBytes > 0 ? "spills or a stack in local memory" : "no local memory");
+      return 0;
+    }
     std::fputs(compiled->ptx.c_str(), stdout);
     return 0;
   } catch (const lang::CompileError& e) {

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/gpu/GpuRuntime.h"
+#include "core/gpu/Nvrtc.h"
 #include "tests/cli/CliRunner.h"
 
 using tilescope::testing::runCli;
@@ -97,4 +99,18 @@ TEST(CompileCommand, EmitsCudaWithoutAGpu) {
   EXPECT_NE(r.output.find("#line "), std::string::npos) << r.output;
   const auto bad = runCli("compile " + path + " --kernel add_kernel --signature \"*fp32,*fp32,*fp32,i32,64\" --emit ptx --arch 90");
   EXPECT_EQ(bad.exitCode, 2) << bad.output;
+}
+
+TEST(CompileCommand, EmitResourcesReportsRegistersOnAGpuAndSaysWhyNotWithout) {
+  if (!tilescope::gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available";
+  const std::string path = writeTemp("compile4.py", kKernels);
+  const auto r = runCli("compile " + path + " --kernel add_kernel --signature \"*fp32,*fp32,*fp32,i32,64\" --emit resources");
+  if (tilescope::gpu::GpuRuntime::instance().available()) {
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("add_kernel (sm_"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(" registers, "), std::string::npos) << r.output;
+  } else {
+    EXPECT_EQ(r.exitCode, 1) << r.output;
+    EXPECT_NE(r.output.find("loads the kernel on a GPU, and this machine has none"), std::string::npos) << r.output;
+  }
 }
