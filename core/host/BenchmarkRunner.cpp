@@ -52,7 +52,11 @@ double timeCall(Interpreter& in, const Value& fn) {
       throw;
     }
     const auto [deviceMs, operations] = rt.endTiming();
-    return operations > 0 ? deviceMs : nowMs() - start;
+    if (operations > 0) return deviceMs;
+    if (in.noteOnce("do_bench-host-time"))
+      in.writeStderr("note: do_bench timed a call that ran no GPU work by the host clock: on the GPU backend, torch "
+                     "ops other than matmul run on the host CPU, so such lines (often 'torch') measure the CPU\n");
+    return nowMs() - start;
   }
   const double start = nowMs();
   in.call(fn, ValueList{});
