@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run on the lent GPU machine (no Qt there): builds core + CLI, reports the device and runs the
-# GPU-labelled tests plus the core suites. Output goes to stdout and, when $OUT is set, $OUT/.
+# GPU-labelled tests plus the core suites; COMPARE=1 adds the Triton comparison. Output goes to stdout and, when $OUT is set, $OUT/.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-/tmp/tilescope-gpu-build}
@@ -15,4 +15,9 @@ log=${OUT:-/tmp}/gpu-check.log
   echo "== tilescope-cli devices"; "$build/app/cli/tilescope-cli" devices; echo "exit code $?"
   echo "== ctest -L gpu"; ctest --test-dir "$build" -L gpu --output-on-failure 2>&1 | tail -25
   echo "== ctest (all)"; ctest --test-dir "$build" -j 8 2>&1 | tail -15
+  if [ "${COMPARE:-0}" = 1 ]; then
+    echo "== tilescope beside Triton (core/bench/compare_with_triton.py)"
+    PYTHONUNBUFFERED=1 python3 "$root/core/bench/compare_with_triton.py" --cli "$build/app/cli/tilescope-cli" \
+      --json "${OUT:-/tmp}/compare.json"
+  fi
 } 2>&1 | tee "$log"
