@@ -119,9 +119,9 @@ GpuRuntime::GpuRuntime() : api_(std::make_unique<Api>()) {
 bool GpuRuntime::available() const { return reason_.empty(); }
 std::string GpuRuntime::unavailableReason() const { return reason_; }
 
-void GpuRuntime::check(CUresult r, const char* call, const std::string& kernel) {
+void GpuRuntime::check(CUresult r, const char* call, const std::string& what) {
   if (r == CUDA_SUCCESS) return;
-  const std::string text = std::string(call) + " failed for kernel '" + kernel + "': " + CudaDriver::instance().errorString(r) +
+  const std::string text = std::string(call) + " failed for " + what + ": " + CudaDriver::instance().errorString(r) +
                            " (CUDA error " + std::to_string(static_cast<int>(r)) + ")";
   if (isStickyError(r)) {
     resetContext();
@@ -156,11 +156,11 @@ void GpuRuntime::resetContext() {
   ++resets_;
 }
 
-void GpuRuntime::ensureContext(const std::string& kernel) {
+void GpuRuntime::ensureContext(const std::string& what) {
   if (!available()) throw GpuError("no usable CUDA driver: " + reason_);
   if (!context_) {
     CUdevice dev{};
-    check(api_->deviceGet(&dev, 0), "cuDeviceGet", kernel);
+    check(api_->deviceGet(&dev, 0), "cuDeviceGet", what);
     CUresult r = api_->devicePrimaryCtxRetain(&context_, dev);
     if (r == CUDA_SUCCESS) r = api_->ctxSetCurrent(context_);
     if (r != CUDA_SUCCESS && resets_ > 0 && api_->ctxCreate) {
@@ -175,44 +175,44 @@ void GpuRuntime::ensureContext(const std::string& kernel) {
     }
     if (r != CUDA_SUCCESS) {
       context_ = nullptr;
-      throw GpuError("cannot create a CUDA context for kernel '" + kernel + "': " + CudaDriver::instance().errorString(r) +
+      throw GpuError("cannot create a CUDA context for " + what + ": " + CudaDriver::instance().errorString(r) +
                      (resets_ > 0 ? " (after an earlier fault the driver keeps this process's GPU state broken; restart "
                                     "the program or the notebook's kernel process)"
                                   : ""));
     }
   }
-  check(api_->ctxSetCurrent(context_), "cuCtxSetCurrent", kernel);
+  check(api_->ctxSetCurrent(context_), "cuCtxSetCurrent", what);
 }
 
-GpuRuntime::Loaded& GpuRuntime::load(const CompiledKernel& compiled) {
-  return loadPtx(compiled.cacheKey, compiled.ptx, compiled.cuda.entryName, compiled.cuda.dynamicSharedBytes);
+GpuRuntime::Loaded& GpuRuntime::load(const CompiledKernel& compiled, const std::string& what) {
+  return loadPtx(compiled.cacheKey, compiled.ptx, compiled.cuda.entryName, compiled.cuda.dynamicSharedBytes, what);
 }
 
 GpuRuntime::Loaded& GpuRuntime::loadPtx(const std::string& key, const std::string& ptx, const std::string& name,
-                                        size_t dynamicShared) {
-  ensureContext(name);
+                                        size_t dynamicShared, const std::string& what) {
+  ensureContext(what);
   auto it = modules_.find(key);
   if (it != modules_.end()) return *it->second;
   auto l = std::make_unique<Loaded>();
-  check(api_->moduleLoadData(&l->module, ptx.c_str()), "cuModuleLoadData", name);
-  check(api_->moduleGetFunction(&l->function, l->module, name.c_str()), "cuModuleGetFunction", name);
+  check(api_->moduleLoadData(&l->module, ptx.c_str()), "cuModuleLoadData", what);
+  check(api_->moduleGetFunction(&l->function, l->module, name.c_str()), "cuModuleGetFunction", what);
   KernelResources& r = l->resources;
-  check(api_->funcGetAttribute(&r.registers, kAttrNumRegs, l->function), "cuFuncGetAttribute", name);
-  check(api_->funcGetAttribute(&r.staticSharedBytes, kAttrSharedBytes, l->function), "cuFuncGetAttribute", name);
-  check(api_->funcGetAttribute(&r.localBytes, kAttrLocalBytes, l->function), "cuFuncGetAttribute", name);
-  check(api_->funcGetAttribute(&r.maxThreadsPerBlock, kAttrMaxThreads, l->function), "cuFuncGetAttribute", name);
+  check(api_->funcGetAttribute(&r.registers, kAttrNumRegs, l->function), "cuFuncGetAttribute", what);
+  check(api_->funcGetAttribute(&r.staticSharedBytes, kAttrSharedBytes, l->function), "cuFuncGetAttribute", what);
+  check(api_->funcGetAttribute(&r.localBytes, kAttrLocalBytes, l->function), "cuFuncGetAttribute", what);
+  check(api_->funcGetAttribute(&r.maxThreadsPerBlock, kAttrMaxThreads, l->function), "cuFuncGetAttribute", what);
   r.dynamicSharedBytes = static_cast<int>(dynamicShared);
   if (dynamicShared > 48 * 1024) {
     CUdevice dev{};
     int optin = 0;
-    check(api_->deviceGet(&dev, 0), "cuDeviceGet", name);
-    check(api_->deviceGetAttribute(&optin, kDeviceAttrMaxSharedOptin, dev), "cuDeviceGetAttribute", name);
+    check(api_->deviceGet(&dev, 0), "cuDeviceGet", what);
+    check(api_->deviceGetAttribute(&optin, kDeviceAttrMaxSharedOptin, dev), "cuDeviceGetAttribute", what);
     if (static_cast<int>(dynamicShared) + r.staticSharedBytes > optin)
-      throw GpuError("kernel '" + name + "' needs " + std::to_string(dynamicShared) +
+      throw GpuError(what + " needs " + std::to_string(dynamicShared) +
                      " bytes of shared memory per program and the device allows " + std::to_string(optin) +
                      "; use smaller blocks or --backend sim");
     check(api_->funcSetAttribute(l->function, kAttrMaxDynamicShared, static_cast<int>(dynamicShared)),
-          "cuFuncSetAttribute", name);
+          "cuFuncSetAttribute", what);
   }
   Loaded& ref = *l;
   modules_.emplace(key, std::move(l));
@@ -221,7 +221,7 @@ GpuRuntime::Loaded& GpuRuntime::loadPtx(const std::string& key, const std::strin
 
 KernelResources GpuRuntime::resources(const CompiledKernel& compiled) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  return load(compiled).resources;
+  return load(compiled, "kernel '" + compiled.cuda.entryName + "'").resources;
 }
 
 // --- device memory
@@ -358,21 +358,22 @@ GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[
   result.compiled = GpuCompiler::instance().compile(kernel, arch, codegen);
   const CompiledKernel& ck = *result.compiled;
   const std::string& name = kernel.name;
+  const std::string what = "kernel '" + name + "'";
   if (grid[0] > 2147483647 || grid[1] > 65535 || grid[2] > 65535)
     throw GpuError("grid (" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " + std::to_string(grid[2]) +
                    ") of kernel '" + name + "' exceeds the device's limits (2^31-1, 65535, 65535)");
-  Loaded& loaded = load(ck);
+  Loaded& loaded = load(ck, what);
   result.resources = loaded.resources;
 
   // The status words (code, pid) a device assertion or a zero loop step writes.
-  const uint64_t status = allocate(16, "kernel '" + name + "'");
+  const uint64_t status = allocate(16, what);
   const uint64_t statusGeneration = generation_;
   struct StatusGuard {
     GpuRuntime& rt;
     uint64_t address, generation;
     ~StatusGuard() { rt.release(address, 16, generation); }
   } guard{*this, status, statusGeneration};
-  check(api_->memsetD8(status, 0, 16), "cuMemsetD8", name);
+  check(api_->memsetD8(status, 0, 16), "cuMemsetD8", what);
 
   // Parameter values in the kernel's runtime-parameter order, then the status pointer.
   std::vector<const ir::KernelParam*> params = kernel.runtimeParams();
@@ -430,20 +431,20 @@ GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[
   }
 
   const auto t0 = std::chrono::steady_clock::now();
-  timed("kernel '" + name + "'", [&] {
+  timed(what, [&] {
     check(api_->launchKernel(loaded.function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
                              static_cast<unsigned>(grid[2]), static_cast<unsigned>(ck.cuda.numThreads), 1, 1,
                              static_cast<unsigned>(ck.cuda.dynamicSharedBytes), nullptr, pointers.data(), nullptr),
-          "cuLaunchKernel", name);
+          "cuLaunchKernel", what);
   });
-  check(api_->ctxSynchronize(), "cuCtxSynchronize (after launching the kernel)", name);
+  check(api_->ctxSynchronize(), "cuCtxSynchronize (after launching the kernel)", what);
   result.kernelSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   uint32_t words[4] = {};
-  check(api_->memcpyDtoH(words, status, 16), "cuMemcpyDtoH", name);
+  check(api_->memcpyDtoH(words, status, 16), "cuMemcpyDtoH", what);
   if (programTiming) {
     result.programTiming.resize(programs * 3);
-    check(api_->memcpyDtoH(result.programTiming.data(), timing, programs * 24), "cuMemcpyDtoH", name);
+    check(api_->memcpyDtoH(result.programTiming.data(), timing, programs * 24), "cuMemcpyDtoH", what);
   }
   if (words[0] != 0) {
     const size_t index = words[0] - 1;
@@ -480,17 +481,18 @@ void GpuRuntime::launchRaw(const RawModule& module, const int64_t grid[3], const
                            const std::vector<std::vector<unsigned char>>& params) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   const std::string& name = module.name;
-  Loaded& loaded = loadPtx(module.cacheKey, module.ptx, name, static_cast<size_t>(std::max(0, sharedBytes)));
+  const std::string what = "RawKernel '" + name + "'";
+  Loaded& loaded = loadPtx(module.cacheKey, module.ptx, name, static_cast<size_t>(std::max(0, sharedBytes)), what);
   std::vector<void*> pointers;
   for (const auto& p : params) pointers.push_back(const_cast<unsigned char*>(p.data()));
-  timed("RawKernel '" + name + "'", [&] {
+  timed(what, [&] {
     check(api_->launchKernel(loaded.function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
                              static_cast<unsigned>(grid[2]), static_cast<unsigned>(block[0]), static_cast<unsigned>(block[1]),
                              static_cast<unsigned>(block[2]), static_cast<unsigned>(std::max(0, sharedBytes)), nullptr,
                              pointers.data(), nullptr),
-          "cuLaunchKernel", name);
+          "cuLaunchKernel", what);
   });
-  check(api_->ctxSynchronize(), "cuCtxSynchronize (after launching the kernel)", name);
+  check(api_->ctxSynchronize(), "cuCtxSynchronize (after launching the kernel)", what);
 }
 
 }  // namespace tilescope::gpu

@@ -119,10 +119,12 @@ private:
   GpuRuntime();
   struct Loaded;
   struct Api;
-  void ensureContext(const std::string& kernel);
-  Loaded& load(const CompiledKernel& compiled);
-  Loaded& loadPtx(const std::string& key, const std::string& ptx, const std::string& entry, size_t dynamicShared);
-  void check(CUresult r, const char* call, const std::string& kernel);
+  // `what` names the work in messages: "kernel 'add_kernel'", "the L2 flush", "RawKernel 'vadd'".
+  void ensureContext(const std::string& what);
+  Loaded& load(const CompiledKernel& compiled, const std::string& what);
+  Loaded& loadPtx(const std::string& key, const std::string& ptx, const std::string& entry, size_t dynamicShared,
+                  const std::string& what);
+  void check(CUresult r, const char* call, const std::string& what);
   void resetContext();
   void dropCachedBlocks();
 
