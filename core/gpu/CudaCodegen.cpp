@@ -35,6 +35,43 @@ std::string cString(const std::string& text, bool forPrintf) {
 
 constexpr int kMaxUnrolledSlots = 32;
 
+std::vector<int64_t> rowMajorStrides(const ir::Shape& s) {
+  std::vector<int64_t> st(s.size(), 1);
+  for (int i = static_cast<int>(s.size()) - 2; i >= 0; --i) st[i] = st[i + 1] * s[i + 1];
+  return st;
+}
+
+// Coordinate d of element `index` of a row-major tile of `shape`.
+std::string coordinate(const ir::Shape& shape, const std::vector<int64_t>& strides, size_t d, const std::string& index) {
+  std::string x = strides[d] == 1 ? "(" + index + ")" : "((" + index + ") / " + std::to_string(strides[d]) + ")";
+  if (d > 0) x = "(" + x + " % " + std::to_string(shape[d]) + ")";
+  return x;
+}
+
+// The element of a broadcast's source that element `index` of the result repeats.
+std::string broadcastSourceIndex(const ir::Shape& src, const ir::Shape& dst, const std::string& index) {
+  const auto ss = rowMajorStrides(src), ds = rowMajorStrides(dst);
+  std::string out;
+  for (size_t d = 0; d < dst.size(); ++d) {
+    if (src[d] == 1 || dst[d] == 1) continue;
+    out += (out.empty() ? "" : " + ") + coordinate(dst, ds, d, index) + (ss[d] == 1 ? "" : " * " + std::to_string(ss[d]));
+  }
+  return out.empty() ? "0" : "(" + out + ")";
+}
+
+// The element of a permute's source that element `index` of the result is.
+std::string permuteSourceIndex(const ir::Shape& src, const ir::Shape& dst, const std::vector<int>& order,
+                               const std::string& index) {
+  const auto ss = rowMajorStrides(src), ds = rowMajorStrides(dst);
+  std::string out;
+  for (size_t d = 0; d < dst.size(); ++d) {
+    if (dst[d] == 1) continue;
+    const int64_t st = ss[static_cast<size_t>(order[d])];
+    out += (out.empty() ? "" : " + ") + coordinate(dst, ds, d, index) + (st == 1 ? "" : " * " + std::to_string(st));
+  }
+  return out.empty() ? "0" : "(" + out + ")";
+}
+
 bool isNarrowFloat(DType t) { return t == DType::FP16 || t == DType::BF16; }
 
 }  // namespace
@@ -228,9 +265,56 @@ void CudaEmitter::stmt(const ir::Stmt& s) {
   throw lang::InternalError("cuda codegen: unknown statement kind");
 }
 
+bool CudaEmitter::inlinable(const ir::Expr& e) {
+  using K = ir::ExprKind;
+  switch (e.kind()) {
+    case K::IntImm:
+    case K::FloatImm:
+    case K::ParamRef:
+    case K::ProgramId:
+    case K::NumPrograms:
+    case K::Arange: return true;
+    case K::VarRef: return !e.as<ir::VarRef>()->var->isMutable;
+    case K::Splat: return inlinable(e.as<ir::Splat>()->value);
+    case K::Broadcast: return inlinable(e.as<ir::Broadcast>()->value);
+    case K::ExpandDims: return inlinable(e.as<ir::ExpandDims>()->value);
+    case K::Reshape: return inlinable(e.as<ir::Reshape>()->value);
+    case K::Permute: return inlinable(e.as<ir::Permute>()->value);
+    case K::Cast: return inlinable(e.as<ir::Cast>()->value);
+    case K::Unary: return inlinable(e.as<ir::Unary>()->value);
+    case K::Binary: return inlinable(e.as<ir::Binary>()->a) && inlinable(e.as<ir::Binary>()->b);
+    case K::Select: {
+      const auto* n = e.as<ir::Select>();
+      return inlinable(n->cond) && inlinable(n->a) && inlinable(n->b);
+    }
+    case K::Hint: return inlinable(e.as<ir::Hint>()->value);
+    default: return false;  // math calls, random numbers, memory, reductions, scans, dots: computed once
+  }
+}
+
+std::string CudaEmitter::withIndex(const std::string& index, const ir::Expr& e) {
+  if (index.size() > 600) throw NotIndexable{};  // keep the generated text small
+  const std::string saved = index_;
+  index_ = index;
+  try {
+    std::string s = expr(e);
+    index_ = saved;
+    return s;
+  } catch (...) {
+    index_ = saved;
+    throw;
+  }
+}
+
 void CudaEmitter::bindVar(const ir::VarPtr& var, const ir::Expr& value, bool declare) {
   const ir::Type& t = var->type;
   if (!t.isPointer() && ir::isFp8(t.dtype())) unsupported(value.range().valid() ? value.range() : var->range, "an fp8 value");
+  if (declare && t.isTile() && !var->isMutable && inlinable(value)) {
+    // Offsets, masks and pointer tiles: recomputed where used (and at any index a broadcast needs),
+    // instead of living in registers or local memory for the whole kernel.
+    inlined_[var->id] = value;
+    return;
+  }
   const std::string v = expr(value);
   const std::string name = varName(var);
   if (t.isScalar()) {
@@ -412,9 +496,12 @@ void CudaEmitter::assertion(const ir::Assert& n) {
 
 std::string CudaEmitter::expr(const ir::Expr& e) {
   if (!e.defined()) throw lang::InternalError("cuda codegen: undefined expression");
-  if (auto it = memo_.find(e.get()); it != memo_.end()) return it->second;
+  // Tile text depends on the index it is evaluated at; only the element loop's own index is memoized.
+  const bool memoized = index_ == "ts_i" || e.type().isScalar();
+  if (memoized)
+    if (auto it = memo_.find(e.get()); it != memo_.end()) return it->second;
   std::string s = compute(e);
-  memo_.emplace(e.get(), s);
+  if (memoized) memo_.emplace(e.get(), s);
   return s;
 }
 
@@ -429,14 +516,27 @@ std::string CudaEmitter::compute(const ir::Expr& e) {
       const std::string p = "p" + std::to_string(e.as<ir::ParamRef>()->index);
       return type.isPointer() ? p : fromMemory(type.dtype(), p);
     }
-    case K::VarRef: return element(varName(e.as<ir::VarRef>()->var), type);
+    case K::VarRef: {
+      const ir::VarPtr& var = e.as<ir::VarRef>()->var;
+      if (type.isTile()) {
+        if (auto it = inlined_.find(var->id); it != inlined_.end()) return expr(it->second);
+        if (index_ != "ts_i") throw NotIndexable{};  // stored per slot: only this thread's own elements
+      }
+      return element(varName(var), type);
+    }
     case K::ProgramId: return "((ts_i32)blockIdx." + std::string(1, "xyz"[e.as<ir::ProgramId>()->axis]) + ")";
     case K::NumPrograms: return "((ts_i32)gridDim." + std::string(1, "xyz"[e.as<ir::NumPrograms>()->axis]) + ")";
-    case K::Arange: return "((ts_i32)(" + std::to_string(e.as<ir::Arange>()->start) + " + ts_i))";
+    case K::Arange: return "((ts_i32)(" + std::to_string(e.as<ir::Arange>()->start) + " + " + index_ + "))";
     case K::Splat: return expr(e.as<ir::Splat>()->value);
     case K::Broadcast: {
       const auto* n = e.as<ir::Broadcast>();
-      return n->value.type().numel() == type.numel() ? expr(n->value) : broadcast(*n);
+      if (n->value.type().numel() == type.numel()) return expr(n->value);
+      try {
+        return withIndex(broadcastSourceIndex(n->value.type().shape(), type.shape(), index_), n->value);
+      } catch (const NotIndexable&) {
+        if (index_ != "ts_i") throw;
+      }
+      return broadcast(*n);
     }
     case K::ExpandDims: return expr(e.as<ir::ExpandDims>()->value);
     case K::Reshape: return expr(e.as<ir::Reshape>()->value);
@@ -444,7 +544,13 @@ std::string CudaEmitter::compute(const ir::Expr& e) {
       const auto* n = e.as<ir::Permute>();
       bool identity = true;
       for (size_t i = 0; i < n->order.size(); ++i) identity = identity && n->order[i] == static_cast<int>(i);
-      return identity ? expr(n->value) : permute(*n);
+      if (identity) return expr(n->value);
+      try {
+        return withIndex(permuteSourceIndex(n->value.type().shape(), type.shape(), n->order, index_), n->value);
+      } catch (const NotIndexable&) {
+        if (index_ != "ts_i") throw;
+      }
+      return permute(*n);
     }
     case K::Cast: return cast(*e.as<ir::Cast>());
     case K::Unary: return unary(*e.as<ir::Unary>());
@@ -457,10 +563,18 @@ std::string CudaEmitter::compute(const ir::Expr& e) {
     case K::Load:
     case K::AtomicRMW:
     case K::AtomicCAS: throw lang::InternalError("cuda codegen: memory access outside a let");
-    case K::Reduce: return reduce(*e.as<ir::Reduce>());
-    case K::Scan: return scan(*e.as<ir::Scan>());
-    case K::Dot: return dot(*e.as<ir::Dot>());
-    case K::Rand: return random(*e.as<ir::Rand>());
+    case K::Reduce:
+      if (type.isTile() && index_ != "ts_i") throw NotIndexable{};
+      return reduce(*e.as<ir::Reduce>());
+    case K::Scan:
+      if (index_ != "ts_i") throw NotIndexable{};
+      return scan(*e.as<ir::Scan>());
+    case K::Dot:
+      if (index_ != "ts_i") throw NotIndexable{};
+      return dot(*e.as<ir::Dot>());
+    case K::Rand:
+      if (type.isTile() && index_ != "ts_i") throw NotIndexable{};
+      return random(*e.as<ir::Rand>());
     case K::Hint: return expr(e.as<ir::Hint>()->value);
   }
   throw lang::InternalError("cuda codegen: unknown expression kind");
@@ -514,17 +628,18 @@ std::string CudaEmitter::cast(const ir::Cast& n) {
     throw lang::InternalError("cuda codegen: float cast");
   }
   if (ir::isFloat(f)) {
+    // Only the limits go through snprintf: the value's text can be arbitrarily long.
     if (ir::isUnsignedInt(t)) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "((%s)ts_f2u((double)(%s), %.17g, 0x%llxull))", T.c_str(), x.c_str(),
-                    static_cast<double>(ir::intMaxU(t)), static_cast<unsigned long long>(ir::intMaxU(t)));
-      return buf;
+      char limits[96];
+      std::snprintf(limits, sizeof limits, ", %.17g, 0x%llxull))", static_cast<double>(ir::intMaxU(t)),
+                    static_cast<unsigned long long>(ir::intMaxU(t)));
+      return "((" + T + ")ts_f2u((double)(" + x + ")" + limits;
     }
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "((%s)ts_f2s((double)(%s), %.17g, %.17g, (ts_i64)0x%llxull, (ts_i64)0x%llxull))", T.c_str(),
-                  x.c_str(), static_cast<double>(ir::intMin(t)), static_cast<double>(ir::intMaxU(t)),
+    char limits[160];
+    std::snprintf(limits, sizeof limits, ", %.17g, %.17g, (ts_i64)0x%llxull, (ts_i64)0x%llxull))",
+                  static_cast<double>(ir::intMin(t)), static_cast<double>(ir::intMaxU(t)),
                   static_cast<unsigned long long>(ir::intMin(t)), static_cast<unsigned long long>(ir::intMaxU(t)));
-    return buf;
+    return "((" + T + ")ts_f2s((double)(" + x + ")" + limits;
   }
   if (ir::isFloat(t)) {
     switch (t) {

@@ -7,6 +7,7 @@
 // numel (openLoop), where ts_j is the slot and ts_i the element index; for a scalar it is valid
 // anywhere in the current statement. Ops that need other threads' elements emit their code (at
 // statement level, before the consumer's loop) and return a temporary.
+#include <map>
 #include <sstream>
 #include <string>
 #include <unordered_map>
@@ -64,6 +65,21 @@ public:
   std::string dot(const ir::Dot& n);
   // Stages `value` (string valid in a loop over t's numel) into shared memory as ts_s[i].
   void stageToShared(const std::string& value, const ir::Type& t, const std::string& ptrName, size_t byteOffset);
+  // A full reduction of a power-of-2 tile that every thread holds whole slots of: the simulator's
+  // tree, its first levels in registers, the next through shared memory, the last with shuffles.
+  bool reduceInRegisters(const ir::Reduce& n, const std::string& value, const std::string& res);
+  std::string reduceThroughShared(const ir::Reduce& n, const std::string& value, const std::string& res);
+
+  // --- element-index expressions
+  // Tile expressions are evaluated at element `index_` ("ts_i" inside an element loop). A broadcast
+  // or permute of an index-pure value (aranges, splats, params, immutable vars defined by such
+  // values) is evaluated at the remapped source index instead of going through shared memory; what
+  // cannot be (a materialized tile, a reduction's tile result, ...) throws NotIndexable and the op
+  // falls back to staging.
+  struct NotIndexable {};
+  std::string withIndex(const std::string& index, const ir::Expr& e);
+  // True when a Let of this value needs no storage: it is recomputed, cheaply, where it is used.
+  static bool inlinable(const ir::Expr& e);
 
 private:
   const ir::Kernel& kernel_;
@@ -75,6 +91,8 @@ private:
   size_t sharedBytes_ = 0;
   std::unordered_map<const ir::ExprNode*, std::string> memo_;  // per statement
   bool storesBefore_ = false;  // a store may precede the next load: order them with a barrier
+  std::string index_ = "ts_i";
+  std::map<int, ir::Expr> inlined_;  // immutable tile vars recomputed at each use, by var id
   CudaKernelSource result_;
 };
 

@@ -126,14 +126,77 @@ std::string combine(ir::ReduceOp op, DType t, const std::string& x, const std::s
 
 }  // namespace
 
+bool CudaEmitter::reduceInRegisters(const ir::Reduce& n, const std::string& value, const std::string& res) {
+  const ir::Type& in = n.value.type();
+  const int64_t L = in.numel(), T = threads_;
+  const bool power2 = L > 0 && (L & (L - 1)) == 0 && (T & (T - 1)) == 0;
+  if (!n.type.isScalar() || !power2 || L % T != 0 || L / T > 64 || n.op == ir::ReduceOp::ArgMax ||
+      n.op == ir::ReduceOp::ArgMin)
+    return false;
+  // The tree pairs x[i] with x[i + half]. With element i in thread i % T, slot i / T, every level
+  // with half >= T pairs two slots of one thread; levels down to half = 32 pair threads of different
+  // warps (shared memory); the last five pair lanes of one warp (shuffles).
+  const DType dt = in.dtype();
+  const std::string R = regType(in);
+  const std::string S = n2s(L / T);
+  const std::string shuffleType = dt == DType::FP64 ? "double"
+                                  : R == "float"    ? "float"
+                                  : ir::bitWidth(dt) == 64 ? "long long"
+                                                           : "int";
+  useShared(static_cast<size_t>(T * regBytes(in)));
+  open("");
+  line(R + " ts_r[" + S + "];");
+  openLoop(L);
+  line("ts_r[ts_j] = " + value + ";");
+  closeLoop(L);
+  line("#pragma unroll");
+  open("for (int ts_h = " + S + " / 2; ts_h >= 1; ts_h /= 2)");
+  line("#pragma unroll");
+  line("for (int ts_q = 0; ts_q < ts_h; ++ts_q) ts_r[ts_q] = " + combine(n.op, dt, "ts_r[ts_q]", "ts_r[ts_q + ts_h]") + ";");
+  close();
+  line(R + " ts_x = ts_r[0];");
+  line(R + "* ts_s = (" + R + "*)ts_smem;");
+  if (T > 32) {
+    line("ts_s[ts_tid] = ts_x;");
+    sync();
+    open("for (int ts_h = " + n2s(T / 2) + "; ts_h >= 32; ts_h /= 2)");
+    line("if (ts_tid < ts_h) ts_s[ts_tid] = " + combine(n.op, dt, "ts_s[ts_tid]", "ts_s[ts_tid + ts_h]") + ";");
+    sync();
+    close();
+    line("ts_x = ts_s[ts_tid];");
+  }
+  line("#pragma unroll");
+  open("for (int ts_h = 16; ts_h >= 1; ts_h /= 2)");
+  line("const " + R + " ts_y = (" + R + ")__shfl_down_sync(0xffffffffu, (" + shuffleType + ")ts_x, ts_h);");
+  line("ts_x = " + combine(n.op, dt, "ts_x", "ts_y") + ";");
+  close();
+  if (T > 32) sync();  // everyone has read ts_s before thread 0 overwrites ts_s[0]
+  line("if (ts_tid == 0) ts_s[0] = ts_x;");
+  sync();
+  line(res + " = ts_s[0];");
+  sync();
+  close();
+  return true;
+}
+
 std::string CudaEmitter::reduce(const ir::Reduce& n) {
   const ir::Type& in = n.value.type();
   const ir::Type& out = n.type;
   const std::string v = expr(n.value);
   if (in.isPointer()) unsupported(n.range, "reducing pointers");
+  if (out.isScalar()) {
+    const std::string res = declareTemp(out);
+    if (reduceInRegisters(n, v, res)) return res;
+    return reduceThroughShared(n, v, res);
+  }
+  return reduceThroughShared(n, v, declareTemp(out));
+}
+
+std::string CudaEmitter::reduceThroughShared(const ir::Reduce& n, const std::string& v, const std::string& res) {
+  const ir::Type& in = n.value.type();
+  const ir::Type& out = n.type;
   const AxisView a = viewAround(in.shape(), n.axis);
   useShared(static_cast<size_t>(in.numel() * regBytes(in)));
-  const std::string res = declareTemp(out);
   const std::string T = regType(in);
   const std::string L = n2s(a.len), I = n2s(a.inner), NT = n2s(threads_);
   open("");

@@ -72,8 +72,12 @@ def k(x_ptr, y_ptr, n, B: tl.constexpr):
   const CudaKernelSource out = CudaCodegen::generate(*k);
   EXPECT_EQ(out.numThreads, 256);
   EXPECT_EQ(out.entryName, "ts_k");
-  // 512 fp32 elements staged for the reduction.
-  EXPECT_EQ(out.dynamicSharedBytes, 512u * 4u);
+  // The full reduction of 512 = 2 x 256 elements: one level in registers, then one value per thread
+  // through shared memory (256 fp32) and shuffles, instead of staging all 512.
+  EXPECT_EQ(out.dynamicSharedBytes, 256u * 4u);
+  EXPECT_NE(out.source.find("__shfl_down_sync"), std::string::npos);
+  // offs and the masks are recomputed where used: no per-thread array holds them.
+  EXPECT_EQ(out.source.find("_offs["), std::string::npos) << out.source;
   EXPECT_NE(out.source.find("__launch_bounds__(256) ts_k("), std::string::npos);
   // Element loops of 512 / 256 = 2 slots; the load line maps back to line 7 of k.py.
   EXPECT_NE(out.source.find("ts_j < 2;"), std::string::npos);

@@ -10,44 +10,26 @@ extern "C" __global__ void __launch_bounds__(128) ts_add_kernel(float* __restric
 #line 191 "triton-from-zero.md"
   ts_i32 v1_block_start = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v0_pid) * (ts_u32)(ts_u32)(((ts_i32)0x400ull))));
 #line 192 "triton-from-zero.md"
-  ts_i32 v2_offsets[8];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 8; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    v2_offsets[ts_j] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))));
-  }
 #line 195 "triton-from-zero.md"
-  bool v3_mask[8];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 8; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    v3_mask[ts_j] = ((v2_offsets[ts_j]) < (p3));
-  }
 #line 198 "triton-from-zero.md"
   float v5_x[8];
   #pragma unroll
   for (int ts_j = 0; ts_j < 8; ++ts_j) {
     const int ts_i = ts_j * 128 + ts_tid;
-    { float ts_v = (float)0; if (v3_mask[ts_j]) ts_v = *(((p0) + (v2_offsets[ts_j]))); v5_x[ts_j] = ts_v; }
+    { float ts_v = (float)0; if (((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3))) ts_v = *(((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))))); v5_x[ts_j] = ts_v; }
   }
 #line 199 "triton-from-zero.md"
   float v7_y[8];
   #pragma unroll
   for (int ts_j = 0; ts_j < 8; ++ts_j) {
     const int ts_i = ts_j * 128 + ts_tid;
-    { float ts_v = (float)0; if (v3_mask[ts_j]) ts_v = *(((p1) + (v2_offsets[ts_j]))); v7_y[ts_j] = ts_v; }
+    { float ts_v = (float)0; if (((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3))) ts_v = *(((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))))); v7_y[ts_j] = ts_v; }
   }
 #line 202 "triton-from-zero.md"
-  float v8_output[8];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 8; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    v8_output[ts_j] = ((v5_x[ts_j]) + (v7_y[ts_j]));
-  }
 #line 205 "triton-from-zero.md"
   #pragma unroll
   for (int ts_j = 0; ts_j < 8; ++ts_j) {
     const int ts_i = ts_j * 128 + ts_tid;
-    if (v3_mask[ts_j]) *(((p2) + (v2_offsets[ts_j]))) = v8_output[ts_j];
+    if (((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3))) *(((p2) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))))) = ((v5_x[ts_j]) + (v7_y[ts_j]));
   }
 }

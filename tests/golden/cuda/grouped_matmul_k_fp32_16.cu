@@ -30,152 +30,38 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
 #line 591 "triton-practitioners-guide.md"
   ts_i32 v11_pid_n = ts_sdiv<ts_i32, ts_u32>(v9_ij, v8_size_g);
 #line 593 "triton-practitioners-guide.md"
-  ts_i32 v12_rm[1];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 1; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (ts_i < 16) {
-      v12_rm[ts_j] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))));
-    }
-  }
 #line 594 "triton-practitioners-guide.md"
-  ts_i32 v13_rn[1];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 1; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (ts_i < 16) {
-      v13_rn[ts_j] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))));
-    }
-  }
 #line 595 "triton-practitioners-guide.md"
-  ts_i32 v14_rk[1];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 1; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (ts_i < 16) {
-      v14_rk[ts_j] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))));
-    }
-  }
 #line 597 "triton-practitioners-guide.md"
-  ts_i32 t0[2];
-  {
-    ts_i32* ts_s = (ts_i32*)(ts_smem + 0);
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 1; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      if (ts_i < 16) {
-        ts_s[ts_i] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v12_rm[ts_j]) * (ts_u32)(ts_u32)(p6)));
-      }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      t0[ts_j] = ts_s[(ts_i / 16)];
-    }
-    __syncthreads();
-  }
-  ts_i32 t1[2];
-  {
-    ts_i32* ts_s = (ts_i32*)(ts_smem + 0);
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 1; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      if (ts_i < 16) {
-        ts_s[ts_i] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v14_rk[ts_j]) * (ts_u32)(ts_u32)(p7)));
-      }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      t1[ts_j] = ts_s[(ts_i % 16)];
-    }
-    __syncthreads();
-  }
-  float* v15_offs_a[2];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    v15_offs_a[ts_j] = ((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(t0[ts_j]) + (ts_u32)(ts_u32)(t1[ts_j])))));
-  }
 #line 598 "triton-practitioners-guide.md"
-  ts_i32 t2[2];
-  {
-    ts_i32* ts_s = (ts_i32*)(ts_smem + 0);
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 1; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      if (ts_i < 16) {
-        ts_s[ts_i] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v14_rk[ts_j]) * (ts_u32)(ts_u32)(p8)));
-      }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      t2[ts_j] = ts_s[(ts_i / 16)];
-    }
-    __syncthreads();
-  }
-  ts_i32 t3[2];
-  {
-    ts_i32* ts_s = (ts_i32*)(ts_smem + 0);
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 1; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      if (ts_i < 16) {
-        ts_s[ts_i] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v13_rn[ts_j]) * (ts_u32)(ts_u32)(p9)));
-      }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      t3[ts_j] = ts_s[(ts_i % 16)];
-    }
-    __syncthreads();
-  }
-  float* v16_offs_b[2];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    v16_offs_b[ts_j] = ((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(t2[ts_j]) + (ts_u32)(ts_u32)(t3[ts_j])))));
-  }
 #line 600 "triton-practitioners-guide.md"
-  float v17_acc[2];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    v17_acc[ts_j] = __int_as_float(0x00000000);
-  }
 #line 601 "triton-practitioners-guide.md"
   float v18_acc[2];
   #pragma unroll
   for (int ts_j = 0; ts_j < 2; ++ts_j) {
     const int ts_i = ts_j * 128 + ts_tid;
-    v18_acc[ts_j] = v17_acc[ts_j];
+    v18_acc[ts_j] = __int_as_float(0x00000000);
   }
 #line 601 "triton-practitioners-guide.md"
   float* v19_offs_a[2];
   #pragma unroll
   for (int ts_j = 0; ts_j < 2; ++ts_j) {
     const int ts_i = ts_j * 128 + ts_tid;
-    v19_offs_a[ts_j] = v15_offs_a[ts_j];
+    v19_offs_a[ts_j] = ((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p7))))))));
   }
 #line 601 "triton-practitioners-guide.md"
   float* v20_offs_b[2];
   #pragma unroll
   for (int ts_j = 0; ts_j < 2; ++ts_j) {
     const int ts_i = ts_j * 128 + ts_tid;
-    v20_offs_b[ts_j] = v16_offs_b[ts_j];
+    v20_offs_b[ts_j] = ((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p9))))))));
   }
 #line 601 "triton-practitioners-guide.md"
   {
-    const ts_i64 ts_start4 = (ts_i64)(((ts_i32)0x0ull)), ts_end4 = (ts_i64)(p5), ts_step4 = (ts_i64)(((ts_i32)0x10ull));
-    if (ts_step4 == 0) { if (ts_tid == 0) ts_fail(ts_status, 1u); return; }
-    for (ts_i64 ts_iv4 = ts_start4; ts_step4 > 0 ? ts_iv4 < ts_end4 : ts_iv4 > ts_end4; ts_iv4 += ts_step4) {
-      const ts_i32 v21__ = (ts_i32)ts_iv4;
+    const ts_i64 ts_start0 = (ts_i64)(((ts_i32)0x0ull)), ts_end0 = (ts_i64)(p5), ts_step0 = (ts_i64)(((ts_i32)0x10ull));
+    if (ts_step0 == 0) { if (ts_tid == 0) ts_fail(ts_status, 1u); return; }
+    for (ts_i64 ts_iv0 = ts_start0; ts_step0 > 0 ? ts_iv0 < ts_end0 : ts_iv0 > ts_end0; ts_iv0 += ts_step0) {
+      const ts_i32 v21__ = (ts_i32)ts_iv0;
 #line 603 "triton-practitioners-guide.md"
       float v23_a[2];
       #pragma unroll
@@ -191,7 +77,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
         v25_b[ts_j] = *(v20_offs_b[ts_j]);
       }
 #line 605 "triton-practitioners-guide.md"
-      float t5[2];
+      float t1[2];
       {
         float* ts_sa = (float*)(ts_smem + 0);
         #pragma unroll
@@ -215,7 +101,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
           const float* ts_pb = ts_sb + ts_bt * 256 + ts_n;
           #pragma unroll 1
           for (int ts_k = 0; ts_k < 16; ++ts_k) ts_acc = fmaf((float)ts_pa[ts_k], (float)ts_pb[ts_k * 16], ts_acc);
-          t5[ts_j] = ts_acc;
+          t1[ts_j] = ts_acc;
         }
         __syncthreads();
       }
@@ -223,7 +109,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
       #pragma unroll
       for (int ts_j = 0; ts_j < 2; ++ts_j) {
         const int ts_i = ts_j * 128 + ts_tid;
-        v26_acc[ts_j] = ((v18_acc[ts_j]) + (t5[ts_j]));
+        v26_acc[ts_j] = ((v18_acc[ts_j]) + (t1[ts_j]));
       }
 #line 607 "triton-practitioners-guide.md"
       float* v27_offs_a[2];
@@ -260,95 +146,11 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
     }
   }
 #line 609 "triton-practitioners-guide.md"
-  ts_i32 t6[2];
-  {
-    ts_i32* ts_s = (ts_i32*)(ts_smem + 0);
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 1; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      if (ts_i < 16) {
-        ts_s[ts_i] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v12_rm[ts_j]) * (ts_u32)(ts_u32)(p10)));
-      }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      t6[ts_j] = ts_s[(ts_i / 16)];
-    }
-    __syncthreads();
-  }
-  ts_i32 t7[2];
-  {
-    ts_i32* ts_s = (ts_i32*)(ts_smem + 0);
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 1; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      if (ts_i < 16) {
-        ts_s[ts_i] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v13_rn[ts_j]) * (ts_u32)(ts_u32)(p11)));
-      }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      t7[ts_j] = ts_s[(ts_i % 16)];
-    }
-    __syncthreads();
-  }
-  ts_u16* v29_c[2];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    v29_c[ts_j] = ((p2) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(t6[ts_j]) + (ts_u32)(ts_u32)(t7[ts_j])))));
-  }
 #line 610 "triton-practitioners-guide.md"
-  bool t8[2];
-  {
-    bool* ts_s = (bool*)(ts_smem + 0);
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 1; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      if (ts_i < 16) {
-        ts_s[ts_i] = ((v12_rm[ts_j]) < (p3));
-      }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      t8[ts_j] = ts_s[(ts_i / 16)];
-    }
-    __syncthreads();
-  }
-  bool t9[2];
-  {
-    bool* ts_s = (bool*)(ts_smem + 0);
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 1; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      if (ts_i < 16) {
-        ts_s[ts_i] = ((v13_rn[ts_j]) < (p4));
-      }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
-      t9[ts_j] = ts_s[(ts_i % 16)];
-    }
-    __syncthreads();
-  }
-  bool v30_mask[2];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    v30_mask[ts_j] = ((bool)((t8[ts_j]) & (t9[ts_j])));
-  }
 #line 611 "triton-practitioners-guide.md"
   #pragma unroll
   for (int ts_j = 0; ts_j < 2; ++ts_j) {
     const int ts_i = ts_j * 128 + ts_tid;
-    if (v30_mask[ts_j]) *(v29_c[ts_j]) = ts_f2h(ts_rh(v18_acc[ts_j]));
+    if (((bool)((((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) < (p3))) & (((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) < (p4)))))) *(((p2) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p10)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p11))))))))) = ts_f2h(ts_rh(v18_acc[ts_j]));
   }
 }

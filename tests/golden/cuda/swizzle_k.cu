@@ -30,84 +30,20 @@ extern "C" __global__ void __launch_bounds__(128) ts_swizzle_k(ts_i64* __restric
 #line 551 "triton-practitioners-guide.md"
   ts_i32 v11_pid_n_ = ts_sdiv<ts_i32, ts_u32>(v9_ij, v8_size_g);
 #line 553 "triton-practitioners-guide.md"
-  ts_i32 v12_offs_m[1];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 1; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (ts_i < 1) {
-      v12_offs_m[ts_j] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v0_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x1ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))));
-    }
-  }
 #line 554 "triton-practitioners-guide.md"
-  ts_i32 v13_offs_n[1];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 1; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (ts_i < 1) {
-      v13_offs_n[ts_j] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x1ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))));
-    }
-  }
 #line 556 "triton-practitioners-guide.md"
-  ts_i32 v14_offs[1];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 1; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (ts_i < 1) {
-      v14_offs[ts_j] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v12_offs_m[ts_j]) * (ts_u32)(ts_u32)(v3_num_pid_n)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v13_offs_n[ts_j]) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))));
-    }
-  }
 #line 557 "triton-practitioners-guide.md"
-  bool v15_mask[1];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 1; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (ts_i < 1) {
-      v15_mask[ts_j] = ((bool)((((v12_offs_m[ts_j]) < (v2_num_pid_m))) & (((v13_offs_n[ts_j]) < (v3_num_pid_n)))));
-    }
-  }
 #line 559 "triton-practitioners-guide.md"
-  ts_i32 v16_offs_sw_m[1];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 1; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (ts_i < 1) {
-      v16_offs_sw_m[ts_j] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m_) * (ts_u32)(ts_u32)(((ts_i32)0x1ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))));
-    }
-  }
 #line 560 "triton-practitioners-guide.md"
-  ts_i32 v17_offs_sw_n[1];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 1; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (ts_i < 1) {
-      v17_offs_sw_n[ts_j] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n_) * (ts_u32)(ts_u32)(((ts_i32)0x1ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))));
-    }
-  }
 #line 562 "triton-practitioners-guide.md"
-  ts_i32 v18_offs_sw[1];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 1; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (ts_i < 1) {
-      v18_offs_sw[ts_j] = ((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v16_offs_sw_m[ts_j]) * (ts_u32)(ts_u32)(v3_num_pid_n)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v17_offs_sw_n[ts_j]) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))));
-    }
-  }
 #line 563 "triton-practitioners-guide.md"
-  bool v19_mask_sw[1];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 1; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (ts_i < 1) {
-      v19_mask_sw[ts_j] = ((bool)((((v16_offs_sw_m[ts_j]) < (v2_num_pid_m))) & (((v17_offs_sw_n[ts_j]) < (v3_num_pid_n)))));
-    }
-  }
 #line 565 "triton-practitioners-guide.md"
   ts_i64 v21_x[1];
   #pragma unroll
   for (int ts_j = 0; ts_j < 1; ++ts_j) {
     const int ts_i = ts_j * 128 + ts_tid;
     if (ts_i < 1) {
-      { ts_i64 ts_v = (ts_i64)0; if (v15_mask[ts_j]) ts_v = *(((p0) + (v14_offs[ts_j]))); v21_x[ts_j] = ts_v; }
+      { ts_i64 ts_v = (ts_i64)0; if (((bool)((((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v0_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x1ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (v2_num_pid_m))) & (((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x1ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (v3_num_pid_n)))))) ts_v = *(((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v0_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x1ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) * (ts_u32)(ts_u32)(v3_num_pid_n)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x1ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))); v21_x[ts_j] = ts_v; }
     }
   }
 #line 566 "triton-practitioners-guide.md"
@@ -115,7 +51,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_swizzle_k(ts_i64* __restric
   for (int ts_j = 0; ts_j < 1; ++ts_j) {
     const int ts_i = ts_j * 128 + ts_tid;
     if (ts_i < 1) {
-      if (v19_mask_sw[ts_j]) *(((p1) + (v18_offs_sw[ts_j]))) = v21_x[ts_j];
+      if (((bool)((((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m_) * (ts_u32)(ts_u32)(((ts_i32)0x1ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (v2_num_pid_m))) & (((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n_) * (ts_u32)(ts_u32)(((ts_i32)0x1ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (v3_num_pid_n)))))) *(((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m_) * (ts_u32)(ts_u32)(((ts_i32)0x1ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) * (ts_u32)(ts_u32)(v3_num_pid_n)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n_) * (ts_u32)(ts_u32)(((ts_i32)0x1ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) = v21_x[ts_j];
     }
   }
 }
