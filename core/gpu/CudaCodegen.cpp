@@ -161,7 +161,7 @@ CudaKernelSource CudaEmitter::run() {
               std::to_string(i) + ", ";
   }
   indent_ = 1;
-  line("extern __shared__ __align__(16) unsigned char ts_smem[];");
+  line("extern __shared__ __align__(128) unsigned char ts_smem[];");
   line("const int ts_tid = threadIdx.x;");
   stmt(kernel_.body);
   std::ostringstream tu;
@@ -169,6 +169,7 @@ CudaKernelSource CudaEmitter::run() {
   tu << "// " << kernel_.options.numWarps << " warps, " << threads_ << " threads per program; dynamic shared memory "
      << sharedBytes_ << " bytes\n";
   tu << cudaPrelude();
+  if (tensorCores_) tu << cudaTensorCorePrelude();
   if (!options_.programTiming) {
     tu << "\nextern \"C\" __global__ void __launch_bounds__(" << threads_ << ") " << result_.entryName << "(" << params
        << "ts_u32* __restrict__ ts_status) {\n";

@@ -37,6 +37,7 @@ struct CudaKernelSource {
   std::vector<KernelFailure> failures;
   std::vector<lang::Diagnostic> warnings;  // e.g. host calls skipped on the GPU
   bool programTiming = false;              // takes the ts_timing argument (CudaCodegenOptions)
+  bool usesTensorCores = false;            // a tl.dot sums on tensor cores, in another order than the simulator
 };
 
 class CudaCodegen {

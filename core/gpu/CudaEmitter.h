@@ -8,6 +8,7 @@
 // anywhere in the current statement. Ops that need other threads' elements emit their code (at
 // statement level, before the consumer's loop) and return a temporary.
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <unordered_map>
@@ -63,6 +64,17 @@ public:
   std::string reduce(const ir::Reduce& n);
   std::string scan(const ir::Scan& n);
   std::string dot(const ir::Dot& n);
+  // tl.dot of fp16 tiles into fp32 on tensor cores (PTX wmma): operands staged as fp16 in shared
+  // memory, warps computing blocks of 16x16 tiles, the result read back through shared memory into
+  // the element layout. The sum's order differs from the simulator's sequential FMAs (within
+  // rounding); other dtypes and shapes take the exact path.
+  struct TensorCoreLayout {
+    int64_t lda = 0, ldb = 0, ldc = 0;  // padded row lengths in elements
+    size_t offB = 0, offC = 0, total = 0;
+  };
+  std::optional<TensorCoreLayout> tensorCoreLayout(const ir::Dot& n);
+  void dotOnTensorCores(const ir::Dot& n, const std::string& av, const std::string& bv, const std::string& accv,
+                        const std::string& res);
   // Stages `value` (string valid in a loop over t's numel) into shared memory as ts_s[i].
   void stageToShared(const std::string& value, const ir::Type& t, const std::string& ptrName, size_t byteOffset);
   // A full reduction of a power-of-2 tile that every thread holds whole slots of: the simulator's
@@ -93,6 +105,7 @@ private:
   bool storesBefore_ = false;  // a store may precede the next load: order them with a barrier
   std::string index_ = "ts_i";
   std::map<int, ir::Expr> inlined_;  // immutable tile vars recomputed at each use, by var id
+  bool tensorCores_ = false;         // a tl.dot uses the tensor-core helpers
   CudaKernelSource result_;
 };
 

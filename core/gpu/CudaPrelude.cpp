@@ -188,8 +188,38 @@ TS_DEV void ts_fail(ts_u32* status, ts_u32 code) {
 // ---- end of prelude ----
 )CUDA";
 
+// Fragments are opaque register sets: 8 x f16x2 for A and B, 8 x f32 for the accumulator. Strides
+// are in elements; pointers are generic addresses of shared memory.
+constexpr std::string_view kTensorCorePrelude = R"CUDA(// ---- tensor cores (core/gpu/CudaPrelude.cpp) ----
+TS_DEV void ts_wmma_load_a(unsigned (&r)[8], const ts_u16* p, int ld) {
+  asm volatile("wmma.load.a.sync.aligned.row.m16n16k16.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
+               : "l"(p), "r"(ld));
+}
+TS_DEV void ts_wmma_load_b(unsigned (&r)[8], const ts_u16* p, int ld) {
+  asm volatile("wmma.load.b.sync.aligned.row.m16n16k16.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
+               : "l"(p), "r"(ld));
+}
+TS_DEV void ts_wmma_mma(float (&d)[8], const unsigned (&a)[8], const unsigned (&b)[8]) {
+  asm volatile("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32 {%0,%1,%2,%3,%4,%5,%6,%7}, "
+               "{%8,%9,%10,%11,%12,%13,%14,%15}, {%16,%17,%18,%19,%20,%21,%22,%23}, {%0,%1,%2,%3,%4,%5,%6,%7};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]),
+                 "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(b[4]), "r"(b[5]), "r"(b[6]), "r"(b[7]));
+}
+TS_DEV void ts_wmma_store(float* p, const float (&d)[8], int ld) {
+  asm volatile("wmma.store.d.sync.aligned.row.m16n16k16.f32 [%0], {%1,%2,%3,%4,%5,%6,%7,%8}, %9;"
+               :
+               : "l"(p), "f"(d[0]), "f"(d[1]), "f"(d[2]), "f"(d[3]), "f"(d[4]), "f"(d[5]), "f"(d[6]), "f"(d[7]), "r"(ld)
+               : "memory");
+}
+// ---- end of tensor cores ----
+)CUDA";
+
 }  // namespace
 
 std::string_view cudaPrelude() { return kPrelude; }
+std::string_view cudaTensorCorePrelude() { return kTensorCorePrelude; }
 
 }  // namespace tilescope::gpu

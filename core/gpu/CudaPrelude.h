@@ -8,5 +8,8 @@
 namespace tilescope::gpu {
 
 std::string_view cudaPrelude();
+// Warp-level tensor-core helpers (PTX wmma, m16n16k16 fp16 -> fp32), added only to kernels whose
+// tl.dot uses them.
+std::string_view cudaTensorCorePrelude();
 
 }  // namespace tilescope::gpu

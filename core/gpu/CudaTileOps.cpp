@@ -5,7 +5,9 @@
 #include "core/gpu/CudaEmitter.h"
 #include "core/gpu/CudaTypes.h"
 
+#include <cstdlib>
 #include <functional>
+#include <optional>
 
 namespace tilescope::gpu {
 
@@ -285,12 +287,129 @@ std::string CudaEmitter::scan(const ir::Scan& n) {
   return res + "[ts_j]";
 }
 
+namespace {
+
+// How the warps split an M x N output of 16 x 16 tensor-core tiles: each warp computes blocks of
+// FM x FN tiles (reusing each A fragment FN times and each B fragment FM times), blocks assigned
+// round-robin. Prefers every warp getting the same number of blocks, then bigger blocks (up to 8
+// tiles: 64 accumulator registers), then square ones.
+struct WarpTiling {
+  int64_t fm = 1, fn = 1;
+};
+
+WarpTiling chooseWarpTiling(int64_t tilesM, int64_t tilesN, int64_t warps) {
+  WarpTiling best;
+  long bestScore = -1;
+  for (int64_t fm = 1; fm <= tilesM; ++fm) {
+    if (tilesM % fm) continue;
+    for (int64_t fn = 1; fn <= tilesN; ++fn) {
+      if (tilesN % fn || fm * fn > 8) continue;
+      const int64_t blocks = (tilesM / fm) * (tilesN / fn);
+      const long score = (blocks % warps == 0 ? 1000 : 0) + static_cast<long>(fm * fn) * 10 - static_cast<long>(std::abs(fm - fn));
+      if (blocks >= 1 && score > bestScore) {
+        bestScore = score;
+        best = {fm, fn};
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::optional<CudaEmitter::TensorCoreLayout> CudaEmitter::tensorCoreLayout(const ir::Dot& n) {
+  const ir::Type& at = n.a.type();
+  const ir::Type& bt = n.b.type();
+  if (at.rank() != 2 || at.dtype() != DType::FP16 || bt.dtype() != DType::FP16 || n.type.dtype() != DType::FP32)
+    return std::nullopt;
+  const int64_t M = at.shape()[0], K = at.shape()[1], N = bt.shape()[1];
+  if (M % 16 || N % 16 || K % 16) return std::nullopt;
+  // Padded rows keep the fragments' rows on different banks; every fragment start stays 32-byte aligned.
+  TensorCoreLayout l;
+  l.lda = K + 8;
+  l.ldb = N + 8;
+  l.ldc = N + 4;
+  auto align = [](size_t x) { return (x + 127) / 128 * 128; };
+  l.offB = align(static_cast<size_t>(M * l.lda * 2));
+  l.offC = align(l.offB + static_cast<size_t>(K * l.ldb * 2));
+  l.total = l.offC + static_cast<size_t>(M * l.ldc * 4);
+  if (l.total > 200 * 1024) return std::nullopt;  // past what one SM offers: the exact path stages less
+  return l;
+}
+
+void CudaEmitter::dotOnTensorCores(const ir::Dot& n, const std::string& av, const std::string& bv, const std::string& accv,
+                                   const std::string& res) {
+  const TensorCoreLayout l = *tensorCoreLayout(n);
+  const int64_t M = n.a.type().shape()[0], K = n.a.type().shape()[1], N = n.b.type().shape()[1];
+  const int64_t LDA = l.lda, LDB = l.ldb, LDC = l.ldc;
+  const size_t offB = l.offB, offC = l.offC, total = l.total;
+  const int64_t W = threads_ / 32;
+  const WarpTiling tiling = chooseWarpTiling(M / 16, N / 16, W);
+  const int64_t blocksN = (N / 16) / tiling.fn, blocks = (M / 16 / tiling.fm) * blocksN;
+  const std::string FM = n2s(tiling.fm), FN = n2s(tiling.fn);
+  useShared(total);
+  tensorCores_ = true;
+  result_.usesTensorCores = true;
+  open("");
+  line("// tl.dot on tensor cores: " + n2s(M) + "x" + n2s(K) + " @ " + n2s(K) + "x" + n2s(N) + ", blocks of " + FM + "x" + FN +
+       " 16x16 tiles per warp");
+  line("ts_u16* ts_sa = (ts_u16*)ts_smem;");
+  line("ts_u16* ts_sb = (ts_u16*)(ts_smem + " + std::to_string(offB) + ");");
+  line("float* ts_sc = (float*)(ts_smem + " + std::to_string(offC) + ");");
+  openLoop(M * K);
+  line("ts_sa[(ts_i / " + n2s(K) + ") * " + n2s(LDA) + " + ts_i % " + n2s(K) + "] = ts_f2h(" + av + ");");
+  closeLoop(M * K);
+  openLoop(K * N);
+  line("ts_sb[(ts_i / " + n2s(N) + ") * " + n2s(LDB) + " + ts_i % " + n2s(N) + "] = ts_f2h(" + bv + ");");
+  closeLoop(K * N);
+  sync();
+  open("for (int ts_blk = ts_tid / 32; ts_blk < " + n2s(blocks) + "; ts_blk += " + n2s(W) + ")");
+  line("const int ts_bm = (ts_blk / " + n2s(blocksN) + ") * " + FM + ", ts_bn = (ts_blk % " + n2s(blocksN) + ") * " + FN + ";");
+  line("float ts_c[" + FM + "][" + FN + "][8];");
+  line("#pragma unroll");
+  line("for (int ts_u = 0; ts_u < " + n2s(tiling.fm * tiling.fn * 8) + "; ++ts_u) (&ts_c[0][0][0])[ts_u] = 0.0f;");
+  line("#pragma unroll");
+  open("for (int ts_k = 0; ts_k < " + n2s(K) + "; ts_k += 16)");
+  line("unsigned ts_fa[" + FM + "][8], ts_fb[" + FN + "][8];");
+  line("#pragma unroll");
+  line("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u) ts_wmma_load_a(ts_fa[ts_u], ts_sa + (ts_bm + ts_u) * " + n2s(16 * LDA) +
+       " + ts_k, " + n2s(LDA) + ");");
+  line("#pragma unroll");
+  line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_load_b(ts_fb[ts_v], ts_sb + ts_k * " + n2s(LDB) +
+       " + (ts_bn + ts_v) * 16, " + n2s(LDB) + ");");
+  line("#pragma unroll");
+  open("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u)");
+  line("#pragma unroll");
+  line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_mma(ts_c[ts_u][ts_v], ts_fa[ts_u], ts_fb[ts_v]);");
+  close();
+  close();
+  line("#pragma unroll");
+  open("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u)");
+  line("#pragma unroll");
+  line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_store(ts_sc + (ts_bm + ts_u) * " + n2s(16 * LDC) +
+       " + (ts_bn + ts_v) * 16, ts_c[ts_u][ts_v], " + n2s(LDC) + ");");
+  close();
+  close();
+  sync();
+  openLoop(M * N);
+  line(res + "[ts_j] = " + (accv.empty() ? "" : accv + " + ") + "ts_sc[(ts_i / " + n2s(N) + ") * " + n2s(LDC) + " + ts_i % " +
+       n2s(N) + "];");
+  closeLoop(M * N);
+  sync();
+  close();
+}
+
 std::string CudaEmitter::dot(const ir::Dot& n) {
   const ir::Type& at = n.a.type();
   const ir::Type& bt = n.b.type();
   const ir::Type& ot = n.type;
   const std::string av = expr(n.a), bv = expr(n.b);
   const std::string accv = n.acc ? expr(n.acc) : "";
+  if (tensorCoreLayout(n)) {
+    const std::string res = declareTemp(ot);
+    dotOnTensorCores(n, av, bv, accv, res);
+    return res + "[ts_j]";
+  }
   const int r = at.rank();
   const int64_t M = at.shape()[r - 2], K = at.shape()[r - 1], N = bt.shape()[r - 1];
   const size_t aBytes = static_cast<size_t>(at.numel() * regBytes(at));

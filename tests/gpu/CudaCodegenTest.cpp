@@ -159,3 +159,40 @@ def k(x_ptr, n, step, B: tl.constexpr):
   EXPECT_NE(out.source.find("ts_fail(ts_status, 1u)"), std::string::npos);
   EXPECT_NE(out.source.find("ts_fail(ts_status, 2u)"), std::string::npos);
 }
+
+TEST(CudaCodegen, Fp16DotsUseTensorCoresAndOtherDotsStayExact) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], tl.dot(a, b))
+)";
+  struct Case {
+    ir::DType in;
+    int64_t m, n, k;
+    bool tensorCores;
+  };
+  for (const Case& c : {Case{ir::DType::FP16, 64, 32, 32, true}, Case{ir::DType::FP16, 128, 128, 64, true},
+                        Case{ir::DType::FP16, 16, 16, 16, true}, Case{ir::DType::FP32, 64, 32, 32, false},
+                        Case{ir::DType::BF16, 32, 32, 32, false}}) {
+    lang::Specialization spec;
+    spec.args = {P(c.in), P(c.in), P(ir::DType::FP32), C(c.m), C(c.n), C(c.k)};
+    spec.options.numWarps = 8;
+    ir::KernelPtr k = kernelFrom(src, "mm", spec);
+    ASSERT_TRUE(k);
+    const CudaKernelSource out = CudaCodegen::generate(*k);
+    const std::string what = std::string(ir::dtypeName(c.in)) + " " + std::to_string(c.m) + "x" + std::to_string(c.n) + "x" +
+                             std::to_string(c.k);
+    EXPECT_EQ(out.usesTensorCores, c.tensorCores) << what;
+    EXPECT_EQ(out.source.find("ts_wmma_mma(ts_c") != std::string::npos, c.tensorCores) << what;
+    if (!c.tensorCores) {
+      EXPECT_NE(out.source.find("fmaf("), std::string::npos) << what << ": the exact path";
+    }
+  }
+}

@@ -436,3 +436,38 @@ print(scale.best_config.kwargs['BLOCK'], torch.equal(out, x * 2))
   EXPECT_NE(r.out.find("timed 2 configs of scale on the GPU"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("2048 True\n"), std::string::npos) << r.out;
 }
+
+TEST(GpuRun, TensorCoreMatmulsMatchTheSimulatorAndFloat64) {
+  SKIP_WITHOUT_GPU();
+  CrossCheckEnv env("1000");  // every launch: within rounding of the simulator's sequential sums
+  tilescope::host::HostExecutor ex;
+  PyRun r = runOnGpu(R"(import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+torch.manual_seed(1)
+M, N, K = 200, 150, 96
+a = torch.randn((M, K), device='cuda', dtype=torch.float16)
+b = torch.randn((K, N), device='cuda', dtype=torch.float16)
+ref = a.double() @ b.double()
+for BM, BN, BK, warps in [(16, 16, 16, 1), (64, 32, 32, 4), (128, 128, 64, 8), (64, 64, 32, 2), (32, 64, 16, 4)]:
+    c = torch.empty((M, N), device='cuda', dtype=torch.float16)
+    mm[(triton.cdiv(M, BM), triton.cdiv(N, BN))](a, b, c, M, N, K, BM=BM, BN=BN, BK=BK, num_warps=warps)
+    err = (c.double() - ref).abs().max().item() / ref.abs().max().item()
+    print(BM, BN, BK, warps, err < 2e-3)
+)", ex);
+  ASSERT_TRUE(r.ok) << r.errorValue << r.err;
+  EXPECT_EQ(r.out, "16 16 16 1 True\n64 32 32 4 True\n128 128 64 8 True\n64 64 32 2 True\n32 64 16 4 True\n") << r.err;
+}

@@ -3,7 +3,7 @@
 // <prelude>
 
 extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __restrict__ p0, float* __restrict__ p1, ts_u16* __restrict__ p2, ts_i32 p3, ts_i32 p4, ts_i32 p5, ts_i32 p6, ts_i32 p7, ts_i32 p8, ts_i32 p9, ts_i32 p10, ts_i32 p11, ts_u32* __restrict__ ts_status) {
-  extern __shared__ __align__(16) unsigned char ts_smem[];
+  extern __shared__ __align__(128) unsigned char ts_smem[];
   const int ts_tid = threadIdx.x;
 #line 588 "triton-practitioners-guide.md"
   ts_i32 v0_pid_m = ((ts_i32)blockIdx.x);

@@ -3,7 +3,7 @@
 // <prelude>
 
 extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __restrict__ p0, ts_u16* __restrict__ p1, ts_u16* __restrict__ p2, ts_u16* __restrict__ p3, float* __restrict__ p4, float* __restrict__ p5, ts_i32 p6, ts_i32 p7, float p8, ts_u32* __restrict__ ts_status) {
-  extern __shared__ __align__(16) unsigned char ts_smem[];
+  extern __shared__ __align__(128) unsigned char ts_smem[];
   const int ts_tid = threadIdx.x;
 #line 678 "triton-from-zero.md"
   ts_i32 v0_row = ((ts_i32)blockIdx.x);

@@ -3,7 +3,7 @@
 // <prelude>
 
 extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __restrict__ p0, float* __restrict__ p1, ts_i32 p2, ts_i32 p3, ts_i32 p4, ts_u32* __restrict__ ts_status) {
-  extern __shared__ __align__(16) unsigned char ts_smem[];
+  extern __shared__ __align__(128) unsigned char ts_smem[];
   const int ts_tid = threadIdx.x;
 #line 268 "triton-from-zero.md"
   ts_i32 v0_row_idx = ((ts_i32)blockIdx.x);

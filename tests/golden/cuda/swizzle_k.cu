@@ -3,7 +3,7 @@
 // <prelude>
 
 extern "C" __global__ void __launch_bounds__(128) ts_swizzle_k(ts_i64* __restrict__ p0, ts_i64* __restrict__ p1, ts_u32* __restrict__ ts_status) {
-  extern __shared__ __align__(16) unsigned char ts_smem[];
+  extern __shared__ __align__(128) unsigned char ts_smem[];
   const int ts_tid = threadIdx.x;
 #line 548 "triton-practitioners-guide.md"
   ts_i32 v0_pid_m = ((ts_i32)blockIdx.x);
