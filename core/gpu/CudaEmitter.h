@@ -7,6 +7,7 @@
 // numel (openLoop), where ts_j is the slot and ts_i the element index; for a scalar it is valid
 // anywhere in the current statement. Ops that need other threads' elements emit their code (at
 // statement level, before the consumer's loop) and return a temporary.
+#include <functional>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -28,7 +29,9 @@ public:
   void open(const std::string& head);  // "head {" and indent
   void close(const std::string& tail = "}");
   void lineDirective(const lang::SourceRange& r);
-  void openLoop(int64_t numel);
+  // holdsArrays=false: the body touches no per-thread arrays (a staging copy), so long loops may
+  // unroll partially to keep several loads in flight.
+  void openLoop(int64_t numel, bool holdsArrays = true);
   void closeLoop(int64_t numel);
   void sync() { line("__syncthreads();"); }
   int slots(int64_t numel) const { return static_cast<int>((numel + threads_ - 1) / threads_); }
@@ -44,6 +47,7 @@ public:
   void memoryLet(const ir::VarPtr& var, const ir::Expr& value, bool declare);
   void store(const ir::Store& n);
   void forLoop(const ir::For& n);
+  void emitForLoop(const ir::For& n);
   void print(const ir::Print& n);
   void assertion(const ir::Assert& n);
   void memoryBarrierIfNeeded();
@@ -69,12 +73,34 @@ public:
   // the element layout. The sum's order differs from the simulator's sequential FMAs (within
   // rounding); other dtypes and shapes take the exact path.
   struct TensorCoreLayout {
+    int64_t m = 0, n = 0, k = 0;
     int64_t lda = 0, ldb = 0, ldc = 0;  // padded row lengths in elements
-    size_t offB = 0, offC = 0, total = 0;
+    size_t offB = 0, offC = 0, total = 0;  // shared memory: A at 0, B at offB, the fp32 result at offC
+    int64_t warps = 1, fm = 1, fn = 1;     // each warp computes blocks of fm x fn 16x16 tiles
+    int64_t blocksN = 1, blocks = 1, blocksPerWarp = 1;
   };
-  std::optional<TensorCoreLayout> tensorCoreLayout(const ir::Dot& n);
+  std::optional<TensorCoreLayout> tensorCoreLayout(const ir::Dot& n) const;
   void dotOnTensorCores(const ir::Dot& n, const std::string& av, const std::string& bv, const std::string& accv,
                         const std::string& res);
+  std::string declareFragments(const TensorCoreLayout& l, const std::string& name);
+  void forEachWarpTile(const TensorCoreLayout& l, const std::function<void()>& body);
+  void stageDotOperands(const TensorCoreLayout& l, const std::string& av, const std::string& bv);
+  void multiplyStaged(const TensorCoreLayout& l, const std::string& frags);
+  void moveFragments(const TensorCoreLayout& l, const std::string& frags, bool toShared);
+  std::string sharedResultElement(const TensorCoreLayout& l) const;
+  // A loop `acc = acc + tl.dot(a, b)` (or tl.dot(a, b, acc)) whose acc is used nowhere else in the
+  // loop keeps acc in tensor-core fragments for the whole loop: loaded before, stored after.
+  struct ResidentAccumulator {
+    ir::VarPtr acc;     // the loop-carried var
+    ir::VarPtr result;  // the Let of acc + dot in the body, assigned back to acc
+    const ir::Dot* dot = nullptr;
+    TensorCoreLayout layout;
+    std::string frags;
+  };
+  std::optional<ResidentAccumulator> residentAccumulator(const ir::For& n) const;
+  // The loads of a resident dot's operands that can move into its staging loop: Lets read only by
+  // the dot, with nothing but Lets between them and the dot in the loop body.
+  std::map<int, const ir::Load*> deferrableOperandLoads(const ir::For& n, const ResidentAccumulator& r) const;
   // Stages `value` (string valid in a loop over t's numel) into shared memory as ts_s[i].
   void stageToShared(const std::string& value, const ir::Type& t, const std::string& ptrName, size_t byteOffset);
   // A full reduction of a power-of-2 tile that every thread holds whole slots of: the simulator's
@@ -92,6 +118,18 @@ public:
   std::string withIndex(const std::string& index, const ir::Expr& e);
   // True when a Let of this value needs no storage: it is recomputed, cheaply, where it is used.
   static bool inlinable(const ir::Expr& e);
+  // Induction tiles: a mutable pointer or integer tile declared from an index-pure value and only
+  // ever advanced by a scalar (`a_ptrs += BLOCK_K * stride_ak`) is that value plus one scalar offset
+  // register, instead of a per-thread array updated element by element.
+  struct InductionTile {
+    ir::Expr init;
+    std::string offset;  // the scalar register (elements)
+  };
+  struct InductionStep {
+    int tile = 0;  // the induction var's id
+    ir::Expr step;  // the scalar added
+  };
+  void findInductionTiles();
 
 private:
   const ir::Kernel& kernel_;
@@ -105,7 +143,13 @@ private:
   bool storesBefore_ = false;  // a store may precede the next load: order them with a barrier
   std::string index_ = "ts_i";
   std::map<int, ir::Expr> inlined_;  // immutable tile vars recomputed at each use, by var id
+  std::map<int, InductionTile> induction_;  // by var id
+  std::map<int, InductionStep> inductionSteps_;  // by the id of the Let `tile + splat(step)`
+  // Loads whose only use is a resident dot's operand: read straight into the staging buffer.
+  std::map<int, const ir::Load*> deferredLoads_;
   bool tensorCores_ = false;         // a tl.dot uses the tensor-core helpers
+  std::map<int, ResidentAccumulator> residentByResult_;  // by the id of the body's Let of acc + dot
+  std::map<int, int> residentAssigns_;                   // acc var id -> result var id: that assign is skipped
   CudaKernelSource result_;
 };
 

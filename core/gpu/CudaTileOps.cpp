@@ -4,9 +4,11 @@
 // TileDot.cpp), so fp32 sums and dots give the simulator's bits.
 #include "core/gpu/CudaEmitter.h"
 #include "core/gpu/CudaTypes.h"
+#include "core/ir/IRVisitor.h"
 
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace tilescope::gpu {
@@ -317,86 +319,216 @@ WarpTiling chooseWarpTiling(int64_t tilesM, int64_t tilesN, int64_t warps) {
 
 }  // namespace
 
-std::optional<CudaEmitter::TensorCoreLayout> CudaEmitter::tensorCoreLayout(const ir::Dot& n) {
+std::optional<CudaEmitter::TensorCoreLayout> CudaEmitter::tensorCoreLayout(const ir::Dot& n) const {
   const ir::Type& at = n.a.type();
   const ir::Type& bt = n.b.type();
   if (at.rank() != 2 || at.dtype() != DType::FP16 || bt.dtype() != DType::FP16 || n.type.dtype() != DType::FP32)
     return std::nullopt;
-  const int64_t M = at.shape()[0], K = at.shape()[1], N = bt.shape()[1];
-  if (M % 16 || N % 16 || K % 16) return std::nullopt;
-  // Padded rows keep the fragments' rows on different banks; every fragment start stays 32-byte aligned.
   TensorCoreLayout l;
-  l.lda = K + 8;
-  l.ldb = N + 8;
-  l.ldc = N + 4;
+  l.m = at.shape()[0];
+  l.k = at.shape()[1];
+  l.n = bt.shape()[1];
+  if (l.m % 16 || l.n % 16 || l.k % 16) return std::nullopt;
+  // Padded rows keep the fragments' rows on different banks; every fragment start stays 32-byte aligned.
+  l.lda = l.k + 8;
+  l.ldb = l.n + 8;
+  l.ldc = l.n + 4;
   auto align = [](size_t x) { return (x + 127) / 128 * 128; };
-  l.offB = align(static_cast<size_t>(M * l.lda * 2));
-  l.offC = align(l.offB + static_cast<size_t>(K * l.ldb * 2));
-  l.total = l.offC + static_cast<size_t>(M * l.ldc * 4);
+  l.offB = align(static_cast<size_t>(l.m * l.lda * 2));
+  l.offC = align(l.offB + static_cast<size_t>(l.k * l.ldb * 2));
+  l.total = l.offC + static_cast<size_t>(l.m * l.ldc * 4);
   if (l.total > 200 * 1024) return std::nullopt;  // past what one SM offers: the exact path stages less
+  l.warps = threads_ / 32;
+  const WarpTiling tiling = chooseWarpTiling(l.m / 16, l.n / 16, l.warps);
+  l.fm = tiling.fm;
+  l.fn = tiling.fn;
+  l.blocksN = (l.n / 16) / l.fn;
+  l.blocks = (l.m / 16 / l.fm) * l.blocksN;
+  l.blocksPerWarp = (l.blocks + l.warps - 1) / l.warps;
   return l;
+}
+
+std::string CudaEmitter::declareFragments(const TensorCoreLayout& l, const std::string& name) {
+  const std::string count = n2s(l.blocksPerWarp * l.fm * l.fn * 8);
+  line("float " + name + "[" + n2s(l.blocksPerWarp) + "][" + n2s(l.fm) + "][" + n2s(l.fn) + "][8];");
+  line("#pragma unroll");
+  line("for (int ts_u = 0; ts_u < " + count + "; ++ts_u) (&" + name + "[0][0][0][0])[ts_u] = 0.0f;");
+  return name;
+}
+
+void CudaEmitter::forEachWarpTile(const TensorCoreLayout& l, const std::function<void()>& body) {
+  // Block ts_q of this warp is ts_blk; its tile (ts_u, ts_v) starts at row 16 * (ts_bm + ts_u),
+  // column 16 * (ts_bn + ts_v). Fully unrolled, so fragments stay in registers.
+  line("#pragma unroll");
+  open("for (int ts_q = 0; ts_q < " + n2s(l.blocksPerWarp) + "; ++ts_q)");
+  line("const int ts_blk = ts_tid / 32 + ts_q * " + n2s(l.warps) + ";");
+  if (l.blocks % l.warps != 0) open("if (ts_blk < " + n2s(l.blocks) + ")");
+  line("const int ts_bm = (ts_blk / " + n2s(l.blocksN) + ") * " + n2s(l.fm) + ", ts_bn = (ts_blk % " + n2s(l.blocksN) + ") * " +
+       n2s(l.fn) + ";");
+  body();
+  if (l.blocks % l.warps != 0) close();
+  close();
+}
+
+void CudaEmitter::stageDotOperands(const TensorCoreLayout& l, const std::string& av, const std::string& bv) {
+  useShared(l.total);
+  tensorCores_ = true;
+  result_.usesTensorCores = true;
+  // Past 32 slots the operands live in local memory anyway: unrolling 8 keeps loads in flight.
+  openLoop(l.m * l.k, false);
+  line("((ts_u16*)ts_smem)[(ts_i / " + n2s(l.k) + ") * " + n2s(l.lda) + " + ts_i % " + n2s(l.k) + "] = ts_f2h(" + av + ");");
+  closeLoop(l.m * l.k);
+  openLoop(l.k * l.n, false);
+  line("((ts_u16*)(ts_smem + " + std::to_string(l.offB) + "))[(ts_i / " + n2s(l.n) + ") * " + n2s(l.ldb) + " + ts_i % " +
+       n2s(l.n) + "] = ts_f2h(" + bv + ");");
+  closeLoop(l.k * l.n);
+  sync();
+}
+
+void CudaEmitter::multiplyStaged(const TensorCoreLayout& l, const std::string& frags) {
+  const std::string FM = n2s(l.fm), FN = n2s(l.fn);
+  forEachWarpTile(l, [&] {
+    line("#pragma unroll");
+    open("for (int ts_k = 0; ts_k < " + n2s(l.k) + "; ts_k += 16)");
+    line("unsigned ts_fa[" + FM + "][8], ts_fb[" + FN + "][8];");
+    line("#pragma unroll");
+    line("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u) ts_wmma_load_a(ts_fa[ts_u], (const ts_u16*)ts_smem + (ts_bm + ts_u) * " +
+         n2s(16 * l.lda) + " + ts_k, " + n2s(l.lda) + ");");
+    line("#pragma unroll");
+    line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_load_b(ts_fb[ts_v], (const ts_u16*)(ts_smem + " +
+         std::to_string(l.offB) + ") + ts_k * " + n2s(l.ldb) + " + (ts_bn + ts_v) * 16, " + n2s(l.ldb) + ");");
+    line("#pragma unroll");
+    open("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u)");
+    line("#pragma unroll");
+    line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_mma(" + frags + "[ts_q][ts_u][ts_v], ts_fa[ts_u], ts_fb[ts_v]);");
+    close();
+    close();
+  });
+  sync();  // the staged operands are read; the next staging may overwrite them
+}
+
+void CudaEmitter::moveFragments(const TensorCoreLayout& l, const std::string& frags, bool toShared) {
+  const std::string sc = "(float*)(ts_smem + " + std::to_string(l.offC) + ")";
+  forEachWarpTile(l, [&] {
+    line("#pragma unroll");
+    open("for (int ts_u = 0; ts_u < " + n2s(l.fm) + "; ++ts_u)");
+    line("#pragma unroll");
+    line("for (int ts_v = 0; ts_v < " + n2s(l.fn) + "; ++ts_v) " + (toShared ? "ts_wmma_store(" : "ts_wmma_load_c(") + sc +
+         " + (ts_bm + ts_u) * " + n2s(16 * l.ldc) + " + (ts_bn + ts_v) * 16, " + frags + "[ts_q][ts_u][ts_v], " + n2s(l.ldc) +
+         ");");
+    close();
+  });
+  sync();
+}
+
+std::string CudaEmitter::sharedResultElement(const TensorCoreLayout& l) const {
+  return "((float*)(ts_smem + " + std::to_string(l.offC) + "))[(ts_i / " + n2s(l.n) + ") * " + n2s(l.ldc) + " + ts_i % " +
+         n2s(l.n) + "]";
 }
 
 void CudaEmitter::dotOnTensorCores(const ir::Dot& n, const std::string& av, const std::string& bv, const std::string& accv,
                                    const std::string& res) {
   const TensorCoreLayout l = *tensorCoreLayout(n);
-  const int64_t M = n.a.type().shape()[0], K = n.a.type().shape()[1], N = n.b.type().shape()[1];
-  const int64_t LDA = l.lda, LDB = l.ldb, LDC = l.ldc;
-  const size_t offB = l.offB, offC = l.offC, total = l.total;
-  const int64_t W = threads_ / 32;
-  const WarpTiling tiling = chooseWarpTiling(M / 16, N / 16, W);
-  const int64_t blocksN = (N / 16) / tiling.fn, blocks = (M / 16 / tiling.fm) * blocksN;
-  const std::string FM = n2s(tiling.fm), FN = n2s(tiling.fn);
-  useShared(total);
-  tensorCores_ = true;
-  result_.usesTensorCores = true;
   open("");
-  line("// tl.dot on tensor cores: " + n2s(M) + "x" + n2s(K) + " @ " + n2s(K) + "x" + n2s(N) + ", blocks of " + FM + "x" + FN +
-       " 16x16 tiles per warp");
-  line("ts_u16* ts_sa = (ts_u16*)ts_smem;");
-  line("ts_u16* ts_sb = (ts_u16*)(ts_smem + " + std::to_string(offB) + ");");
-  line("float* ts_sc = (float*)(ts_smem + " + std::to_string(offC) + ");");
-  openLoop(M * K);
-  line("ts_sa[(ts_i / " + n2s(K) + ") * " + n2s(LDA) + " + ts_i % " + n2s(K) + "] = ts_f2h(" + av + ");");
-  closeLoop(M * K);
-  openLoop(K * N);
-  line("ts_sb[(ts_i / " + n2s(N) + ") * " + n2s(LDB) + " + ts_i % " + n2s(N) + "] = ts_f2h(" + bv + ");");
-  closeLoop(K * N);
-  sync();
-  open("for (int ts_blk = ts_tid / 32; ts_blk < " + n2s(blocks) + "; ts_blk += " + n2s(W) + ")");
-  line("const int ts_bm = (ts_blk / " + n2s(blocksN) + ") * " + FM + ", ts_bn = (ts_blk % " + n2s(blocksN) + ") * " + FN + ";");
-  line("float ts_c[" + FM + "][" + FN + "][8];");
-  line("#pragma unroll");
-  line("for (int ts_u = 0; ts_u < " + n2s(tiling.fm * tiling.fn * 8) + "; ++ts_u) (&ts_c[0][0][0])[ts_u] = 0.0f;");
-  line("#pragma unroll");
-  open("for (int ts_k = 0; ts_k < " + n2s(K) + "; ts_k += 16)");
-  line("unsigned ts_fa[" + FM + "][8], ts_fb[" + FN + "][8];");
-  line("#pragma unroll");
-  line("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u) ts_wmma_load_a(ts_fa[ts_u], ts_sa + (ts_bm + ts_u) * " + n2s(16 * LDA) +
-       " + ts_k, " + n2s(LDA) + ");");
-  line("#pragma unroll");
-  line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_load_b(ts_fb[ts_v], ts_sb + ts_k * " + n2s(LDB) +
-       " + (ts_bn + ts_v) * 16, " + n2s(LDB) + ");");
-  line("#pragma unroll");
-  open("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u)");
-  line("#pragma unroll");
-  line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_mma(ts_c[ts_u][ts_v], ts_fa[ts_u], ts_fb[ts_v]);");
-  close();
-  close();
-  line("#pragma unroll");
-  open("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u)");
-  line("#pragma unroll");
-  line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_store(ts_sc + (ts_bm + ts_u) * " + n2s(16 * LDC) +
-       " + (ts_bn + ts_v) * 16, ts_c[ts_u][ts_v], " + n2s(LDC) + ");");
-  close();
-  close();
-  sync();
-  openLoop(M * N);
-  line(res + "[ts_j] = " + (accv.empty() ? "" : accv + " + ") + "ts_sc[(ts_i / " + n2s(N) + ") * " + n2s(LDC) + " + ts_i % " +
-       n2s(N) + "];");
-  closeLoop(M * N);
+  line("// tl.dot on tensor cores: " + n2s(l.m) + "x" + n2s(l.k) + " @ " + n2s(l.k) + "x" + n2s(l.n) + ", blocks of " + n2s(l.fm) +
+       "x" + n2s(l.fn) + " 16x16 tiles per warp");
+  const std::string frags = declareFragments(l, "ts_c");
+  stageDotOperands(l, av, bv);
+  multiplyStaged(l, frags);
+  moveFragments(l, frags, true);
+  openLoop(l.m * l.n);
+  line(res + "[ts_j] = " + (accv.empty() ? "" : accv + " + ") + sharedResultElement(l) + ";");
+  closeLoop(l.m * l.n);
   sync();
   close();
+}
+
+namespace {
+
+// How often each var is read (VarRef) and assigned in a statement tree.
+class VarUses : public ir::IRVisitor {
+public:
+  std::map<int, int> reads, assigns;
+  void visitVarRef(const ir::VarRef& n) override { ++reads[n.var->id]; }
+  void visitStmt(const ir::Stmt& s) override {
+    if (const auto* a = s.as<ir::Assign>()) ++assigns[a->var->id];
+    ir::IRVisitor::visitStmt(s);
+  }
+};
+
+const ir::VarRef* asVarRef(const ir::Expr& e) { return e.defined() ? e.as<ir::VarRef>() : nullptr; }
+
+}  // namespace
+
+std::optional<CudaEmitter::ResidentAccumulator> CudaEmitter::residentAccumulator(const ir::For& loop) const {
+  std::vector<ir::Stmt> body;
+  if (const auto* seq = loop.body.as<ir::Seq>()) body = seq->stmts;
+  else body.push_back(loop.body);
+  VarUses uses;
+  uses.visitStmt(loop.body);
+  for (const ir::Stmt& s : body) {
+    const auto* let = s.as<ir::Let>();
+    if (!let) continue;
+    // acc + dot(a, b), dot(a, b) + acc, or dot(a, b, acc)
+    const ir::Dot* dot = nullptr;
+    const ir::VarRef* acc = nullptr;
+    if (const auto* d = let->value.as<ir::Dot>()) {
+      dot = d;
+      acc = asVarRef(d->acc);
+    } else if (const auto* add = let->value.as<ir::Binary>(); add && add->op == ir::BinaryOp::Add) {
+      for (int side = 0; side < 2 && !dot; ++side) {
+        const ir::Expr& x = side == 0 ? add->a : add->b;
+        const ir::Expr& y = side == 0 ? add->b : add->a;
+        const auto* d = y.as<ir::Dot>();
+        if (asVarRef(x) && d && !d->acc.defined()) {
+          dot = d;
+          acc = asVarRef(x);
+        }
+      }
+    }
+    if (!dot || !acc || !acc->var->isMutable || !(acc->var->type == let->var->type)) continue;
+    const std::optional<TensorCoreLayout> layout = tensorCoreLayout(*dot);
+    if (!layout || layout->blocksPerWarp * layout->fm * layout->fn * 8 > 128) continue;  // registers
+    // acc is read only here and assigned only from this result, which nothing else reads.
+    const int accId = acc->var->id, resultId = let->var->id;
+    if (uses.reads[accId] != 1 || uses.assigns[accId] != 1 || uses.reads[resultId] != 1) continue;
+    bool assignedBack = false;
+    for (const ir::Stmt& t : body)
+      if (const auto* a = t.as<ir::Assign>(); a && a->var->id == accId && asVarRef(a->value) && asVarRef(a->value)->var->id == resultId)
+        assignedBack = true;
+    if (!assignedBack) continue;
+    ResidentAccumulator r;
+    r.acc = acc->var;
+    r.result = let->var;
+    r.dot = dot;
+    r.layout = *layout;
+    return r;
+  }
+  return std::nullopt;
+}
+
+std::map<int, const ir::Load*> CudaEmitter::deferrableOperandLoads(const ir::For& loop, const ResidentAccumulator& r) const {
+  std::map<int, const ir::Load*> out;
+  const auto* seq = loop.body.as<ir::Seq>();
+  if (!seq || containsStore(loop.body)) return out;
+  VarUses uses;
+  uses.visitStmt(loop.body);
+  size_t dotAt = seq->stmts.size();
+  for (size_t i = 0; i < seq->stmts.size(); ++i)
+    if (const auto* let = seq->stmts[i].as<ir::Let>(); let && let->var->id == r.result->id) dotAt = i;
+  for (const ir::Expr* operand : {&r.dot->a, &r.dot->b}) {
+    const ir::VarRef* ref = asVarRef(*operand);
+    if (!ref || uses.reads[ref->var->id] != 1) continue;
+    for (size_t i = 0; i < dotAt; ++i) {
+      const auto* let = seq->stmts[i].as<ir::Let>();
+      if (!let || let->var->id != ref->var->id) continue;
+      const auto* load = let->value.as<ir::Load>();
+      bool onlyLetsBetween = true;
+      for (size_t j = i + 1; j < dotAt; ++j) onlyLetsBetween = onlyLetsBetween && seq->stmts[j].as<ir::Let>() != nullptr;
+      if (load && !load->isVolatile && onlyLetsBetween) out[ref->var->id] = load;
+    }
+  }
+  return out;
 }
 
 std::string CudaEmitter::dot(const ir::Dot& n) {

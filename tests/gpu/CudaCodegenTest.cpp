@@ -196,3 +196,40 @@ def mm(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
     }
   }
 }
+
+TEST(CudaCodegen, AMatmulLoopKeepsItsAccumulatorInFragmentsAndItsPointersAsOffsets) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, K, stride_ak, stride_bk, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_ak + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptrs)
+        b = tl.load(b_ptrs)
+        acc += tl.dot(a, b)
+        a_ptrs += BK
+        b_ptrs += BK * stride_bk
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+)";
+  lang::Specialization spec;
+  spec.args = {P(ir::DType::FP16), P(ir::DType::FP16), P(ir::DType::FP32), S(), S(), S(), C(64), C(64), C(32)};
+  spec.options.numWarps = 4;
+  ir::KernelPtr k = kernelFrom(src, "mm", spec);
+  ASSERT_TRUE(k);
+  const CudaKernelSource out = CudaCodegen::generate(*k);
+  EXPECT_TRUE(out.usesTensorCores);
+  EXPECT_NE(out.source.find("acc stays in tensor-core fragments for the whole loop"), std::string::npos) << out.source;
+  // The pointer tiles are their initial value plus one scalar offset each.
+  EXPECT_NE(out.source.find("_a_ptrs_off += "), std::string::npos) << out.source;
+  EXPECT_NE(out.source.find("_b_ptrs_off += "), std::string::npos) << out.source;
+  EXPECT_EQ(out.source.find("_a_ptrs["), std::string::npos) << out.source;
+  // The loads go straight into the staging buffer: no per-thread copy of a or b.
+  EXPECT_EQ(out.source.find("_a["), std::string::npos) << out.source;
+  EXPECT_EQ(out.source.find("_b["), std::string::npos) << out.source;
+}

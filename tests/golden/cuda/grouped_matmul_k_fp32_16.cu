@@ -43,19 +43,9 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
     v18_acc[ts_j] = __int_as_float(0x00000000);
   }
 #line 601 "triton-practitioners-guide.md"
-  float* v19_offs_a[2];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    v19_offs_a[ts_j] = ((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p7))))))));
-  }
+  ts_i64 v19_offs_a_off = 0;  // offs_a = its initial value + this
 #line 601 "triton-practitioners-guide.md"
-  float* v20_offs_b[2];
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    v20_offs_b[ts_j] = ((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p9))))))));
-  }
+  ts_i64 v20_offs_b_off = 0;  // offs_b = its initial value + this
 #line 601 "triton-practitioners-guide.md"
   {
     const ts_i64 ts_start0 = (ts_i64)(((ts_i32)0x0ull)), ts_end0 = (ts_i64)(p5), ts_step0 = (ts_i64)(((ts_i32)0x10ull));
@@ -67,14 +57,14 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
       #pragma unroll
       for (int ts_j = 0; ts_j < 2; ++ts_j) {
         const int ts_i = ts_j * 128 + ts_tid;
-        v23_a[ts_j] = *(v19_offs_a[ts_j]);
+        v23_a[ts_j] = *(((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p7))))))))) + v19_offs_a_off));
       }
 #line 604 "triton-practitioners-guide.md"
       float v25_b[2];
       #pragma unroll
       for (int ts_j = 0; ts_j < 2; ++ts_j) {
         const int ts_i = ts_j * 128 + ts_tid;
-        v25_b[ts_j] = *(v20_offs_b[ts_j]);
+        v25_b[ts_j] = *(((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p9))))))))) + v20_offs_b_off));
       }
 #line 605 "triton-practitioners-guide.md"
       float t1[2];
@@ -112,19 +102,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
         v26_acc[ts_j] = ((v18_acc[ts_j]) + (t1[ts_j]));
       }
 #line 607 "triton-practitioners-guide.md"
-      float* v27_offs_a[2];
-      #pragma unroll
-      for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
-        v27_offs_a[ts_j] = ((v19_offs_a[ts_j]) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x10ull)) * (ts_u32)(ts_u32)(p7)))));
-      }
 #line 608 "triton-practitioners-guide.md"
-      float* v28_offs_b[2];
-      #pragma unroll
-      for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
-        v28_offs_b[ts_j] = ((v20_offs_b[ts_j]) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x10ull)) * (ts_u32)(ts_u32)(p8)))));
-      }
 #line 601 "triton-practitioners-guide.md"
       #pragma unroll
       for (int ts_j = 0; ts_j < 2; ++ts_j) {
@@ -132,17 +110,9 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
         v18_acc[ts_j] = v26_acc[ts_j];
       }
 #line 601 "triton-practitioners-guide.md"
-      #pragma unroll
-      for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
-        v19_offs_a[ts_j] = v27_offs_a[ts_j];
-      }
+      v19_offs_a_off += (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x10ull)) * (ts_u32)(ts_u32)(p7))));
 #line 601 "triton-practitioners-guide.md"
-      #pragma unroll
-      for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
-        v20_offs_b[ts_j] = v28_offs_b[ts_j];
-      }
+      v20_offs_b_off += (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x10ull)) * (ts_u32)(ts_u32)(p8))));
     }
   }
 #line 609 "triton-practitioners-guide.md"
