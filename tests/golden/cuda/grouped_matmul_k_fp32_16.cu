@@ -70,7 +70,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
     __syncthreads();
     #pragma unroll
     for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
+      const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
       t0[ts_j] = ts_s[(ts_i / 16)];
     }
     __syncthreads();
@@ -88,7 +88,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
     __syncthreads();
     #pragma unroll
     for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
+      const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
       t1[ts_j] = ts_s[(ts_i % 16)];
     }
     __syncthreads();
@@ -96,7 +96,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
   float* v15_offs_a[2];
   #pragma unroll
   for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
+    const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
     v15_offs_a[ts_j] = ((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(t0[ts_j]) + (ts_u32)(ts_u32)(t1[ts_j])))));
   }
 #line 598 "triton-practitioners-guide.md"
@@ -113,7 +113,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
     __syncthreads();
     #pragma unroll
     for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
+      const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
       t2[ts_j] = ts_s[(ts_i / 16)];
     }
     __syncthreads();
@@ -131,7 +131,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
     __syncthreads();
     #pragma unroll
     for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
+      const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
       t3[ts_j] = ts_s[(ts_i % 16)];
     }
     __syncthreads();
@@ -139,35 +139,35 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
   float* v16_offs_b[2];
   #pragma unroll
   for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
+    const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
     v16_offs_b[ts_j] = ((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(t2[ts_j]) + (ts_u32)(ts_u32)(t3[ts_j])))));
   }
 #line 600 "triton-practitioners-guide.md"
   float v17_acc[2];
   #pragma unroll
   for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
+    const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
     v17_acc[ts_j] = __int_as_float(0x00000000);
   }
 #line 601 "triton-practitioners-guide.md"
   float v18_acc[2];
   #pragma unroll
   for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
+    const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
     v18_acc[ts_j] = v17_acc[ts_j];
   }
 #line 601 "triton-practitioners-guide.md"
   float* v19_offs_a[2];
   #pragma unroll
   for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
+    const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
     v19_offs_a[ts_j] = v15_offs_a[ts_j];
   }
 #line 601 "triton-practitioners-guide.md"
   float* v20_offs_b[2];
   #pragma unroll
   for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
+    const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
     v20_offs_b[ts_j] = v16_offs_b[ts_j];
   }
 #line 601 "triton-practitioners-guide.md"
@@ -179,16 +179,50 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
 #line 603 "triton-practitioners-guide.md"
       float v23_a[2];
       #pragma unroll
-      for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
-        v23_a[ts_j] = *(v19_offs_a[ts_j]);
+      for (int ts_g = 0; ts_g < 1; ++ts_g) {
+        const int ts_i0 = ts_g * 256 + ts_tid * 2;
+        float* ts_vp[2];
+        #pragma unroll
+        for (int ts_k = 0; ts_k < 2; ++ts_k) {
+          const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
+          ts_vp[ts_k] = v19_offs_a[ts_j];
+        }
+        if (ts_vec_ok(ts_vp)) {
+          float ts_vv[2];
+          ts_vld(ts_vp[0], ts_vv);
+          #pragma unroll
+          for (int ts_k = 0; ts_k < 2; ++ts_k) v23_a[ts_g * 2 + ts_k] = ts_vv[ts_k];
+        } else {
+          #pragma unroll
+          for (int ts_k = 0; ts_k < 2; ++ts_k) {
+            const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
+            v23_a[ts_j] = *ts_vp[ts_k];
+          }
+        }
       }
 #line 604 "triton-practitioners-guide.md"
       float v25_b[2];
       #pragma unroll
-      for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
-        v25_b[ts_j] = *(v20_offs_b[ts_j]);
+      for (int ts_g = 0; ts_g < 1; ++ts_g) {
+        const int ts_i0 = ts_g * 256 + ts_tid * 2;
+        float* ts_vp[2];
+        #pragma unroll
+        for (int ts_k = 0; ts_k < 2; ++ts_k) {
+          const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
+          ts_vp[ts_k] = v20_offs_b[ts_j];
+        }
+        if (ts_vec_ok(ts_vp)) {
+          float ts_vv[2];
+          ts_vld(ts_vp[0], ts_vv);
+          #pragma unroll
+          for (int ts_k = 0; ts_k < 2; ++ts_k) v25_b[ts_g * 2 + ts_k] = ts_vv[ts_k];
+        } else {
+          #pragma unroll
+          for (int ts_k = 0; ts_k < 2; ++ts_k) {
+            const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
+            v25_b[ts_j] = *ts_vp[ts_k];
+          }
+        }
       }
 #line 605 "triton-practitioners-guide.md"
       float t5[2];
@@ -196,19 +230,19 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
         float* ts_sa = (float*)(ts_smem + 0);
         #pragma unroll
         for (int ts_j = 0; ts_j < 2; ++ts_j) {
-          const int ts_i = ts_j * 128 + ts_tid;
+          const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
           ts_sa[ts_i] = v23_a[ts_j];
         }
         float* ts_sb = (float*)(ts_smem + 1024);
         #pragma unroll
         for (int ts_j = 0; ts_j < 2; ++ts_j) {
-          const int ts_i = ts_j * 128 + ts_tid;
+          const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
           ts_sb[ts_i] = v25_b[ts_j];
         }
         __syncthreads();
         #pragma unroll
         for (int ts_j = 0; ts_j < 2; ++ts_j) {
-          const int ts_i = ts_j * 128 + ts_tid;
+          const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
           const int ts_m = (ts_i / 16) % 16, ts_n = ts_i % 16, ts_bt = ts_i / 256;
           float ts_acc = (float)0;
           const float* ts_pa = ts_sa + (ts_bt * 16 + ts_m) * 16;
@@ -222,39 +256,39 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
       float v26_acc[2];
       #pragma unroll
       for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
+        const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
         v26_acc[ts_j] = ((v18_acc[ts_j]) + (t5[ts_j]));
       }
 #line 607 "triton-practitioners-guide.md"
       float* v27_offs_a[2];
       #pragma unroll
       for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
+        const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
         v27_offs_a[ts_j] = ((v19_offs_a[ts_j]) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x10ull)) * (ts_u32)(ts_u32)(p7)))));
       }
 #line 608 "triton-practitioners-guide.md"
       float* v28_offs_b[2];
       #pragma unroll
       for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
+        const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
         v28_offs_b[ts_j] = ((v20_offs_b[ts_j]) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x10ull)) * (ts_u32)(ts_u32)(p8)))));
       }
 #line 601 "triton-practitioners-guide.md"
       #pragma unroll
       for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
+        const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
         v18_acc[ts_j] = v26_acc[ts_j];
       }
 #line 601 "triton-practitioners-guide.md"
       #pragma unroll
       for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
+        const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
         v19_offs_a[ts_j] = v27_offs_a[ts_j];
       }
 #line 601 "triton-practitioners-guide.md"
       #pragma unroll
       for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
+        const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
         v20_offs_b[ts_j] = v28_offs_b[ts_j];
       }
     }
@@ -273,7 +307,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
     __syncthreads();
     #pragma unroll
     for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
+      const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
       t6[ts_j] = ts_s[(ts_i / 16)];
     }
     __syncthreads();
@@ -291,7 +325,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
     __syncthreads();
     #pragma unroll
     for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
+      const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
       t7[ts_j] = ts_s[(ts_i % 16)];
     }
     __syncthreads();
@@ -299,7 +333,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
   ts_u16* v29_c[2];
   #pragma unroll
   for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
+    const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
     v29_c[ts_j] = ((p2) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(t6[ts_j]) + (ts_u32)(ts_u32)(t7[ts_j])))));
   }
 #line 610 "triton-practitioners-guide.md"
@@ -316,7 +350,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
     __syncthreads();
     #pragma unroll
     for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
+      const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
       t8[ts_j] = ts_s[(ts_i / 16)];
     }
     __syncthreads();
@@ -334,7 +368,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
     __syncthreads();
     #pragma unroll
     for (int ts_j = 0; ts_j < 2; ++ts_j) {
-      const int ts_i = ts_j * 128 + ts_tid;
+      const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
       t9[ts_j] = ts_s[(ts_i % 16)];
     }
     __syncthreads();
@@ -342,13 +376,24 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
   bool v30_mask[2];
   #pragma unroll
   for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
+    const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
     v30_mask[ts_j] = ((bool)((t8[ts_j]) & (t9[ts_j])));
   }
 #line 611 "triton-practitioners-guide.md"
   #pragma unroll
-  for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (v30_mask[ts_j]) *(v29_c[ts_j]) = ts_f2h(ts_rh(v18_acc[ts_j]));
+  for (int ts_g = 0; ts_g < 1; ++ts_g) {
+    const int ts_i0 = ts_g * 256 + ts_tid * 2;
+    ts_u16* ts_vp[2]; ts_u16 ts_vv[2]; bool ts_vm[2];
+    #pragma unroll
+    for (int ts_k = 0; ts_k < 2; ++ts_k) {
+      const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
+      ts_vp[ts_k] = v29_c[ts_j]; ts_vv[ts_k] = ts_f2h(ts_rh(v18_acc[ts_j])); ts_vm[ts_k] = v30_mask[ts_j];
+    }
+    if (ts_vec_ok(ts_vp, ts_vm)) {
+      ts_vst(ts_vp[0], ts_vv);
+    } else {
+      #pragma unroll
+      for (int ts_k = 0; ts_k < 2; ++ts_k) if (ts_vm[ts_k]) *ts_vp[ts_k] = ts_vv[ts_k];
+    }
   }
 }
