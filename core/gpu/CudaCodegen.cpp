@@ -6,6 +6,7 @@
 #include "core/ir/IRVisitor.h"
 #include "core/gpu/CudaPrelude.h"
 #include "core/gpu/CudaTypes.h"
+#include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {
 
@@ -34,7 +35,7 @@ std::string cString(const std::string& text, bool forPrintf) {
   return s;
 }
 
-constexpr int kMaxUnrolledSlots = 32;
+constexpr int kMaxUnrolledSlots = 64;
 
 std::vector<int64_t> rowMajorStrides(const ir::Shape& s) {
   std::vector<int64_t> st(s.size(), 1);
@@ -75,7 +76,28 @@ std::string permuteSourceIndex(const ir::Shape& src, const ir::Shape& dst, const
 
 bool isNarrowFloat(DType t) { return t == DType::FP16 || t == DType::BF16; }
 
+// The shapes of every tile in the kernel, by numel.
+class TileShapes : public ir::IRVisitor {
+public:
+  std::map<int64_t, std::vector<ir::Shape>> byNumel;
+  void visitExpr(const ir::Expr& e) override {
+    if (!e) return;
+    if (e.type().isTile()) byNumel[e.type().numel()].push_back(e.type().shape());
+    ir::IRVisitor::visitExpr(e);
+  }
+};
+
 }  // namespace
+
+int chooseVectorWidth(int64_t numel, const std::vector<ir::Shape>& shapes, int threads) {
+  for (int v : {4, 2}) {
+    if (numel % v != 0 || numel < static_cast<int64_t>(threads) * v) continue;
+    bool ok = true;
+    for (const ir::Shape& s : shapes) ok = ok && !s.empty() && s.back() % v == 0;
+    if (ok) return v;
+  }
+  return 1;
+}
 
 bool containsStore(const ir::Stmt& s) {
   if (!s) return false;
@@ -103,6 +125,14 @@ CudaEmitter::CudaEmitter(const ir::Kernel& kernel, const CudaCodegenOptions& opt
   if (threads_ <= 0 || threads_ > 1024)
     unsupported(kernel.params.empty() ? lang::SourceRange{} : kernel.params.front().range,
                 "num_warps=" + std::to_string(kernel.options.numWarps) + " (at most 32 warps per program)");
+  TileShapes shapes;
+  shapes.visitKernel(kernel);
+  for (const auto& [numel, list] : shapes.byNumel) vecByNumel_[numel] = chooseVectorWidth(numel, list, threads_);
+}
+
+BlockedLayout CudaEmitter::layout(int64_t numel) const {
+  const auto it = vecByNumel_.find(numel);
+  return BlockedLayout{threads_, it == vecByNumel_.end() ? 1 : it->second};
 }
 
 void CudaEmitter::unsupported(const lang::SourceRange& r, const std::string& what) {
@@ -131,12 +161,34 @@ void CudaEmitter::openLoop(int64_t numel, bool holdsArrays) {
   // kMaxUnrolledSlots the arrays would not fit in registers anyway and unrolling only costs NVRTC time.
   line(slots(numel) <= kMaxUnrolledSlots ? "#pragma unroll" : holdsArrays ? "#pragma unroll 1" : "#pragma unroll 8");
   open("for (int ts_j = 0; ts_j < " + std::to_string(slots(numel)) + "; ++ts_j)");
-  line("const int ts_i = ts_j * " + std::to_string(threads_) + " + ts_tid;");
-  if (numel % threads_ != 0) open("if (ts_i < " + std::to_string(numel) + ")");
+  const int v = layout(numel).vec;
+  const std::string T = std::to_string(threads_);
+  if (v == 1) {
+    line("const int ts_i = ts_j * " + T + " + ts_tid;");
+  } else {
+    const std::string V = std::to_string(v);
+    line("const int ts_i = ts_j / " + V + " * " + std::to_string(threads_ * v) + " + ts_tid * " + V + " + ts_j % " + V + ";");
+  }
+  if (guarded(numel)) open("if (ts_i < " + std::to_string(numel) + ")");
 }
 
 void CudaEmitter::closeLoop(int64_t numel) {
-  if (numel % threads_ != 0) close();
+  if (guarded(numel)) close();
+  close();
+}
+
+void CudaEmitter::openGroups(int64_t numel) {
+  const BlockedLayout l = layout(numel);
+  const int groups = l.slots(numel) / l.vec;
+  line(l.slots(numel) <= kMaxUnrolledSlots ? "#pragma unroll" : "#pragma unroll 1");
+  open("for (int ts_g = 0; ts_g < " + std::to_string(groups) + "; ++ts_g)");
+  line("const int ts_i0 = ts_g * " + std::to_string(threads_ * l.vec) + " + ts_tid * " + std::to_string(l.vec) + ";");
+  // numel is a multiple of vec: a group is wholly inside the tile or wholly outside.
+  if (guarded(numel)) open("if (ts_i0 < " + std::to_string(numel) + ")");
+}
+
+void CudaEmitter::closeGroups(int64_t numel) {
+  if (guarded(numel)) close();
   close();
 }
 
@@ -446,6 +498,10 @@ void CudaEmitter::memoryLet(const ir::VarPtr& var, const ir::Expr& value, bool d
       return;
     }
     if (declare) line(T + " " + name + "[" + std::to_string(slots(t.numel())) + "];");
+    if (layout(t.numel()).vec > 1 && !n->isVolatile) {
+      vectorLoad(*n, name, t);
+      return;
+    }
     openLoop(t.numel());
     line(body);
     closeLoop(t.numel());
@@ -514,12 +570,80 @@ void CudaEmitter::store(const ir::Store& n) {
   const std::string body = "*(" + ptr + ") = " + toMemory(dt, val) + ";";
   if (pt.isScalar()) {
     line("if (ts_tid == 0" + (mask.empty() ? "" : " && (" + mask + ")") + ") " + body);
+  } else if (layout(pt.numel()).vec > 1) {
+    vectorStore(n);
   } else {
     openLoop(pt.numel());
     line(mask.empty() ? body : "if (" + mask + ") " + body);
     closeLoop(pt.numel());
   }
   storesBefore_ = true;
+}
+
+// A tile load with vec > 1: per group of vec slots, one vector access when the run-time check
+// (ts_vec_ok: consecutive pointers, the first aligned to the access width, every mask true) passes,
+// else the element-wise code (masked-out elements get `other`, memory is read only where the mask is).
+void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const ir::Type& t) {
+  const int64_t numel = t.numel();
+  const std::string V = std::to_string(layout(numel).vec);
+  const std::string T = regType(t);
+  const std::string mt = memType(t.dtype());
+  const std::string ptr = expr(n.ptr);
+  const std::string mask = n.mask ? expr(n.mask) : "";
+  const std::string other = n.other ? expr(n.other) : "(" + T + ")0";
+  const std::string slot = "ts_g * " + V + " + ts_k";
+  const std::string each = "for (int ts_k = 0; ts_k < " + V + "; ++ts_k)";
+  const std::string at = "const int ts_j = " + slot + ", ts_i = ts_i0 + ts_k;";
+  openGroups(numel);
+  line(mt + "* ts_vp[" + V + "];" + (mask.empty() ? "" : " bool ts_vm[" + V + "];"));
+  line("#pragma unroll");
+  open(each);
+  line(at);
+  line("ts_vp[ts_k] = " + ptr + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + mask + ";"));
+  close();
+  open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
+  line(mt + " ts_vv[" + V + "];");
+  line("ts_vld(ts_vp[0], ts_vv);");
+  line("#pragma unroll");
+  line(each + " " + name + "[" + slot + "] = " + fromMemory(t.dtype(), "ts_vv[ts_k]") + ";");
+  close("} else {");
+  ++indent_;
+  line("#pragma unroll");
+  open(each);
+  line(at);
+  if (mask.empty()) line(name + "[ts_j] = " + fromMemory(t.dtype(), "*ts_vp[ts_k]") + ";");
+  else line("{ " + T + " ts_v = " + other + "; if (ts_vm[ts_k]) ts_v = " + fromMemory(t.dtype(), "*ts_vp[ts_k]") + "; " + name + "[ts_j] = ts_v; }");
+  close();
+  close();
+  closeGroups(numel);
+}
+
+// A tile store with vec > 1: one vector store per group whose pointers are consecutive and aligned
+// and whose mask is all true; element-wise stores (only where the mask is true) otherwise.
+void CudaEmitter::vectorStore(const ir::Store& n) {
+  const int64_t numel = n.ptr.type().numel();
+  const DType dt = n.ptr.type().dtype();
+  const std::string V = std::to_string(layout(numel).vec);
+  const std::string mt = memType(dt);
+  const std::string ptr = expr(n.ptr);
+  const std::string val = expr(n.value);
+  const std::string mask = n.mask ? expr(n.mask) : "";
+  const std::string each = "for (int ts_k = 0; ts_k < " + V + "; ++ts_k)";
+  openGroups(numel);
+  line(mt + "* ts_vp[" + V + "]; " + mt + " ts_vv[" + V + "];" + (mask.empty() ? "" : " bool ts_vm[" + V + "];"));
+  line("#pragma unroll");
+  open(each);
+  line("const int ts_j = ts_g * " + V + " + ts_k, ts_i = ts_i0 + ts_k;");
+  line("ts_vp[ts_k] = " + ptr + "; ts_vv[ts_k] = " + toMemory(dt, val) + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + mask + ";"));
+  close();
+  open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
+  line("ts_vst(ts_vp[0], ts_vv);");
+  close("} else {");
+  ++indent_;
+  line("#pragma unroll");
+  line(each + (mask.empty() ? " " : " if (ts_vm[ts_k]) ") + "*ts_vp[ts_k] = ts_vv[ts_k];");
+  close();
+  closeGroups(numel);
 }
 
 void CudaEmitter::forLoop(const ir::For& n) {

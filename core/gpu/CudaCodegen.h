@@ -1,9 +1,9 @@
 #pragma once
 // Typed tile IR -> CUDA C++ (one translation unit, one __global__ function).
 //
-// Execution model: one CTA per program, numWarps * 32 threads. Every tile is spread over the threads
-// in row-major order: element i belongs to thread i % T and sits at slot i / T of a per-thread
-// register array (E = ceil(numel / T) slots). Scalars are computed redundantly by every thread, so
+// Execution model: one CTA per program, numWarps * 32 threads. Every tile is spread over the T threads
+// in a blocked layout (BlockedLayout below): each thread owns groups of V consecutive elements, so
+// tile loads and stores can use 8/16-byte vector accesses. Scalars are computed redundantly by every thread, so
 // control flow (all of it on scalars) is uniform and __syncthreads() may appear anywhere.
 // Elementwise ops, splats, expand_dims and reshapes keep element indices and need no data movement;
 // broadcasts, permutes, reductions, scans and tl.dot go through dynamic shared memory.
@@ -39,6 +39,28 @@ struct CudaKernelSource {
   bool programTiming = false;              // takes the ts_timing argument (CudaCodegenOptions)
   bool usesTensorCores = false;            // a tl.dot sums on tensor cores, in another order than the simulator
 };
+
+// Where the elements of a tile live: slot j of thread tid holds element
+//   (j / vec) * (threads * vec) + tid * vec + j % vec
+// (vec = 1 is the plain row-major spread, element i in thread i % threads). vec is chosen per numel
+// for the whole kernel (chooseVectorWidth), so reshapes and expand_dims never move data.
+struct BlockedLayout {
+  int threads = 128;
+  int vec = 1;
+  int64_t element(int tid, int slot) const {
+    return static_cast<int64_t>(slot / vec) * threads * vec + static_cast<int64_t>(tid) * vec + slot % vec;
+  }
+  // Slots per thread for numel elements (a multiple of vec); elements >= numel are guarded off.
+  int slots(int64_t numel) const {
+    const int64_t per = static_cast<int64_t>(threads) * vec;
+    return static_cast<int>((numel + per - 1) / per) * vec;
+  }
+};
+
+// The vector width for the tiles of `numel` elements, given the shapes of all of them in a kernel:
+// the largest of 4, 2, 1 that divides numel and the last dimension of every shape, and leaves no
+// thread without elements (numel >= threads * vec).
+int chooseVectorWidth(int64_t numel, const std::vector<ir::Shape>& shapes, int threads);
 
 class CudaCodegen {
 public:

@@ -12,6 +12,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <map>
 #include <unordered_map>
 
 #include "core/gpu/CudaCodegen.h"
@@ -34,7 +35,10 @@ public:
   void openLoop(int64_t numel, bool holdsArrays = true);
   void closeLoop(int64_t numel);
   void sync() { line("__syncthreads();"); }
-  int slots(int64_t numel) const { return static_cast<int>((numel + threads_ - 1) / threads_); }
+  BlockedLayout layout(int64_t numel) const;
+  int slots(int64_t numel) const { return layout(numel).slots(numel); }
+  // Whether element loops over numel need the `ts_i < numel` guard.
+  bool guarded(int64_t numel) const { return numel % (static_cast<int64_t>(threads_) * layout(numel).vec) != 0; }
   void useShared(size_t bytes);
   // Declares "T tN[slots];" (tile) or "T tN;" (scalar) and returns tN.
   std::string declareTemp(const ir::Type& t);
@@ -46,6 +50,11 @@ public:
   void bindVar(const ir::VarPtr& var, const ir::Expr& value, bool declare);
   void memoryLet(const ir::VarPtr& var, const ir::Expr& value, bool declare);
   void store(const ir::Store& n);
+  // Tile load/store through vector accesses where the run-time checks allow (CudaCodegen.cpp).
+  void vectorLoad(const ir::Load& n, const std::string& name, const ir::Type& t);
+  void vectorStore(const ir::Store& n);
+  void openGroups(int64_t numel);  // loop over the vec-groups of a tile: ts_g, ts_i0
+  void closeGroups(int64_t numel);
   void forLoop(const ir::For& n);
   void emitForLoop(const ir::For& n);
   void print(const ir::Print& n);
@@ -66,6 +75,9 @@ public:
   std::string broadcast(const ir::Broadcast& n);
   std::string permute(const ir::Permute& n);
   std::string reduce(const ir::Reduce& n);
+  // Power-of-two shapes and thread counts: the tree in registers, warp shuffles and one shared-memory step.
+  bool canReduceFast(const ir::Reduce& n) const;
+  std::string reduceFast(const ir::Reduce& n);
   std::string scan(const ir::Scan& n);
   std::string dot(const ir::Dot& n);
   // tl.dot of fp16 tiles into fp32 on tensor cores (PTX wmma): operands staged as fp16 in shared
@@ -103,9 +115,6 @@ public:
   std::map<int, const ir::Load*> deferrableOperandLoads(const ir::For& n, const ResidentAccumulator& r) const;
   // Stages `value` (string valid in a loop over t's numel) into shared memory as ts_s[i].
   void stageToShared(const std::string& value, const ir::Type& t, const std::string& ptrName, size_t byteOffset);
-  // A full reduction of a power-of-2 tile that every thread holds whole slots of: the simulator's
-  // tree, its first levels in registers, the next through shared memory, the last with shuffles.
-  bool reduceInRegisters(const ir::Reduce& n, const std::string& value, const std::string& res);
   std::string reduceThroughShared(const ir::Reduce& n, const std::string& value, const std::string& res);
 
   // --- element-index expressions
@@ -135,6 +144,7 @@ private:
   const ir::Kernel& kernel_;
   CudaCodegenOptions options_;
   int threads_ = 128;
+  std::map<int64_t, int> vecByNumel_;  // vector width per tile numel (chooseVectorWidth)
   std::ostringstream out_;
   int indent_ = 1;
   int tempCounter_ = 0;

@@ -178,6 +178,67 @@ struct ts_op_and { template <class T> TS_DEV T operator()(T a, T b) const { retu
 struct ts_op_or { template <class T> TS_DEV T operator()(T a, T b) const { return (T)(a | b); } };
 struct ts_op_xor { template <class T> TS_DEV T operator()(T a, T b) const { return (T)(a ^ b); } };
 
+// Vector accesses of V consecutive memory elements (tile loads/stores of the blocked layout): in
+// chunks of up to 16 bytes, used only when ts_vec_ok holds (consecutive pointers, the first aligned
+// to the chunk, every mask true).
+template <int B> struct ts_raw;
+template <> struct ts_raw<2> { typedef unsigned short type; };
+template <> struct ts_raw<4> { typedef unsigned int type; };
+template <> struct ts_raw<8> { typedef uint2 type; };
+template <> struct ts_raw<16> { typedef uint4 type; };
+template <class M, int V> struct ts_vec {
+  enum { bytes = (int)sizeof(M) * V, chunk = bytes < 16 ? bytes : 16, chunks = bytes / chunk };
+  typedef typename ts_raw<chunk>::type R;
+};
+template <class M, int V> TS_DEV bool ts_vec_ok(M* const (&p)[V]) {
+  bool ok = ((ts_u64)p[0] & (ts_u64)(ts_vec<M, V>::chunk - 1)) == 0;
+#pragma unroll
+  for (int k = 1; k < V; ++k) ok = ok & (p[k] == p[0] + k);
+  return ok;
+}
+template <class M, int V> TS_DEV bool ts_vec_ok(M* const (&p)[V], const bool (&m)[V]) {
+  bool ok = ts_vec_ok(p);
+#pragma unroll
+  for (int k = 0; k < V; ++k) ok = ok & m[k];
+  return ok;
+}
+// The accesses themselves are inline PTX (volatile, "memory" clobber): NVVM cannot split them back
+// into scalar accesses or move them across other memory accesses.
+TS_DEV void ts_ld_raw(const void* p, uint4& r) {
+  asm volatile("ld.global.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p) : "memory");
+}
+TS_DEV void ts_ld_raw(const void* p, uint2& r) { asm volatile("ld.global.v2.b32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory"); }
+TS_DEV void ts_ld_raw(const void* p, unsigned int& r) { asm volatile("ld.global.b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory"); }
+TS_DEV void ts_ld_raw(const void* p, unsigned short& r) { asm volatile("ld.global.b16 %0, [%1];" : "=h"(r) : "l"(p) : "memory"); }
+TS_DEV void ts_st_raw(void* p, const uint4& r) {
+  asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(r.x), "r"(r.y), "r"(r.z), "r"(r.w) : "memory");
+}
+TS_DEV void ts_st_raw(void* p, const uint2& r) { asm volatile("st.global.v2.b32 [%0], {%1, %2};" :: "l"(p), "r"(r.x), "r"(r.y) : "memory"); }
+TS_DEV void ts_st_raw(void* p, const unsigned int& r) { asm volatile("st.global.b32 [%0], %1;" :: "l"(p), "r"(r) : "memory"); }
+TS_DEV void ts_st_raw(void* p, const unsigned short& r) { asm volatile("st.global.b16 [%0], %1;" :: "l"(p), "h"(r) : "memory"); }
+template <class M, int V> TS_DEV void ts_vld(const M* p, M (&v)[V]) {
+  typedef typename ts_vec<M, V>::R R;
+  R r[ts_vec<M, V>::chunks];
+#pragma unroll
+  for (int c = 0; c < ts_vec<M, V>::chunks; ++c) ts_ld_raw((const R*)p + c, r[c]);
+  memcpy(v, r, sizeof(r));
+}
+template <class M, int V> TS_DEV void ts_vst(M* p, const M (&v)[V]) {
+  typedef typename ts_vec<M, V>::R R;
+  R r[ts_vec<M, V>::chunks];
+  memcpy(r, v, sizeof(r));
+#pragma unroll
+  for (int c = 0; c < ts_vec<M, V>::chunks; ++c) ts_st_raw((R*)p + c, r[c]);
+}
+
+// Warp shuffles of register values (tree reductions).
+TS_DEV float ts_shfl_xor(float v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
+TS_DEV double ts_shfl_xor(double v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
+template <class T> TS_DEV T ts_shfl_xor(T v, int m) {
+  if (sizeof(T) > 4) return (T)__shfl_xor_sync(0xffffffffu, (long long)v, m);
+  return (T)__shfl_xor_sync(0xffffffffu, (int)v, m);
+}
+
 // Reports the first failure (assertion, zero loop step) of the launch: code, then the program id.
 TS_DEV void ts_fail(ts_u32* status, ts_u32 code) {
   if (atomicCAS(status, 0u, code) == 0u) {

@@ -130,69 +130,165 @@ std::string combine(ir::ReduceOp op, DType t, const std::string& x, const std::s
 
 }  // namespace
 
-bool CudaEmitter::reduceInRegisters(const ir::Reduce& n, const std::string& value, const std::string& res) {
+namespace {
+
+bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+int log2i(int64_t x) {
+  int r = 0;
+  while ((int64_t{1} << r) < x) ++r;
+  return r;
+}
+
+}  // namespace
+
+bool CudaEmitter::canReduceFast(const ir::Reduce& n) const {
+  if (n.op == ir::ReduceOp::ArgMax || n.op == ir::ReduceOp::ArgMin || n.value.type().isPointer()) return false;
+  // numel a power of two makes outer, len and inner powers of two too.
   const ir::Type& in = n.value.type();
-  const int64_t L = in.numel(), T = threads_;
-  const bool power2 = L > 0 && (L & (L - 1)) == 0 && (T & (T - 1)) == 0;
-  if (!n.type.isScalar() || !power2 || L % T != 0 || L / T > 64 || n.op == ir::ReduceOp::ArgMax ||
-      n.op == ir::ReduceOp::ArgMin)
-    return false;
-  // The tree pairs x[i] with x[i + half]. With element i in thread i % T, slot i / T, every level
-  // with half >= T pairs two slots of one thread; levels down to half = 32 pair threads of different
-  // warps (shared memory); the last five pair lanes of one warp (shuffles).
+  const int64_t N = in.numel();
+  if (!isPow2(threads_) || !isPow2(N)) return false;
+  // Past 64 slots per thread the tile lives in local memory anyway, and the straight-line code of the
+  // tree (one shuffle per live slot and lane level) must stay small for NVRTC: a reduction along a
+  // short axis of a big tile keeps many slots live through the lane levels; those take the shared
+  // memory tree.
+  const BlockedLayout l = layout(N);
+  const int S = l.slots(N);
+  if (S > 64) return false;
+  const AxisView a = viewAround(in.shape(), n.axis);
+  const int lv = log2i(l.vec), lt = log2i(threads_), ln = log2i(N);
+  const int lo = log2i(a.inner), hi = lo + log2i(a.len);
+  const int groupLevels = std::max(0, hi - std::max(lo, lv + lt));
+  const int laneLevels = std::max(0, std::min({hi, lv + 5, ln}) - std::max(lo, lv));
+  return (S >> groupLevels) * laneLevels <= 64;
+}
+
+// The simulator's pairwise tree over the reduced axis, x[i] = combine(x[i], x[i + half]) with half
+// going down through the powers of two, i.e. one level per bit of the element index from the highest
+// reduced bit down. In the blocked layout an element index is, from the low bits up: the slot within a
+// vec group, the lane, the warp, the group. So the levels are done, in the tree's order: group bits in
+// registers; warp bits by one exchange through shared memory (the threads whose reduced warp bits are
+// zero read their partners and finish those levels themselves); lane bits with __shfl_xor_sync (both
+// partners compute combine(lower, upper)); vec bits in registers. The result of each output element
+// (held where every reduced bit is zero) goes through shared memory to the output's layout.
+std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
+  const ir::Type& in = n.value.type();
+  const ir::Type& out = n.type;
+  const std::string v = expr(n.value);
+  const int64_t N = in.numel();
+  const AxisView a = viewAround(in.shape(), n.axis);
+  const BlockedLayout l = layout(N);
+  const int S = l.slots(N);
+  const int lv = log2i(l.vec), lt = log2i(threads_), ln = log2i(N);
+  const int lo = log2i(a.inner), hi = lo + log2i(a.len);  // reduced bits [lo, hi)
   const DType dt = in.dtype();
-  const std::string R = regType(in);
-  const std::string S = n2s(L / T);
-  const std::string shuffleType = dt == DType::FP64 ? "double"
-                                  : R == "float"    ? "float"
-                                  : ir::bitWidth(dt) == 64 ? "long long"
-                                                           : "int";
-  useShared(static_cast<size_t>(T * regBytes(in)));
+  const std::string T = regType(in);
+  const int bytes = regBytes(in);
+  const std::string res = declareTemp(out);
+  // The element index of slot j in this thread, as an expression.
+  auto elem = [&](int j) {
+    const int64_t base = static_cast<int64_t>(j / l.vec) * threads_ * l.vec + j % l.vec;
+    return "(" + n2s(base) + " + ts_tid * " + n2s(l.vec) + ")";
+  };
+  const bool partial = N < static_cast<int64_t>(threads_) * l.vec;  // some threads own nothing
+  const std::string active = partial ? "ts_tid < " + n2s(N / l.vec) : "";
+  std::vector<bool> live(static_cast<size_t>(S), true);
+  auto combineInto = [&](const std::string& x, const std::string& y) { return x + " = " + combine(n.op, dt, x, y) + ";"; };
+  auto xs = [](int j) { return "ts_x[" + std::to_string(j) + "]"; };
+
   open("");
-  line(R + " ts_r[" + S + "];");
-  openLoop(L);
-  line("ts_r[ts_j] = " + value + ";");
-  closeLoop(L);
-  line("#pragma unroll");
-  open("for (int ts_h = " + S + " / 2; ts_h >= 1; ts_h /= 2)");
-  line("#pragma unroll");
-  line("for (int ts_q = 0; ts_q < ts_h; ++ts_q) ts_r[ts_q] = " + combine(n.op, dt, "ts_r[ts_q]", "ts_r[ts_q + ts_h]") + ";");
-  close();
-  line(R + " ts_x = ts_r[0];");
-  line(R + "* ts_s = (" + R + "*)ts_smem;");
-  if (T > 32) {
-    line("ts_s[ts_tid] = ts_x;");
-    sync();
-    open("for (int ts_h = " + n2s(T / 2) + "; ts_h >= 32; ts_h /= 2)");
-    line("if (ts_tid < ts_h) ts_s[ts_tid] = " + combine(n.op, dt, "ts_s[ts_tid]", "ts_s[ts_tid + ts_h]") + ";");
-    sync();
-    close();
-    line("ts_x = ts_s[ts_tid];");
+  line(T + " ts_x[" + n2s(S) + "]" + (partial ? " = {}" : "") + ";");
+  openLoop(N);
+  line("ts_x[ts_j] = " + v + ";");
+  closeLoop(N);
+  // Group bits: element bit b >= lv + lt is bit (b - lv - lt) of j / vec.
+  for (int b = hi - 1; b >= std::max(lo, lv + lt); --b) {
+    const int step = (1 << (b - lv - lt)) * l.vec;
+    for (int j = 0; j < S; ++j) {
+      if (!live[j] || ((j / l.vec) & (1 << (b - lv - lt))) != 0) continue;
+      line(combineInto(xs(j), xs(j + step)));
+      live[j + step] = false;
+    }
   }
-  line("#pragma unroll");
-  open("for (int ts_h = 16; ts_h >= 1; ts_h /= 2)");
-  line("const " + R + " ts_y = (" + R + ")__shfl_down_sync(0xffffffffu, (" + shuffleType + ")ts_x, ts_h);");
-  line("ts_x = " + combine(n.op, dt, "ts_x", "ts_y") + ";");
-  close();
-  if (T > 32) sync();  // everyone has read ts_s before thread 0 overwrites ts_s[0]
-  line("if (ts_tid == 0) ts_s[0] = ts_x;");
+  // Warp bits [lv + 5, min(lv + lt, ln)).
+  const int wlo = std::max(lo, lv + 5), whi = std::min({hi, lv + lt, ln});
+  size_t outOffset = 0;
+  if (whi > wlo) {
+    const int r = whi - wlo;
+    line(T + "* ts_sx = (" + T + "*)ts_smem;");
+    for (int j = 0; j < S; ++j)
+      if (live[j]) line((partial ? "if (" + active + ") " : std::string()) + "ts_sx[" + elem(j) + "] = " + xs(j) + ";");
+    sync();
+    const int64_t tmask = ((int64_t{1} << r) - 1) << (wlo - lv);
+    open("if ((ts_tid & " + n2s(tmask) + ") == 0" + (partial ? " && " + active : "") + ")");
+    for (int j = 0; j < S; ++j) {
+      if (!live[j]) continue;
+      open("");
+      line(T + " ts_y[" + n2s(int64_t{1} << r) + "];");
+      line("ts_y[0] = " + xs(j) + ";");
+      for (int64_t q = 1; q < (int64_t{1} << r); ++q)
+        line("ts_y[" + n2s(q) + "] = ts_sx[" + elem(j) + " + " + n2s(q << wlo) + "];");
+      for (int64_t half = (int64_t{1} << r) / 2; half >= 1; half /= 2)
+        for (int64_t q = 0; q < half; ++q) line(combineInto("ts_y[" + n2s(q) + "]", "ts_y[" + n2s(q + half) + "]"));
+      line(xs(j) + " = ts_y[0];");
+      close();
+    }
+    close();
+    outOffset = (static_cast<size_t>(N * bytes) + 15) / 16 * 16;
+  }
+  // Lane bits [lv, min(lv + 5, ln)): every lane of every warp takes part.
+  for (int b = std::min({hi, lv + 5, ln}) - 1; b >= std::max(lo, lv); --b) {
+    const std::string m = n2s(int64_t{1} << (b - lv));
+    for (int j = 0; j < S; ++j) {
+      if (!live[j]) continue;
+      open("");
+      line("const " + T + " ts_y = ts_shfl_xor(" + xs(j) + ", " + m + ");");
+      line(xs(j) + " = (ts_tid & " + m + ") ? " + combine(n.op, dt, "ts_y", xs(j)) + " : " + combine(n.op, dt, xs(j), "ts_y") + ";");
+      close();
+    }
+  }
+  // Vec bits [0, lv).
+  for (int b = std::min(hi, lv) - 1; b >= lo; --b) {
+    for (int j = 0; j < S; ++j) {
+      if (!live[j] || ((j % l.vec) & (1 << b)) != 0) continue;
+      line(combineInto(xs(j), xs(j + (1 << b))));
+      live[j + (1 << b)] = false;
+    }
+  }
+  // Slot j holds the result of output element ((e >> hi) << lo) + (e & (inner - 1)) where the
+  // thread's reduced bits are zero.
+  useShared(outOffset + static_cast<size_t>(out.numel() * bytes));
+  line(T + "* ts_so = (" + T + "*)(ts_smem + " + n2s(static_cast<int64_t>(outOffset)) + ");");
+  int64_t tidMask = 0;
+  for (int b = std::max(lo, lv); b < std::min({hi, lv + lt, ln}); ++b) tidMask |= int64_t{1} << (b - lv);
+  std::string cond = tidMask ? "(ts_tid & " + n2s(tidMask) + ") == 0" : "";
+  if (partial) cond += (cond.empty() ? "" : " && ") + active;
+  if (!cond.empty()) open("if (" + cond + ")");
+  for (int j = 0; j < S; ++j) {
+    if (!live[j]) continue;
+    const std::string e = elem(j);
+    const std::string o = out.isTile() ? "((" + e + " >> " + n2s(hi) + ") << " + n2s(lo) + ") + (" + e + " & " + n2s(a.inner - 1) + ")" : "0";
+    line("ts_so[" + o + "] = " + xs(j) + ";");
+  }
+  if (!cond.empty()) close();
   sync();
-  line(res + " = ts_s[0];");
+  if (out.isTile()) {
+    openLoop(out.numel());
+    line(res + "[ts_j] = ts_so[ts_i];");
+    closeLoop(out.numel());
+  } else {
+    line(res + " = ts_so[0];");
+  }
   sync();
   close();
-  return true;
+  return element(res, out);
 }
 
 std::string CudaEmitter::reduce(const ir::Reduce& n) {
+  if (canReduceFast(n)) return reduceFast(n);
   const ir::Type& in = n.value.type();
   const ir::Type& out = n.type;
   const std::string v = expr(n.value);
   if (in.isPointer()) unsupported(n.range, "reducing pointers");
-  if (out.isScalar()) {
-    const std::string res = declareTemp(out);
-    if (reduceInRegisters(n, v, res)) return res;
-    return reduceThroughShared(n, v, res);
-  }
   return reduceThroughShared(n, v, declareTemp(out));
 }
 

@@ -3,6 +3,8 @@
 // diagnostics for what the GPU backend does not support yet.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "core/gpu/CudaCodegen.h"
 #include "core/gpu/CudaPrelude.h"
 #include "tests/gpu/GpuSeedCases.h"
@@ -72,10 +74,8 @@ def k(x_ptr, y_ptr, n, B: tl.constexpr):
   const CudaKernelSource out = CudaCodegen::generate(*k);
   EXPECT_EQ(out.numThreads, 256);
   EXPECT_EQ(out.entryName, "ts_k");
-  // The full reduction of 512 = 2 x 256 elements: one level in registers, then one value per thread
-  // through shared memory (256 fp32) and shuffles, instead of staging all 512.
-  EXPECT_EQ(out.dynamicSharedBytes, 256u * 4u);
-  EXPECT_NE(out.source.find("__shfl_down_sync"), std::string::npos);
+  // 512 fp32 partial sums exchanged between the warps of the reduction, then 16 bytes for its result.
+  EXPECT_EQ(out.dynamicSharedBytes, 512u * 4u + 16u);
   // offs and the masks are recomputed where used: no per-thread array holds them.
   EXPECT_EQ(out.source.find("_offs["), std::string::npos) << out.source;
   EXPECT_NE(out.source.find("__launch_bounds__(256) ts_k("), std::string::npos);
@@ -85,6 +85,78 @@ def k(x_ptr, y_ptr, n, B: tl.constexpr):
   EXPECT_NE(out.source.find("#line 9 \"k.py\"\n"), std::string::npos);
   // `other` is -1.5 exactly (as fp32 bits), used only where the mask is false.
   EXPECT_NE(out.source.find("__int_as_float(0xbfc00000)"), std::string::npos);
+}
+
+TEST(CudaCodegen, BlockedLayoutMapsSlotsToElements) {
+  struct Row {
+    int threads, vec, tid, slot;
+    int64_t element;
+  };
+  const Row rows[] = {
+      {128, 1, 0, 0, 0},      {128, 1, 5, 0, 5},      {128, 1, 5, 3, 3 * 128 + 5}, {128, 4, 0, 0, 0},
+      {128, 4, 0, 3, 3},      {128, 4, 1, 0, 4},      {128, 4, 1, 2, 6},           {128, 4, 127, 3, 511},
+      {128, 4, 0, 4, 512},    {128, 4, 2, 5, 521},    {128, 4, 3, 63, 15 * 512 + 15}, {256, 2, 7, 1, 15},
+      {256, 2, 7, 2, 512 + 14}, {64, 4, 63, 7, 256 + 255},
+  };
+  for (const Row& r : rows) {
+    const gpu::BlockedLayout l{r.threads, r.vec};
+    EXPECT_EQ(l.element(r.tid, r.slot), r.element) << r.threads << " threads, vec " << r.vec << ", tid " << r.tid << ", slot " << r.slot;
+  }
+  // Every element of a tile is owned exactly once.
+  for (const auto& [threads, vec, numel] : {std::tuple{128, 4, int64_t{8192}}, std::tuple{128, 2, int64_t{768}}, std::tuple{96, 4, int64_t{1000}},
+                                             std::tuple{128, 1, int64_t{77}}}) {
+    const gpu::BlockedLayout l{threads, vec};
+    EXPECT_EQ(l.slots(numel) % vec, 0);
+    std::vector<int> seen(static_cast<size_t>(numel), 0);
+    for (int tid = 0; tid < threads; ++tid)
+      for (int j = 0; j < l.slots(numel); ++j)
+        if (const int64_t e = l.element(tid, j); e < numel) ++seen[static_cast<size_t>(e)];
+    for (int64_t e = 0; e < numel; ++e) ASSERT_EQ(seen[static_cast<size_t>(e)], 1) << "element " << e << " of " << numel;
+  }
+}
+
+TEST(CudaCodegen, VectorWidthFitsEveryShapeOfTheNumel) {
+  EXPECT_EQ(gpu::chooseVectorWidth(1024, {{1024}}, 128), 4);
+  EXPECT_EQ(gpu::chooseVectorWidth(1024, {{1024}, {32, 32}}, 128), 4);
+  // expand_dims to [1024, 1]: the last dimension 1 forbids groups.
+  EXPECT_EQ(gpu::chooseVectorWidth(1024, {{1024}, {1024, 1}}, 128), 1);
+  EXPECT_EQ(gpu::chooseVectorWidth(1024, {{512, 2}}, 128), 2);
+  // Every thread keeps at least one group: 256 elements over 128 threads give vec 2, 128 give 1.
+  EXPECT_EQ(gpu::chooseVectorWidth(256, {{256}}, 128), 2);
+  EXPECT_EQ(gpu::chooseVectorWidth(128, {{128}}, 128), 1);
+  EXPECT_EQ(gpu::chooseVectorWidth(1000, {{1000}}, 128), 4);
+  EXPECT_EQ(gpu::chooseVectorWidth(1002, {{1002}}, 128), 2);
+  EXPECT_EQ(gpu::chooseVectorWidth(1001, {{1001}}, 128), 1);
+}
+
+TEST(CudaCodegen, AxisReductionsUseShufflesAndOneSharedExchange) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
+    r = tl.arange(0, R)
+    c = tl.arange(0, C)
+    x = tl.load(x_ptr + r[:, None] * C + c[None, :])
+    tl.store(y_ptr + r, tl.sum(x, axis=1))
+    tl.store(y_ptr + R + c, tl.max(x, axis=0))
+)";
+  lang::Specialization spec;
+  spec.args = {P(ir::DType::FP32), P(ir::DType::FP32), C(32), C(64)};
+  ir::KernelPtr k = kernelFrom(src, "k", spec);
+  ASSERT_TRUE(k);
+  const CudaKernelSource out = CudaCodegen::generate(*k);
+  // [32, 64] over 128 threads, 4 per group: element = row * 64 + col, thread = (element / 4) % 128.
+  EXPECT_NE(out.source.find("const int ts_i = ts_j / 4 * 512 + ts_tid * 4 + ts_j % 4;"), std::string::npos) << out.source;
+  // axis=1 (columns: vec bits and lanes 0..3): shuffles over lane masks 8, 4, 2, 1, no warp exchange.
+  EXPECT_NE(out.source.find("ts_shfl_xor(ts_x[0], 8)"), std::string::npos) << out.source;
+  // axis=0 (rows: lane bit 16, the warps, the groups): the partner rows of other warps come through
+  // shared memory.
+  EXPECT_NE(out.source.find("if ((ts_tid & 96) == 0)"), std::string::npos) << out.source;
+  EXPECT_NE(out.source.find("ts_shfl_xor(ts_x[0], 16)"), std::string::npos) << out.source;
+  // Its group bits first, in registers: rows 16 apart (slot + 8), then 8 apart (slot + 4).
+  EXPECT_LT(out.source.find("fmaxf(ts_x[0], ts_x[8])"), out.source.find("fmaxf(ts_x[0], ts_x[4])")) << out.source;
+  EXPECT_NE(out.source.find("fmaxf(ts_x[0], ts_x[4])"), std::string::npos) << out.source;
 }
 
 TEST(CudaCodegen, UnsupportedOpsGiveADiagnosticWithTheLocation) {

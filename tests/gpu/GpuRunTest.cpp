@@ -2,7 +2,7 @@
 // through the host runtime with --backend gpu and TILESCOPE_GPU_CROSSCHECK, so every launch also runs
 // on the simulator from the same inputs and every tensor must come out the same (within the dtype's
 // rounding; KernelLauncher raises "GPU and simulator disagree" otherwise). Covered: an op-coverage
-// script (tests/gpu/data/ops.py), the seed tutorial's blocks, the examples, device assertions and
+// script (tests/gpu/data/ops.py), the layout script (tests/gpu/data/layout.py), the seed tutorial's blocks, the examples, device assertions and
 // what happens after a fault.
 #include <gtest/gtest.h>
 
@@ -55,6 +55,18 @@ TEST(GpuRun, OpCoverageScriptMatchesTheSimulator) {
   const PyRun r = runPy(ex, readText(fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "data" / "ops.py"), false, "ops.py");
   EXPECT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << "\n" << r.traceback << "\n" << r.err;
   EXPECT_NE(r.out.find("control"), std::string::npos) << r.out;
+}
+
+TEST(GpuRun, BlockedLayoutAndVectorAccessesMatchTheSimulator) {
+  SKIP_WITHOUT_GPU();
+  // Odd sizes, misaligned (x_ptr + 1..3) and strided pointers, partial masks, 1- to 8-byte elements,
+  // reductions along each axis of 2D/3D tiles, tiles smaller than a CTA, 8192-wide softmax rows.
+  CrossCheckEnv env;
+  tilescope::host::HostExecutor ex;
+  ex.setBackend(tilescope::host::Backend::Gpu);
+  const PyRun r = runPy(ex, readText(fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "data" / "layout.py"), false, "layout.py");
+  EXPECT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << "\n" << r.traceback << "\n" << r.err;
+  EXPECT_NE(r.out.find("layout ok"), std::string::npos) << r.out;
 }
 
 TEST(GpuRun, CrossCheckCatchesADifference) {

@@ -86,6 +86,38 @@ TEST_P(SeedPtx, CompilesAndAssemblesForSm80AndSm90) {
 INSTANTIATE_TEST_SUITE_P(Seeds, SeedPtx, ::testing::ValuesIn(gpu::test::gpuSeedCases()),
                          [](const ::testing::TestParamInfo<gpu::test::GpuSeedCase>& info) { return std::string(info.param.name); });
 
+// Memory-bound kernels: tile loads and stores become 16-byte (fp32) or 8-byte (fp16, 4 per group)
+// vector accesses, reductions use warp shuffles.
+TEST(GpuCompiler, SeedKernelsUseVectorAccessesAndShuffles) {
+  if (!lang::test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
+  if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
+  TempCache cache;
+  struct Expect {
+    const char* name;
+    std::vector<std::string> present;
+  };
+  const Expect expects[] = {
+      {"add_kernel", {"ld.global.v4.b32", "st.global.v4.b32"}},
+      {"softmax_kernel", {"ld.global.v4.b32", "st.global.v4.b32", "shfl.sync.bfly.b32"}},
+      {"layernorm_kernel", {"ld.global.v4.b32", "st.global.v4.b32", "shfl.sync.bfly.b32"}},
+      {"layernorm_kernel_fp16", {"ld.global.v2.b32", "st.global.v2.b32", "shfl.sync.bfly.b32"}},
+  };
+  for (const Expect& e : expects) {
+    bool found = false;
+    for (const gpu::test::GpuSeedCase& c : gpu::test::gpuSeedCases()) {
+      if (std::string(c.name) != e.name) continue;
+      found = true;
+      ir::KernelPtr k = gpu::test::checkSeedCase(c);
+      ASSERT_TRUE(k);
+      auto compiled = gpu::GpuCompiler::instance().compile(*k, "sm_90");
+      for (const std::string& p : e.present) EXPECT_NE(compiled->ptx.find(p), std::string::npos) << e.name << " has no " << p;
+      // The per-element fallback stays for groups that are misaligned, non-contiguous or partly masked.
+      EXPECT_NE(compiled->ptx.find("st.global.f32"), std::string::npos) << e.name;
+    }
+    EXPECT_TRUE(found) << e.name;
+  }
+}
+
 TEST(GpuCompiler, SecondCompileOfTheSameKernelHitsTheCache) {
   if (!lang::test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();

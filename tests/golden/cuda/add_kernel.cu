@@ -14,22 +14,67 @@ extern "C" __global__ void __launch_bounds__(128) ts_add_kernel(float* __restric
 #line 198 "triton-from-zero.md"
   float v5_x[8];
   #pragma unroll
-  for (int ts_j = 0; ts_j < 8; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    { float ts_v = (float)0; if (((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3))) ts_v = *(((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))))); v5_x[ts_j] = ts_v; }
+  for (int ts_g = 0; ts_g < 2; ++ts_g) {
+    const int ts_i0 = ts_g * 512 + ts_tid * 4;
+    float* ts_vp[4]; bool ts_vm[4];
+    #pragma unroll
+    for (int ts_k = 0; ts_k < 4; ++ts_k) {
+      const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
+      ts_vp[ts_k] = ((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i))))))); ts_vm[ts_k] = ((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3));
+    }
+    if (ts_vec_ok(ts_vp, ts_vm)) {
+      float ts_vv[4];
+      ts_vld(ts_vp[0], ts_vv);
+      #pragma unroll
+      for (int ts_k = 0; ts_k < 4; ++ts_k) v5_x[ts_g * 4 + ts_k] = ts_vv[ts_k];
+    } else {
+      #pragma unroll
+      for (int ts_k = 0; ts_k < 4; ++ts_k) {
+        const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
+        { float ts_v = (float)0; if (ts_vm[ts_k]) ts_v = *ts_vp[ts_k]; v5_x[ts_j] = ts_v; }
+      }
+    }
   }
 #line 199 "triton-from-zero.md"
   float v7_y[8];
   #pragma unroll
-  for (int ts_j = 0; ts_j < 8; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    { float ts_v = (float)0; if (((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3))) ts_v = *(((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))))); v7_y[ts_j] = ts_v; }
+  for (int ts_g = 0; ts_g < 2; ++ts_g) {
+    const int ts_i0 = ts_g * 512 + ts_tid * 4;
+    float* ts_vp[4]; bool ts_vm[4];
+    #pragma unroll
+    for (int ts_k = 0; ts_k < 4; ++ts_k) {
+      const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
+      ts_vp[ts_k] = ((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i))))))); ts_vm[ts_k] = ((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3));
+    }
+    if (ts_vec_ok(ts_vp, ts_vm)) {
+      float ts_vv[4];
+      ts_vld(ts_vp[0], ts_vv);
+      #pragma unroll
+      for (int ts_k = 0; ts_k < 4; ++ts_k) v7_y[ts_g * 4 + ts_k] = ts_vv[ts_k];
+    } else {
+      #pragma unroll
+      for (int ts_k = 0; ts_k < 4; ++ts_k) {
+        const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
+        { float ts_v = (float)0; if (ts_vm[ts_k]) ts_v = *ts_vp[ts_k]; v7_y[ts_j] = ts_v; }
+      }
+    }
   }
 #line 202 "triton-from-zero.md"
 #line 205 "triton-from-zero.md"
   #pragma unroll
-  for (int ts_j = 0; ts_j < 8; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3))) *(((p2) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))))) = ((v5_x[ts_j]) + (v7_y[ts_j]));
+  for (int ts_g = 0; ts_g < 2; ++ts_g) {
+    const int ts_i0 = ts_g * 512 + ts_tid * 4;
+    float* ts_vp[4]; float ts_vv[4]; bool ts_vm[4];
+    #pragma unroll
+    for (int ts_k = 0; ts_k < 4; ++ts_k) {
+      const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
+      ts_vp[ts_k] = ((p2) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i))))))); ts_vv[ts_k] = ((v5_x[ts_j]) + (v7_y[ts_j])); ts_vm[ts_k] = ((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3));
+    }
+    if (ts_vec_ok(ts_vp, ts_vm)) {
+      ts_vst(ts_vp[0], ts_vv);
+    } else {
+      #pragma unroll
+      for (int ts_k = 0; ts_k < 4; ++ts_k) if (ts_vm[ts_k]) *ts_vp[ts_k] = ts_vv[ts_k];
+    }
   }
 }

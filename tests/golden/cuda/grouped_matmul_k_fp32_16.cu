@@ -39,7 +39,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
   float v18_acc[2];
   #pragma unroll
   for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
+    const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
     v18_acc[ts_j] = __int_as_float(0x00000000);
   }
 #line 601 "triton-practitioners-guide.md"
@@ -55,16 +55,50 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
 #line 603 "triton-practitioners-guide.md"
       float v23_a[2];
       #pragma unroll
-      for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
-        v23_a[ts_j] = *(((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p7))))))))) + v19_offs_a_off));
+      for (int ts_g = 0; ts_g < 1; ++ts_g) {
+        const int ts_i0 = ts_g * 256 + ts_tid * 2;
+        float* ts_vp[2];
+        #pragma unroll
+        for (int ts_k = 0; ts_k < 2; ++ts_k) {
+          const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
+          ts_vp[ts_k] = ((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p7))))))))) + v19_offs_a_off);
+        }
+        if (ts_vec_ok(ts_vp)) {
+          float ts_vv[2];
+          ts_vld(ts_vp[0], ts_vv);
+          #pragma unroll
+          for (int ts_k = 0; ts_k < 2; ++ts_k) v23_a[ts_g * 2 + ts_k] = ts_vv[ts_k];
+        } else {
+          #pragma unroll
+          for (int ts_k = 0; ts_k < 2; ++ts_k) {
+            const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
+            v23_a[ts_j] = *ts_vp[ts_k];
+          }
+        }
       }
 #line 604 "triton-practitioners-guide.md"
       float v25_b[2];
       #pragma unroll
-      for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
-        v25_b[ts_j] = *(((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p9))))))))) + v20_offs_b_off));
+      for (int ts_g = 0; ts_g < 1; ++ts_g) {
+        const int ts_i0 = ts_g * 256 + ts_tid * 2;
+        float* ts_vp[2];
+        #pragma unroll
+        for (int ts_k = 0; ts_k < 2; ++ts_k) {
+          const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
+          ts_vp[ts_k] = ((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p9))))))))) + v20_offs_b_off);
+        }
+        if (ts_vec_ok(ts_vp)) {
+          float ts_vv[2];
+          ts_vld(ts_vp[0], ts_vv);
+          #pragma unroll
+          for (int ts_k = 0; ts_k < 2; ++ts_k) v25_b[ts_g * 2 + ts_k] = ts_vv[ts_k];
+        } else {
+          #pragma unroll
+          for (int ts_k = 0; ts_k < 2; ++ts_k) {
+            const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
+            v25_b[ts_j] = *ts_vp[ts_k];
+          }
+        }
       }
 #line 605 "triton-practitioners-guide.md"
       float t1[2];
@@ -72,19 +106,19 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
         float* ts_sa = (float*)(ts_smem + 0);
         #pragma unroll
         for (int ts_j = 0; ts_j < 2; ++ts_j) {
-          const int ts_i = ts_j * 128 + ts_tid;
+          const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
           ts_sa[ts_i] = v23_a[ts_j];
         }
         float* ts_sb = (float*)(ts_smem + 1024);
         #pragma unroll
         for (int ts_j = 0; ts_j < 2; ++ts_j) {
-          const int ts_i = ts_j * 128 + ts_tid;
+          const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
           ts_sb[ts_i] = v25_b[ts_j];
         }
         __syncthreads();
         #pragma unroll
         for (int ts_j = 0; ts_j < 2; ++ts_j) {
-          const int ts_i = ts_j * 128 + ts_tid;
+          const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
           const int ts_m = (ts_i / 16) % 16, ts_n = ts_i % 16, ts_bt = ts_i / 256;
           float ts_acc = (float)0;
           const float* ts_pa = ts_sa + (ts_bt * 16 + ts_m) * 16;
@@ -98,7 +132,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
       float v26_acc[2];
       #pragma unroll
       for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
+        const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
         v26_acc[ts_j] = ((v18_acc[ts_j]) + (t1[ts_j]));
       }
 #line 607 "triton-practitioners-guide.md"
@@ -106,7 +140,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
 #line 601 "triton-practitioners-guide.md"
       #pragma unroll
       for (int ts_j = 0; ts_j < 2; ++ts_j) {
-        const int ts_i = ts_j * 128 + ts_tid;
+        const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
         v18_acc[ts_j] = v26_acc[ts_j];
       }
 #line 601 "triton-practitioners-guide.md"
@@ -119,8 +153,19 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
 #line 610 "triton-practitioners-guide.md"
 #line 611 "triton-practitioners-guide.md"
   #pragma unroll
-  for (int ts_j = 0; ts_j < 2; ++ts_j) {
-    const int ts_i = ts_j * 128 + ts_tid;
-    if (((bool)((((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) < (p3))) & (((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) < (p4)))))) *(((p2) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p10)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p11))))))))) = ts_f2h(ts_rh(v18_acc[ts_j]));
+  for (int ts_g = 0; ts_g < 1; ++ts_g) {
+    const int ts_i0 = ts_g * 256 + ts_tid * 2;
+    ts_u16* ts_vp[2]; ts_u16 ts_vv[2]; bool ts_vm[2];
+    #pragma unroll
+    for (int ts_k = 0; ts_k < 2; ++ts_k) {
+      const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
+      ts_vp[ts_k] = ((p2) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p10)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p11)))))))); ts_vv[ts_k] = ts_f2h(ts_rh(v18_acc[ts_j])); ts_vm[ts_k] = ((bool)((((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) < (p3))) & (((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) < (p4)))));
+    }
+    if (ts_vec_ok(ts_vp, ts_vm)) {
+      ts_vst(ts_vp[0], ts_vv);
+    } else {
+      #pragma unroll
+      for (int ts_k = 0; ts_k < 2; ++ts_k) if (ts_vm[ts_k]) *ts_vp[ts_k] = ts_vv[ts_k];
+    }
   }
 }
