@@ -121,7 +121,7 @@ y = torch.full((1024,), 9.0)
 alternate_mask[(1,)](x, y, B=1024)
 x = torch.randn(2048)
 inplace[(1,)](x, B=1024)
-for R, C, w in [(16, 32, 4), (64, 128, 4), (128, 64, 8), (8, 512, 2), (4, 4, 1), (32, 1024, 4)]:
+for R, C, w in [(16, 32, 4), (64, 128, 4), (128, 64, 8), (8, 512, 2), (4, 4, 1), (32, 512, 4)]:
     xr = torch.randn(R, C)
     o = torch.zeros(4096 + R * C + 8192)
     oi = torch.zeros(4096, dtype=torch.int32)
