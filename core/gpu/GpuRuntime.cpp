@@ -337,6 +337,18 @@ void GpuRuntime::timed(const std::string& what, const std::function<void()>& iss
   ++timedOps_;
 }
 
+std::pair<double, int> GpuRuntime::timeDeviceWork(const std::function<void()>& work) {
+  flushL2();
+  beginTiming();
+  try {
+    work();
+  } catch (...) {
+    endTiming();
+    throw;
+  }
+  return endTiming();
+}
+
 void GpuRuntime::flushL2() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   constexpr size_t kFlushBytes = size_t{256} << 20;  // Triton's do_bench clears a 256 MB buffer

@@ -105,6 +105,9 @@ public:
   // operations ran.
   void beginTiming();
   std::pair<double, int> endTiming();
+  // Flushes L2, runs `work` between beginTiming and endTiming (also when it throws) and returns
+  // endTiming's (milliseconds, operations): one do_bench or autotune sample.
+  std::pair<double, int> timeDeviceWork(const std::function<void()>& work);
   // Brackets work issued by `issue` (on the null stream, current context) when timing is on.
   void timed(const std::string& what, const std::function<void()>& issue);
   // Overwrites a 256 MB buffer so the next timed operation starts with a cold L2 (do_bench's flush).

@@ -7,11 +7,12 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <tuple>
 
 #include "core/gpu/GpuRuntime.h"
-#include "core/host/CellExecutor.h"
 #include "core/host/Containers.h"
 #include "core/host/Function.h"
+#include "core/host/GpuMatmul.h"
 #include "core/host/Interpreter.h"
 #include "core/host/PyError.h"
 #include "core/host/TensorCompare.h"
@@ -25,33 +26,21 @@ double nowMs() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-bool onGpu(Interpreter& in) {
-  const Backend b = in.launchSettings().backend;
-  return b == Backend::Gpu || (b == Backend::Auto && gpu::GpuRuntime::instance().available());
-}
-
 // One sample of fn. On the GPU backend: the L2 cache is flushed first, and the sample is the device
 // time of the GPU work the call issued (CUDA events around each kernel, cuBLAS call and RawKernel),
 // as triton.testing.do_bench measures it; host-side interpretation between launches is not counted
 // (in Triton it overlaps the asynchronous GPU work). A call that issued no GPU work - a host-only
 // torch op - is timed by the host clock.
 double timeCall(Interpreter& in, const Value& fn) {
-  if (onGpu(in)) {
-    gpu::GpuRuntime& rt = gpu::GpuRuntime::instance();
+  if (gpuBackendActive(in)) {
+    const double start = nowMs();
+    double deviceMs = 0;
+    int operations = 0;
     try {
-      rt.flushL2();
+      std::tie(deviceMs, operations) = gpu::GpuRuntime::instance().timeDeviceWork([&] { in.call(fn, ValueList{}); });
     } catch (const gpu::GpuError& e) {
       throw PyError("RuntimeError", e.what());
     }
-    const double start = nowMs();
-    rt.beginTiming();
-    try {
-      in.call(fn, ValueList{});
-    } catch (...) {
-      rt.endTiming();
-      throw;
-    }
-    const auto [deviceMs, operations] = rt.endTiming();
     if (operations > 0) return deviceMs;
     if (in.noteOnce("do_bench-host-time"))
       in.writeStderr("note: do_bench timed a call that ran no GPU work by the host clock: on the GPU backend, torch "

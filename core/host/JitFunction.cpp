@@ -71,15 +71,7 @@ std::optional<size_t> timeConfigs(Interpreter& in, Autotuner& a, const Value& gr
   for (size_t i = 0; i < a.configs.size(); ++i) {
     auto timeOnce = [&]() -> std::optional<double> {
       CallArgs c = withConfig(i);
-      rt.flushL2();
-      rt.beginTiming();
-      try {
-        launch(in, a.inner, grid, c);
-      } catch (...) {
-        rt.endTiming();
-        throw;
-      }
-      const auto [ms, operations] = rt.endTiming();
+      const auto [ms, operations] = rt.timeDeviceWork([&] { launch(in, a.inner, grid, c); });
       if (operations == 0) return std::nullopt;
       return ms;
     };
