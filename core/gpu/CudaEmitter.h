@@ -163,7 +163,12 @@ private:
   CudaKernelSource result_;
 };
 
-// Simple per-statement helpers shared by both files.
+// Simple per-statement helpers shared by the generator's files.
 bool containsStore(const ir::Stmt& s);
+// The element of a broadcast's (permute's) source that element `index` of the result is
+// (CudaIndexing.cpp).
+std::string broadcastSourceIndex(const ir::Shape& src, const ir::Shape& dst, const std::string& index);
+std::string permuteSourceIndex(const ir::Shape& src, const ir::Shape& dst, const std::vector<int>& order,
+                               const std::string& index);
 
 }  // namespace tilescope::gpu
