@@ -13,10 +13,12 @@
 namespace tilescope::cli {
 namespace {
 const char* kUsage =
-    "usage: tilescope-cli compile FILE --kernel NAME --signature SIG [--arch sm_90] [--emit ir|cuda|ptx|resources]\n\n"
+    "usage: tilescope-cli compile FILE --kernel NAME --signature SIG [--arch sm_90] [--emit ir|cuda|ptx|resources]\n"
+    "                             [--num-warps 4] [--num-stages 3]\n\n"
     "SIG lists the kernel's parameters in order, comma-separated: '*fp16' for a pointer, 'i32'/'fp32'\n"
     "for a scalar, a literal (1024, True, fp16) for a constexpr. Trailing parameters with defaults may\n"
-    "be left out. Example: --signature \"*fp32,*fp32,*fp32,i32,1024\"\n";
+    "be left out. 'i32:16' is an integer that is a multiple of 16, as Triton specializes them.\n"
+    "Example: --signature \"*fp32,*fp32,*fp32,i32:16,1024\"\n";
 
 std::vector<std::string> splitSignature(const std::string& sig) {
   std::vector<std::string> parts;
@@ -32,7 +34,7 @@ std::vector<std::string> splitSignature(const std::string& sig) {
 }  // namespace
 
 int runCompile(const Args& args) {
-  std::string path, kernel, signature, arch, emit = "ir";
+  std::string path, kernel, signature, arch, emit = "ir", warps = "4", stages = "3";
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& into) {
@@ -48,6 +50,8 @@ int runCompile(const Args& args) {
     else if (a == "--signature") ok = value(signature);
     else if (a == "--arch") ok = value(arch);
     else if (a == "--emit") ok = value(emit);
+    else if (a == "--num-warps") ok = value(warps) && !warps.empty() && warps.find_first_not_of("0123456789") == std::string::npos && warps.size() < 3;
+    else if (a == "--num-stages") ok = value(stages) && !stages.empty() && stages.find_first_not_of("0123456789") == std::string::npos && stages.size() < 3;
     else if (!a.empty() && a[0] == '-') ok = false;
     else if (path.empty()) path = a;
     else ok = false;
@@ -74,13 +78,17 @@ int runCompile(const Args& args) {
     return 1;
   }
   lang::Specialization spec;
-  for (const std::string& entry : splitSignature(signature)) {
+  spec.options.numWarps = std::stoi(warps);
+  spec.options.numStages = std::stoi(stages);
+  for (std::string entry : splitSignature(signature)) {
     if (entry.empty()) {
       std::fprintf(stderr, "tilescope-cli compile: empty entry in --signature \"%s\"\n", signature.c_str());
       return 2;
     }
+    const bool multipleOf16 = entry.size() > 3 && entry.compare(entry.size() - 3, 3, ":16") == 0;
+    if (multipleOf16) entry.resize(entry.size() - 3);
     if (auto t = ir::parseSignatureType(entry); t && (t->isPointer || entry == ir::dtypeName(t->dtype)))
-      spec.args.push_back(t->isPointer ? lang::ArgSpec::pointer(t->dtype) : lang::ArgSpec::scalar(t->dtype));
+      spec.args.push_back(t->isPointer ? lang::ArgSpec::pointer(t->dtype) : lang::ArgSpec::scalar(t->dtype, multipleOf16));
     else
       spec.args.push_back(lang::ArgSpec::constexprValue(parseConstexprArg(entry)));
   }

@@ -237,6 +237,21 @@ void CudaEmitter::stmt(const ir::Stmt& s) {
       if (auto it = residentByResult_.find(n->var->id); it != residentByResult_.end()) {
         // acc + dot into the loop's resident fragments
         const ResidentAccumulator& r = it->second;
+        if (pipeline_) {
+          // Stage s is complete once at most stages - 2 later groups are pending; the barrier also
+          // ends every warp's reads of the stage the copies below overwrite.
+          const Pipeline& p = *pipeline_;
+          line("ts_cp_wait<" + std::to_string(p.stages - 2) + ">();");
+          sync();
+          open("if (" + inRange(p.counter, p.stages - 1) + ")");
+          line("const int ts_wr = " + p.slot + " == 0 ? " + std::to_string(p.stages - 1) + " : " + p.slot + " - 1;");
+          stageAhead("ts_wr", p.counter, p.stages - 1);
+          close();
+          line("ts_cp_commit();");
+          multiplyStaged(r.layout, r.frags, "ts_smem + " + p.slot + " * " + std::to_string(p.stageBytes), false);
+          line(p.slot + " = " + p.slot + " == " + std::to_string(p.stages - 1) + " ? 0 : " + p.slot + " + 1;");
+          return;
+        }
         const std::string av = expr(r.dot->a), bv = expr(r.dot->b);
         open("");
         stageDotOperands(r.layout, av, bv);
@@ -518,15 +533,26 @@ void CudaEmitter::forLoop(const ir::For& n) {
     closeLoop(l.m * l.n);
     sync();
     moveFragments(l, resident->frags, false);
-    residentByResult_[resident->result->id] = *resident;
     residentAssigns_[resident->acc->id] = resident->result->id;
     for (const auto& [id, load] : deferrableOperandLoads(n, *resident)) deferredLoads_[id] = load;
+    pipeline_ = pipelineFor(n, *resident);
+    if (pipeline_) {
+      // The result is staged through shared memory after the loop, over the drained ring.
+      resident->layout.offC = 0;
+      useShared(std::max(pipeline_->stages * pipeline_->stageBytes, static_cast<size_t>(l.m * l.ldc * 4)));
+    }
+    residentByResult_[resident->result->id] = *resident;
   }
   emitForLoop(n);
   if (resident) {
     residentByResult_.erase(resident->result->id);
     residentAssigns_.erase(resident->acc->id);
     deferredLoads_.clear();
+    if (pipeline_) {
+      line("ts_cp_wait<0>();");
+      sync();
+      pipeline_.reset();
+    }
     const TensorCoreLayout& l = resident->layout;
     moveFragments(l, resident->frags, true);
     openLoop(l.m * l.n);
@@ -547,6 +573,15 @@ void CudaEmitter::emitForLoop(const ir::For& n) {
   line("const ts_i64 " + s + " = (ts_i64)(" + start + "), " + e + " = (ts_i64)(" + end + "), " + st + " = (ts_i64)(" + step +
        ");");
   line("if (" + st + " == 0) { if (ts_tid == 0) ts_fail(ts_status, " + code + "u); return; }");
+  if (pipeline_ && pipeline_->loop == &n) {
+    pipeline_->start = s;
+    pipeline_->end = e;
+    pipeline_->step = st;
+    pipeline_->counter = c;
+    pipeline_->slot = "ts_slot" + id;
+    pipeline_->unitOk = "ts_unit" + id;
+    pipelinePrologue();
+  }
   if (containsStore(n.body)) storesBefore_ = true;
   open("for (ts_i64 " + c + " = " + s + "; " + st + " > 0 ? " + c + " < " + e + " : " + c + " > " + e + "; " + c + " += " + st +
        ")");
@@ -624,6 +659,11 @@ std::string CudaEmitter::compute(const ir::Expr& e) {
     }
     case K::VarRef: {
       const ir::VarPtr& var = e.as<ir::VarRef>()->var;
+      if (!prefetchScalars_.empty()) {
+        // Staging ahead: the loop's iv and its body's values as they will be in that iteration.
+        if (auto it = prefetchScalars_.find(var->id); it != prefetchScalars_.end()) return it->second;
+        if (auto it = pipeline_->bodyValues.find(var->id); it != pipeline_->bodyValues.end()) return "(" + expr(it->second) + ")";
+      }
       if (type.isTile()) {
         if (auto it = inlined_.find(var->id); it != inlined_.end()) return expr(it->second);
         if (auto it = deferredLoads_.find(var->id); it != deferredLoads_.end() && index_ == "ts_i") {
@@ -635,8 +675,10 @@ std::string CudaEmitter::compute(const ir::Expr& e) {
         }
         if (auto it = induction_.find(var->id); it != induction_.end()) {
           const std::string base = expr(it->second.init);
-          if (type.isPointer()) return "((" + base + ") + " + it->second.offset + ")";
-          return "((" + regType(type) + ")((ts_i64)(" + base + ") + " + it->second.offset + "))";
+          auto ahead = prefetchOffsets_.find(var->id);
+          const std::string& offset = ahead != prefetchOffsets_.end() ? ahead->second : it->second.offset;
+          if (type.isPointer()) return "((" + base + ") + " + offset + ")";
+          return "((" + regType(type) + ")((ts_i64)(" + base + ") + " + offset + "))";
         }
         if (index_ != "ts_i") throw NotIndexable{};  // stored per slot: only this thread's own elements
       }

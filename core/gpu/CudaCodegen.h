@@ -27,6 +27,8 @@ struct CudaCodegenOptions {
   // `unsigned long long* ts_timing` argument: 3 words per program, linear program index
   // x + y*gx + z*gx*gy. For the SM timeline; off by default (it costs two stamps per program).
   bool programTiming = false;
+  // The target's compute capability times ten (sm_90 -> 90): cp.async staging needs 80.
+  int smArch = 80;
 };
 
 struct CudaKernelSource {

@@ -11,10 +11,11 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <set>
 #include <string>
-#include <map>
 #include <unordered_map>
 
+#include "core/gpu/AxisInfo.h"
 #include "core/gpu/CudaCodegen.h"
 #include "core/ir/Kernel.h"
 
@@ -97,7 +98,10 @@ public:
   std::string declareFragments(const TensorCoreLayout& l, const std::string& name);
   void forEachWarpTile(const TensorCoreLayout& l, const std::function<void()>& body);
   void stageDotOperands(const TensorCoreLayout& l, const std::string& av, const std::string& bv);
-  void multiplyStaged(const TensorCoreLayout& l, const std::string& frags);
+  // Multiplies the operands staged at `base` (A at base, B at base + offB) into the fragments; the
+  // trailing barrier lets the next staging overwrite them (a pipelined loop has its own).
+  void multiplyStaged(const TensorCoreLayout& l, const std::string& frags, const std::string& base = "ts_smem",
+                      bool trailingSync = true);
   void moveFragments(const TensorCoreLayout& l, const std::string& frags, bool toShared);
   std::string sharedResultElement(const TensorCoreLayout& l) const;
   // A loop `acc = acc + tl.dot(a, b)` (or tl.dot(a, b, acc)) whose acc is used nowhere else in the
@@ -113,6 +117,32 @@ public:
   // The loads of a resident dot's operands that can move into its staging loop: Lets read only by
   // the dot, with nothing but Lets between them and the dot in the loop body.
   std::map<int, const ir::Load*> deferrableOperandLoads(const ir::For& n, const ResidentAccumulator& r) const;
+  // A resident dot whose two operand loads can run ahead of it (num_stages >= 2, sm_80+, pointers
+  // contiguous in runs of 8 along the last dim, masks constant over such runs, nothing but Lets and
+  // Assigns in the loop): the operands of iteration i + stages - 1 are copied into a ring of
+  // shared-memory stages with cp.async (16-byte chunks; element-wise where a chunk is not aligned,
+  // the strides assumed to be 1 are not, or the mask cuts it) while iteration i multiplies.
+  struct OperandStream {
+    const ir::Load* load = nullptr;
+    int64_t rows = 0, cols = 0, ld = 0;  // the staged tile and its padded row length, in elements
+    size_t offset = 0;                   // within a stage
+  };
+  struct Pipeline {
+    const ir::For* loop = nullptr;
+    int stages = 0;
+    size_t stageBytes = 0;
+    OperandStream a, b;
+    std::set<int> unitParams;               // integer parameters the fast path needs to be 1
+    std::map<int, ir::Expr> bodyValues;     // the loop body's immutable Lets the loads read, by var id
+    std::map<int, ir::Expr> inductionSteps;  // induction tiles the loads read -> their step
+    std::string start, step, end, counter, slot, unitOk;  // C names, set by emitForLoop
+  };
+  std::optional<Pipeline> pipelineFor(const ir::For& n, const ResidentAccumulator& r) const;
+  void pipelinePrologue();
+  // Stages both operands of the iteration `ahead` iterations after the one at `counter` into stage `slot`.
+  void stageAhead(const std::string& slot, const std::string& counter, int ahead);
+  void stageOperand(const OperandStream& s, const std::string& base);
+  std::string inRange(const std::string& counter, int ahead) const;
   // Stages `value` (string valid in a loop over t's numel) into shared memory as ts_s[i].
   void stageToShared(const std::string& value, const ir::Type& t, const std::string& ptrName, size_t byteOffset);
   std::string reduceThroughShared(const ir::Reduce& n, const std::string& value, const std::string& res);
@@ -157,6 +187,9 @@ private:
   std::map<int, InductionStep> inductionSteps_;  // by the id of the Let `tile + splat(step)`
   // Loads whose only use is a resident dot's operand: read straight into the staging buffer.
   std::map<int, const ir::Load*> deferredLoads_;
+  std::optional<Pipeline> pipeline_;
+  // While staging ahead: the loop's iv and the induction offsets at the future iteration (by var id).
+  std::map<int, std::string> prefetchScalars_, prefetchOffsets_;
   bool tensorCores_ = false;         // a tl.dot uses the tensor-core helpers
   std::map<int, ResidentAccumulator> residentByResult_;  // by the id of the body's Let of acc + dot
   std::map<int, int> residentAssigns_;                   // acc var id -> result var id: that assign is skipped

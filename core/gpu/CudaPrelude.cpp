@@ -252,6 +252,12 @@ TS_DEV void ts_fail(ts_u32* status, ts_u32 code) {
 // Fragments are opaque register sets: 8 x f16x2 for A and B, 8 x f32 for the accumulator. Strides
 // are in elements; pointers are generic addresses of shared memory.
 constexpr std::string_view kTensorCorePrelude = R"CUDA(// ---- tensor cores (core/gpu/CudaPrelude.cpp) ----
+// cp.async (sm_80+): 16 bytes global -> shared without registers; groups complete in order.
+TS_DEV void ts_cp_async16(void* dst, const void* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src) : "memory");
+}
+TS_DEV void ts_cp_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TS_DEV void ts_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 TS_DEV void ts_wmma_load_a(unsigned (&r)[8], const ts_u16* p, int ld) {
   asm volatile("wmma.load.a.sync.aligned.row.m16n16k16.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])

@@ -481,17 +481,18 @@ void CudaEmitter::stageDotOperands(const TensorCoreLayout& l, const std::string&
   sync();
 }
 
-void CudaEmitter::multiplyStaged(const TensorCoreLayout& l, const std::string& frags) {
+void CudaEmitter::multiplyStaged(const TensorCoreLayout& l, const std::string& frags, const std::string& base,
+                                 bool trailingSync) {
   const std::string FM = n2s(l.fm), FN = n2s(l.fn);
   forEachWarpTile(l, [&] {
     line("#pragma unroll");
     open("for (int ts_k = 0; ts_k < " + n2s(l.k) + "; ts_k += 16)");
     line("unsigned ts_fa[" + FM + "][8], ts_fb[" + FN + "][8];");
     line("#pragma unroll");
-    line("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u) ts_wmma_load_a(ts_fa[ts_u], (const ts_u16*)ts_smem + (ts_bm + ts_u) * " +
+    line("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u) ts_wmma_load_a(ts_fa[ts_u], (const ts_u16*)(" + base + ") + (ts_bm + ts_u) * " +
          n2s(16 * l.lda) + " + ts_k, " + n2s(l.lda) + ");");
     line("#pragma unroll");
-    line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_load_b(ts_fb[ts_v], (const ts_u16*)(ts_smem + " +
+    line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_load_b(ts_fb[ts_v], (const ts_u16*)(" + base + " + " +
          std::to_string(l.offB) + ") + ts_k * " + n2s(l.ldb) + " + (ts_bn + ts_v) * 16, " + n2s(l.ldb) + ");");
     line("#pragma unroll");
     open("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u)");
@@ -500,7 +501,7 @@ void CudaEmitter::multiplyStaged(const TensorCoreLayout& l, const std::string& f
     close();
     close();
   });
-  sync();  // the staged operands are read; the next staging may overwrite them
+  if (trailingSync) sync();  // the staged operands are read; the next staging may overwrite them
 }
 
 void CudaEmitter::moveFragments(const TensorCoreLayout& l, const std::string& frags, bool toShared) {

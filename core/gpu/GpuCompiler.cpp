@@ -54,7 +54,13 @@ std::shared_ptr<const CompiledKernel> GpuCompiler::compile(const ir::Kernel& ker
                                                            const CudaCodegenOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   auto out = std::make_shared<CompiledKernel>();
-  out->cuda = CudaCodegen::generate(kernel, options);
+  CudaCodegenOptions forArch = options;
+  // "sm_90", "compute_80", "sm_90a": the digits are the compute capability times ten.
+  std::string digits;
+  for (char ch : arch)
+    if (ch >= '0' && ch <= '9') digits += ch;
+  if (!digits.empty() && digits.size() <= 4) forArch.smArch = std::stoi(digits);
+  out->cuda = CudaCodegen::generate(kernel, forArch);
   out->arch = arch;
   const Nvrtc& nvrtc = Nvrtc::instance();
   if (!nvrtc.available()) throw std::runtime_error(nvrtc.unavailableReason());

@@ -159,7 +159,9 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
       throwTypeError(jit.name() + "(): parameter '" + name + "' got a " + v.typeName() +
                      "; kernels take tensors, ints, floats, bools and constexprs");
     }
-    key += a.str() + ",";
+    // Divisibility is part of the specialization: a kernel checked for a multiple of 16 must not run
+    // for another value (the GPU code may rely on it).
+    key += a.str() + (a.divisibleBy16 && a.kind != lang::ArgSpec::Kind::Constexpr ? ":16," : ",");
     spec.args.push_back(std::move(a));
   }
   key += "warps=" + std::to_string(out.numWarps) + ",stages=" + std::to_string(out.numStages);

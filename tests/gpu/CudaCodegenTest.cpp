@@ -23,7 +23,7 @@ ir::KernelPtr kernelFrom(const std::string& source, const std::string& name, con
 }
 
 lang::ArgSpec P(ir::DType t) { return lang::ArgSpec::pointer(t); }
-lang::ArgSpec S(ir::DType t = ir::DType::I32) { return lang::ArgSpec::scalar(t); }
+lang::ArgSpec S(ir::DType t = ir::DType::I32, bool divisibleBy16 = false) { return lang::ArgSpec::scalar(t, divisibleBy16); }
 lang::ArgSpec C(int64_t v) { return lang::ArgSpec::constexprValue(lang::ConstValue::integer(v)); }
 
 class CudaGolden : public ::testing::TestWithParam<const char*> {};
@@ -304,4 +304,67 @@ def mm(a_ptr, b_ptr, c_ptr, K, stride_ak, stride_bk, BM: tl.constexpr, BN: tl.co
   // The loads go straight into the staging buffer: no per-thread copy of a or b.
   EXPECT_EQ(out.source.find("_a["), std::string::npos) << out.source;
   EXPECT_EQ(out.source.find("_b["), std::string::npos) << out.source;
+}
+
+TEST(CudaCodegen, AMatmulLoopCopiesItsOperandsStagesAheadWithCpAsync) {
+  // {a's column offsets, b's row offsets, a's mask}: Triton users' variants of the K loop.
+  const char* srcTemplate = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, K, stride_am, stride_ak, stride_bk, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + A_COLUMNS
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptrs A_MASK)
+        b = tl.load(b_ptrs)
+        acc += tl.dot(a, b)
+        a_ptrs += BK * stride_ak
+        b_ptrs += BK * stride_bk
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+)";
+  struct Case {
+    const char* columns;
+    const char* mask;
+    int stages;
+    int smArch;
+    bool pipelined;
+    const char* needs;  // the run-time condition for whole chunks
+  };
+  for (const Case& c : {
+           Case{"rk[None, :]", "", 3, 90, true, "only alignment"},
+           Case{"rk[None, :]", ", mask=rk[None, :] < K - k, other=0.0", 3, 80, true, "only alignment"},  // K tail, K % 16 == 0
+           Case{"rk[None, :] * stride_ak", "", 4, 90, true, "(ts_i64)p5 == 1"},    // a stride Triton would specialize
+           Case{"rk[None, :]", "", 1, 90, false, ""},                               // num_stages=1: no ring
+           Case{"rk[None, :]", "", 3, 75, false, ""},                               // no cp.async before sm_80
+           Case{"rk[None, :] * 2", "", 3, 90, false, ""},                           // every other element
+           Case{"rk[None, :]", ", mask=rk[None, :] < K - k - 1, other=0.0", 3, 90, false, ""},           // the mask cuts chunks anywhere
+       }) {
+    std::string src = srcTemplate;
+    src.replace(src.find("A_COLUMNS"), 9, c.columns);
+    src.replace(src.find("A_MASK"), 6, c.mask);
+    lang::Specialization spec;
+    spec.args = {P(ir::DType::FP16), P(ir::DType::FP16), P(ir::DType::FP32), S(ir::DType::I32, true), S(), S(), S(),
+                 C(64), C(64), C(32)};
+    spec.options.numWarps = 4;
+    spec.options.numStages = c.stages;
+    ir::KernelPtr k = kernelFrom(src, "mm", spec);
+    ASSERT_TRUE(k);
+    gpu::CudaCodegenOptions options;
+    options.smArch = c.smArch;
+    const CudaKernelSource out = CudaCodegen::generate(*k, options);
+    const std::string what = std::string(c.columns) + c.mask + " stages=" + std::to_string(c.stages);
+    EXPECT_TRUE(out.usesTensorCores) << what;
+    EXPECT_EQ(out.source.find("ts_cp_async16(ts_dst") != std::string::npos, c.pipelined) << what << "\n" << out.source;
+    if (!c.pipelined) continue;
+    EXPECT_NE(out.source.find("// " + std::to_string(c.stages) + " stages of operands in flight"), std::string::npos) << what;
+    EXPECT_NE(out.source.find(std::string("whole 16-byte chunks need ") + c.needs), std::string::npos) << what << "\n" << out.source;
+    EXPECT_NE(out.source.find("ts_cp_wait<" + std::to_string(c.stages - 2) + ">();"), std::string::npos) << what;
+    // The ring: one stage of A (64 x (32 + 8) halves) and B (32 x (64 + 8) halves), 128-byte aligned.
+    EXPECT_GE(out.dynamicSharedBytes, static_cast<size_t>(c.stages) * (5120 + 4608)) << what;
+  }
 }

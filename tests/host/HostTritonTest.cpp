@@ -56,6 +56,15 @@ TEST(HostTriton, IntArgumentsSpecializeLikeTriton) {
                       "print(sorted(add_kernel.cache[0].keys()))"),
             "['add_kernel[*fp32:16,*fp32:16,*fp32:16,i32,BLOCK_SIZE=4]', 'add_kernel[*fp32:16,*fp32:16,*fp32:16,i64:16,BLOCK_SIZE=4]']\n");
 }
+TEST(HostTriton, AMultipleOf16AndAnotherIntAreDifferentSpecializations) {
+  // n = 32 then n = 3: the second launch must not reuse the kernel checked for a multiple of 16.
+  const PyRun r = tritonRun("x = torch.ones(32)\no = torch.zeros(32)\nadd_kernel[(1,)](x, x, o, 32, BLOCK_SIZE=32)\n"
+                            "add_kernel[(1,)](x, x, o, 3, BLOCK_SIZE=32)\nprint(sorted(add_kernel.cache[0].keys()))");
+  EXPECT_TRUE(r.ok) << r.errorValue;
+  EXPECT_EQ(r.out, "['add_kernel[*fp32:16,*fp32:16,*fp32:16,i32,BLOCK_SIZE=32]', "
+                   "'add_kernel[*fp32:16,*fp32:16,*fp32:16,i32:16,BLOCK_SIZE=32]']\n");
+  EXPECT_EQ(r.err.find("specialized as a multiple of 16"), std::string::npos) << r.err;
+}
 TEST(HostTriton, CheckedKernelsAreCachedPerSpecialization) {
   EXPECT_EQ(tritonOut("x = torch.ones(4)\no = torch.zeros(4)\nfor _ in range(3): add_kernel[(1,)](x, x, o, 4, BLOCK_SIZE=4)\nprint(len(add_kernel.cache[0]))"), "1\n");
 }

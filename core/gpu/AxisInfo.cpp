@@ -1,0 +1,231 @@
+#include "core/gpu/AxisInfo.h"
+
+#include <algorithm>
+
+#include "core/ir/IRVisitor.h"
+
+namespace tilescope::gpu {
+
+namespace {
+
+constexpr int64_t kUnbounded = AxisInfo::kUnbounded;
+
+// The largest power of two dividing v (0 is divisible by everything).
+int64_t powerOfTwoDividing(int64_t v) {
+  if (v == 0) return kUnbounded;
+  const uint64_t u = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  return std::min<int64_t>(static_cast<int64_t>(u & (~u + 1)), kUnbounded);
+}
+
+int64_t floorPowerOfTwo(int64_t v) {
+  int64_t p = 1;
+  while (p * 2 <= v && p < kUnbounded) p *= 2;
+  return v < 1 ? 1 : p;
+}
+
+// The divisibility of the elements at multiples of `run` (a power of two): run starts when
+// run >= x's contiguity, else run starts plus multiples of `run`.
+int64_t divisibilityAt(const AxisInfo& x, int64_t run) {
+  return run >= x.contiguity ? x.divisibility : std::min(x.divisibility, run);
+}
+
+// A (splat of a) literal integer, if e is one.
+const ir::IntImm* literal(const ir::Expr& e) {
+  if (const auto* s = e.as<ir::Splat>()) return literal(s->value);
+  return e.as<ir::IntImm>();
+}
+
+// A (splat of a) run-time integer parameter, if e is one.
+const ir::ParamRef* intParam(const ir::Expr& e) {
+  if (const auto* s = e.as<ir::Splat>()) return intParam(s->value);
+  const auto* p = e.as<ir::ParamRef>();
+  return p && !e.type().isPointer() && ir::isInt(e.type().dtype()) ? p : nullptr;
+}
+
+class Census : public ir::IRVisitor {
+public:
+  std::map<int, ir::Expr> lets;
+  std::map<int, const ir::For*> loops;
+  void visitStmt(const ir::Stmt& s) override {
+    if (const auto* let = s.as<ir::Let>(); let && !let->var->isMutable) lets[let->var->id] = let->value;
+    if (const auto* f = s.as<ir::For>()) loops[f->iv->id] = f;
+    ir::IRVisitor::visitStmt(s);
+  }
+};
+
+}  // namespace
+
+AxisAnalysis::AxisAnalysis(const ir::Kernel& kernel, std::map<int, ir::Expr> inductionInits)
+    : kernel_(kernel), inductionInits_(std::move(inductionInits)) {
+  Census census;
+  census.visitKernel(kernel);
+  letValues_ = std::move(census.lets);
+  loopsByIv_ = std::move(census.loops);
+}
+
+AxisInfo AxisAnalysis::of(const ir::Expr& e, std::set<int>& unitParams) const { return visit(e, unitParams, 0); }
+
+AxisInfo AxisAnalysis::visit(const ir::Expr& e, std::set<int>& unitParams, int depth) const {
+  using K = ir::ExprKind;
+  const ir::Type& type = e.type();
+  AxisInfo r;
+  if (type.isScalar()) r.constancy = kUnbounded;
+  if (depth > 64) return r;
+  auto sub = [&](const ir::Expr& x) { return visit(x, unitParams, depth + 1); };
+  switch (e.kind()) {
+    case K::IntImm: r.divisibility = powerOfTwoDividing(e.as<ir::IntImm>()->value); break;
+    case K::ParamRef: {
+      const ir::KernelParam& p = kernel_.params.at(static_cast<size_t>(e.as<ir::ParamRef>()->index));
+      if (p.divisibleBy16) {
+        const int64_t bytes = std::max<int64_t>(1, ir::bitWidth(type.dtype()) / 8);
+        r.divisibility = type.isPointer() ? std::max<int64_t>(1, 16 / bytes) : 16;
+      }
+      break;
+    }
+    case K::VarRef: {
+      const int id = e.as<ir::VarRef>()->var->id;
+      if (auto it = loopsByIv_.find(id); it != loopsByIv_.end()) {
+        r.divisibility = std::min(sub(it->second->start).divisibility, sub(it->second->step).divisibility);
+      } else if (auto ind = inductionInits_.find(id); ind != inductionInits_.end()) {
+        r = sub(ind->second);
+        r.divisibility = 1;  // plus an offset of unknown divisibility
+      } else if (auto let = letValues_.find(id); let != letValues_.end()) {
+        r = sub(let->second);
+      }
+      break;
+    }
+    case K::Arange: {
+      const auto* n = e.as<ir::Arange>();
+      r.contiguity = floorPowerOfTwo(n->end - n->start);
+      r.divisibility = powerOfTwoDividing(n->start);
+      break;
+    }
+    case K::Splat:
+      r.constancy = kUnbounded;
+      r.divisibility = sub(e.as<ir::Splat>()->value).divisibility;
+      break;
+    case K::Broadcast: {
+      const auto* n = e.as<ir::Broadcast>();
+      const AxisInfo s = sub(n->value);
+      if (n->value.type().shape().back() == type.shape().back()) r = s;
+      else r = AxisInfo{1, kUnbounded, s.divisibility};  // the source's last dim is 1: one element repeated
+      break;
+    }
+    case K::ExpandDims: {
+      const auto* n = e.as<ir::ExpandDims>();
+      const AxisInfo s = sub(n->value);
+      if (n->axis == n->value.type().rank()) r = AxisInfo{1, 1, divisibilityAt(s, 1)};  // each element its own row
+      else r = s;
+      break;
+    }
+    case K::Reshape: {
+      const auto* n = e.as<ir::Reshape>();
+      if (!n->value.type().isScalar() && n->value.type().shape().back() == type.shape().back()) r = sub(n->value);
+      break;
+    }
+    case K::Permute: {
+      const auto* n = e.as<ir::Permute>();
+      if (n->order.back() == static_cast<int>(n->order.size()) - 1) r = sub(n->value);
+      break;
+    }
+    case K::Cast: {
+      const auto* n = e.as<ir::Cast>();
+      const AxisInfo s = sub(n->value);
+      const ir::Type& from = n->value.type();
+      const bool widening = !type.isPointer() && !from.isPointer() && ir::isInt(type.dtype()) && ir::isInt(from.dtype()) &&
+                            ir::bitWidth(type.dtype()) >= ir::bitWidth(from.dtype()) && !n->bitcast;
+      r = widening ? s : AxisInfo{1, s.constancy, 1};
+      break;
+    }
+    case K::Unary: {
+      const auto* n = e.as<ir::Unary>();
+      const AxisInfo s = sub(n->value);
+      r.constancy = s.constancy;
+      if (n->op == ir::UnaryOp::Neg) r.divisibility = divisibilityAt(s, 1);
+      break;
+    }
+    case K::Binary: r = binary(*e.as<ir::Binary>(), unitParams, depth); break;
+    case K::Select: {
+      const auto* n = e.as<ir::Select>();
+      r.constancy = std::min({sub(n->cond).constancy, sub(n->a).constancy, sub(n->b).constancy});
+      break;
+    }
+    case K::Hint: {
+      const auto* n = e.as<ir::Hint>();
+      r = sub(n->value);
+      const int64_t v = floorPowerOfTwo(n->values.empty() ? 1 : n->values.back());
+      if (n->hint == ir::HintKind::MultipleOf) r.divisibility = std::max(r.divisibility, v);
+      if (n->hint == ir::HintKind::MaxContiguous) r.contiguity = std::max(r.contiguity, v);
+      if (n->hint == ir::HintKind::MaxConstancy) r.constancy = std::max(r.constancy, v);
+      break;
+    }
+    default: break;
+  }
+  if (type.isScalar()) return AxisInfo{1, kUnbounded, r.divisibility};
+  // Runs tile the last dim evenly.
+  const int64_t last = powerOfTwoDividing(std::max<int64_t>(1, type.shape().back()));
+  r.contiguity = std::clamp<int64_t>(r.contiguity, 1, last);
+  r.constancy = std::clamp<int64_t>(r.constancy, 1, last);
+  return r;
+}
+
+AxisInfo AxisAnalysis::binary(const ir::Binary& n, std::set<int>& unitParams, int depth) const {
+  using Op = ir::BinaryOp;
+  const AxisInfo a = visit(n.a, unitParams, depth + 1), b = visit(n.b, unitParams, depth + 1);
+  AxisInfo r;
+  r.constancy = std::min(a.constancy, b.constancy);  // any elementwise op keeps runs of equal inputs
+  const bool integral = n.type.isPointer() || ir::isInt(n.type.dtype());
+  switch (n.op) {
+    case Op::Add:
+    case Op::Sub: {
+      if (!integral) break;
+      r.contiguity = std::min(a.contiguity, b.constancy);
+      if (n.op == Op::Add) r.contiguity = std::max(r.contiguity, std::min(a.constancy, b.contiguity));
+      r.divisibility = std::min(divisibilityAt(a, r.contiguity), divisibilityAt(b, r.contiguity));
+      break;
+    }
+    case Op::Mul: {
+      if (!integral) break;
+      for (int side = 0; side < 2; ++side) {
+        const AxisInfo& x = side == 0 ? a : b;
+        const ir::Expr& y = side == 0 ? n.b : n.a;
+        if (const ir::IntImm* zero = literal(y); zero && zero->value == 0) return AxisInfo{1, kUnbounded, kUnbounded};
+        if (x.contiguity <= 1) continue;
+        if (const ir::IntImm* one = literal(y); one && one->value == 1) return x;
+        if (const ir::ParamRef* p = intParam(y)) {
+          unitParams.insert(p->index);  // a stride: contiguous when it is 1, checked at run time
+          return x;
+        }
+      }
+      r.divisibility = std::min(kUnbounded, divisibilityAt(a, 1) * divisibilityAt(b, 1));
+      break;
+    }
+    case Op::Mod: {
+      if (!integral || n.type.isPointer()) break;
+      if (a.contiguity > 1) {
+        // A run of a starting at a multiple of L stays inside one period of b when b is a multiple of L.
+        r.contiguity = std::min({a.contiguity, a.divisibility, b.divisibility, b.constancy});
+        r.divisibility = std::min(divisibilityAt(a, r.contiguity), b.divisibility);
+      } else {
+        r.divisibility = std::min(a.divisibility, b.divisibility);
+      }
+      break;
+    }
+    case Op::Lt:
+    case Op::Ge:
+    case Op::Gt:
+    case Op::Le: {
+      // x < y (or x >= y) with x in runs of +1 starting at multiples of L and y a multiple of L
+      // constant over the run: the whole run compares alike.
+      const bool leftRuns = n.op == Op::Lt || n.op == Op::Ge;
+      const AxisInfo& x = leftRuns ? a : b;
+      const AxisInfo& y = leftRuns ? b : a;
+      r.constancy = std::max(r.constancy, std::min({x.contiguity, x.divisibility, y.constancy, y.divisibility}));
+      break;
+    }
+    default: break;
+  }
+  return r;
+}
+
+}  // namespace tilescope::gpu

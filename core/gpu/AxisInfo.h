@@ -1,0 +1,49 @@
+#pragma once
+// What is statically known about a tile's values along its last dimension, in the manner of Triton's
+// AxisInfo: how many consecutive elements form runs of +1 steps (contiguity), of equal values
+// (constancy), and what power of two divides the first value of every run (divisibility). The GPU
+// generator uses it to stage whole 16-byte chunks of a dot operand with one pointer and one mask
+// evaluation instead of eight.
+#include <cstdint>
+#include <map>
+#include <set>
+
+#include "core/ir/Kernel.h"
+
+namespace tilescope::gpu {
+
+struct AxisInfo {
+  static constexpr int64_t kUnbounded = int64_t{1} << 30;
+  // For every last-dim index i that is a multiple of `contiguity`, element i + k is element i plus k
+  // (pointers: plus k elements) for k < contiguity.
+  int64_t contiguity = 1;
+  // For every last-dim index i that is a multiple of `constancy`, elements i .. i + constancy - 1 are equal.
+  int64_t constancy = 1;
+  // A power of two dividing every element at a last-dim index that is a multiple of `contiguity`
+  // (pointers: the address in elements). Scalars: their value.
+  int64_t divisibility = 1;
+};
+
+class AxisAnalysis {
+public:
+  // inductionInits: mutable tiles that are their initial value plus a scalar offset (by var id); the
+  // offset keeps contiguity and constancy but its divisibility is unknown.
+  AxisAnalysis(const ir::Kernel& kernel, std::map<int, ir::Expr> inductionInits);
+
+  // The facts for `e` (every value a power of two, contiguity and constancy at most the last dim).
+  // A run-time integer parameter that multiplies a contiguous value is assumed to be 1 (Triton
+  // specializes such strides to 1); its index goes into `unitParams`, which the caller must check
+  // at run time before relying on the result.
+  AxisInfo of(const ir::Expr& e, std::set<int>& unitParams) const;
+
+private:
+  AxisInfo visit(const ir::Expr& e, std::set<int>& unitParams, int depth) const;
+  AxisInfo binary(const ir::Binary& n, std::set<int>& unitParams, int depth) const;
+
+  const ir::Kernel& kernel_;
+  std::map<int, ir::Expr> inductionInits_;
+  std::map<int, ir::Expr> letValues_;         // immutable vars by id
+  std::map<int, const ir::For*> loopsByIv_;  // loop induction variables by id
+};
+
+}  // namespace tilescope::gpu

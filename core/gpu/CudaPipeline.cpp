@@ -1,0 +1,197 @@
+// Software pipelining of a resident tensor-core dot's K loop (CudaEmitter::Pipeline): the operand
+// loads of later iterations run ahead into a ring of shared-memory stages through cp.async, so the
+// tensor cores never wait for global memory, as Triton's num_stages does.
+#include <algorithm>
+
+#include "core/gpu/CudaEmitter.h"
+#include "core/gpu/CudaTypes.h"
+#include "core/ir/IRVisitor.h"
+
+namespace tilescope::gpu {
+
+namespace {
+
+std::string n2s(int64_t v) { return std::to_string(v); }
+
+constexpr int kChunk = 8;                     // fp16 elements per 16-byte cp.async
+constexpr size_t kSharedLimit = 200 * 1024;  // what one SM offers, with room for the compiler's own
+
+// Vars declared and assigned in a loop body, and whether it holds anything but Lets and Assigns.
+class BodyCensus : public ir::IRVisitor {
+public:
+  std::map<int, const ir::Let*> lets;
+  std::map<int, int> assigns;
+  bool onlyLetsAndAssigns = true;
+  void visitStmt(const ir::Stmt& s) override {
+    if (const auto* let = s.as<ir::Let>()) lets[let->var->id] = let;
+    else if (const auto* a = s.as<ir::Assign>()) ++assigns[a->var->id];
+    else if (!s.as<ir::Seq>()) onlyLetsAndAssigns = false;
+    ir::IRVisitor::visitStmt(s);
+  }
+};
+
+class VarRefs : public ir::IRVisitor {
+public:
+  std::vector<ir::VarPtr> vars;
+  void visitVarRef(const ir::VarRef& n) override { vars.push_back(n.var); }
+};
+
+std::vector<ir::VarPtr> varsRead(const ir::Expr& e) {
+  VarRefs refs;
+  refs.visitExpr(e);
+  return refs.vars;
+}
+
+}  // namespace
+
+std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loop, const ResidentAccumulator& r) const {
+  if (options_.smArch < 80 || kernel_.options.numStages < 2) return std::nullopt;
+  const auto* seq = loop.body.as<ir::Seq>();
+  if (!seq) return std::nullopt;
+  BodyCensus body;
+  body.visitStmt(loop.body);
+  if (!body.onlyLetsAndAssigns) return std::nullopt;
+  const std::map<int, const ir::Load*> loads = deferrableOperandLoads(loop, r);
+  const auto* aRef = r.dot->a.as<ir::VarRef>();
+  const auto* bRef = r.dot->b.as<ir::VarRef>();
+  if (!aRef || !bRef || !loads.count(aRef->var->id) || !loads.count(bRef->var->id)) return std::nullopt;
+
+  // Where the dot and each top-level assign are in the body: an induction step must come after the
+  // dot, so the loads of iteration i see the offsets as they are when iteration i starts.
+  size_t dotAt = 0;
+  std::map<int, size_t> assignAt;
+  for (size_t i = 0; i < seq->stmts.size(); ++i) {
+    if (const auto* let = seq->stmts[i].as<ir::Let>(); let && let->var->id == r.result->id) dotAt = i;
+    if (const auto* a = seq->stmts[i].as<ir::Assign>()) assignAt[a->var->id] = i;
+  }
+
+  Pipeline p;
+  p.loop = &loop;
+  std::map<int, int> stepLetOf;  // induction tile id -> id of the Let `tile + splat(step)`
+  for (const auto& [letId, step] : inductionSteps_) stepLetOf[step.tile] = letId;
+  // Every var the loads read must be computable for a later iteration from what is known now.
+  std::vector<ir::Expr> pending;
+  for (const ir::Load* load : {loads.at(aRef->var->id), loads.at(bRef->var->id)})
+    for (const ir::Expr* e : {&load->ptr, &load->mask, &load->other})
+      if (e->defined()) pending.push_back(*e);
+  std::set<int> seen;
+  while (!pending.empty()) {
+    const ir::Expr e = pending.back();
+    pending.pop_back();
+    for (const ir::VarPtr& v : varsRead(e)) {
+      if (!seen.insert(v->id).second || v->id == loop.iv->id) continue;
+      if (auto let = body.lets.find(v->id); let != body.lets.end()) {
+        const ir::Expr& value = let->second->value;
+        if (v->isMutable || value.hasEffects() || !inlinable(value)) return std::nullopt;
+        p.bodyValues[v->id] = value;
+        pending.push_back(value);
+        continue;
+      }
+      if (!body.assigns.count(v->id)) {
+        // Declared before the loop and not changed in it; a tile must be recomputable at any index.
+        if (v->type.isTile() && !inlined_.count(v->id)) return std::nullopt;
+        continue;
+      }
+      auto ind = induction_.find(v->id);
+      auto stepLet = stepLetOf.find(v->id);
+      auto at = assignAt.find(v->id);
+      if (ind == induction_.end() || stepLet == stepLetOf.end() || body.assigns[v->id] != 1 || at == assignAt.end() ||
+          at->second < dotAt)
+        return std::nullopt;
+      const ir::Expr& step = inductionSteps_.at(stepLet->second).step;
+      for (const ir::VarPtr& s : varsRead(step))
+        if (s->id == loop.iv->id || body.lets.count(s->id) || body.assigns.count(s->id)) return std::nullopt;
+      p.inductionSteps[v->id] = step;
+    }
+  }
+
+  // 16-byte chunks: one pointer and one mask per chunk.
+  std::map<int, ir::Expr> inductionInits;
+  for (const auto& [id, tile] : induction_) inductionInits[id] = tile.init;
+  const AxisAnalysis axes(kernel_, inductionInits);
+  for (const ir::Load* load : {loads.at(aRef->var->id), loads.at(bRef->var->id)}) {
+    if (ir::bitWidth(load->type.dtype()) != 16 || load->isVolatile) return std::nullopt;
+    if (axes.of(load->ptr, p.unitParams).contiguity < kChunk) return std::nullopt;
+    if (load->mask.defined() && axes.of(load->mask, p.unitParams).constancy < kChunk) return std::nullopt;
+  }
+
+  const TensorCoreLayout& l = r.layout;
+  p.a = OperandStream{loads.at(aRef->var->id), l.m, l.k, l.lda, 0};
+  p.b = OperandStream{loads.at(bRef->var->id), l.k, l.n, l.ldb, l.offB};
+  p.stageBytes = l.offC;  // A and B, each 128-byte aligned
+  const size_t resultBytes = static_cast<size_t>(l.m * l.ldc * 4);
+  p.stages = kernel_.options.numStages;
+  while (p.stages >= 2 && std::max(p.stages * p.stageBytes, resultBytes) > kSharedLimit) --p.stages;
+  if (p.stages < 2) return std::nullopt;
+  return p;
+}
+
+std::string CudaEmitter::inRange(const std::string& counter, int ahead) const {
+  const std::string at = "(" + counter + " + " + n2s(ahead) + " * " + pipeline_->step + ")";
+  return "(" + pipeline_->step + " > 0 ? " + at + " < " + pipeline_->end + " : " + at + " > " + pipeline_->end + ")";
+}
+
+void CudaEmitter::pipelinePrologue() {
+  Pipeline& p = *pipeline_;
+  std::string unit;
+  for (int param : p.unitParams) unit += (unit.empty() ? "" : " && ") + std::string("(ts_i64)p") + n2s(param) + " == 1";
+  line("// " + n2s(p.stages) + " stages of operands in flight (cp.async); whole 16-byte chunks need " +
+       (unit.empty() ? std::string("only alignment") : unit));
+  line("const bool " + p.unitOk + " = " + (unit.empty() ? "true" : unit) + ";");
+  line("int " + p.slot + " = 0;");
+  for (int s = 0; s < p.stages - 1; ++s) {
+    open("if (" + inRange(p.start, s) + ")");
+    stageAhead(n2s(s), p.start, s);
+    close();
+    line("ts_cp_commit();");
+  }
+}
+
+void CudaEmitter::stageAhead(const std::string& slot, const std::string& counter, int ahead) {
+  const Pipeline& p = *pipeline_;
+  const std::string T = regType(p.loop->iv->type);
+  memo_.clear();
+  prefetchScalars_[p.loop->iv->id] = "((" + T + ")(" + counter + " + " + n2s(ahead) + " * " + p.step + "))";
+  for (const auto& [id, step] : p.inductionSteps)
+    prefetchOffsets_[id] = "(" + induction_.at(id).offset + " + (ts_i64)" + n2s(ahead) + " * (ts_i64)(" + expr(step) + "))";
+  memo_.clear();
+  const std::string base = "ts_smem + " + slot + " * " + std::to_string(p.stageBytes);
+  stageOperand(p.a, base);
+  stageOperand(p.b, base);
+  prefetchScalars_.clear();
+  prefetchOffsets_.clear();
+  memo_.clear();
+}
+
+void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) {
+  const Pipeline& p = *pipeline_;
+  const ir::Load& load = *s.load;
+  const ir::DType dt = load.type.dtype();
+  const int64_t chunks = s.rows * s.cols / kChunk;
+  const std::string ptr = expr(load.ptr);
+  const std::string mask = load.mask.defined() ? expr(load.mask) : "";
+  const std::string other = load.other.defined() ? toMemory(dt, expr(load.other)) : "(ts_u16)0";
+  line("#pragma unroll");
+  open("for (int ts_c = ts_tid; ts_c < " + n2s(chunks) + "; ts_c += " + n2s(threads_) + ")");
+  line("const int ts_i0 = ts_c * " + n2s(kChunk) + ";");
+  line("ts_u16* ts_dst = (ts_u16*)(" + base + " + " + std::to_string(s.offset) + ") + (ts_i0 / " + n2s(s.cols) + ") * " +
+       n2s(s.ld) + " + ts_i0 % " + n2s(s.cols) + ";");
+  line("bool ts_whole;");
+  open("");
+  line("const int ts_i = ts_i0;");
+  line("const void* ts_src = " + ptr + ";");
+  line("ts_whole = " + p.unitOk + (mask.empty() ? "" : " && (" + mask + ")") + " && ((unsigned long long)ts_src & 15) == 0;");
+  line("if (ts_whole) ts_cp_async16(ts_dst, ts_src);");
+  close();
+  open("if (!ts_whole)");
+  line("#pragma unroll");
+  open("for (int ts_k = 0; ts_k < " + n2s(kChunk) + "; ++ts_k)");
+  line("const int ts_i = ts_i0 + ts_k;");
+  if (mask.empty()) line("ts_dst[ts_k] = *(const ts_u16*)(" + ptr + ");");
+  else line("ts_dst[ts_k] = (" + mask + ") ? *(const ts_u16*)(" + ptr + ") : " + other + ";");
+  close();
+  close();
+  close();
+}
+
+}  // namespace tilescope::gpu

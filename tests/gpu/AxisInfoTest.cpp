@@ -1,0 +1,105 @@
+// AxisAnalysis, table-driven: what it proves about runs along a tile's last dimension, for the index
+// expressions Triton users write (aranges, row/column offsets, modulo wrap-around, K-loop masks),
+// and what it must not claim.
+#include <gtest/gtest.h>
+
+#include "core/gpu/AxisInfo.h"
+#include "core/ir/IRVisitor.h"
+#include "core/lang/Checker.h"
+#include "tests/lang/CheckerTestUtil.h"
+
+using namespace tilescope;
+
+namespace {
+
+const char* kSource = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, M, K, stride, s2, BM: tl.constexpr, BK: tl.constexpr):
+    pid = tl.program_id(0)
+    rm = pid * BM + tl.arange(0, BM)
+    rk = tl.arange(0, BK)
+    rk8 = 8 + tl.arange(0, BK)
+    rk4 = 4 + tl.arange(0, BK)
+    wrapped = (pid * BM + tl.arange(0, BM)) % M
+    row = rm[:, None] * stride
+    col = rk[None, :] * stride
+    col2 = rk[None, :] * 2
+    ptrs = x_ptr + row + rk[None, :]
+    strided = x_ptr + row + col
+    doubled = x_ptr + row + col2
+    rows_only = x_ptr + rm[:, None] + rk[None, :] * 0
+    kmask = rk[None, :] < K - pid * BK
+    kmask4 = rk4[None, :] < K
+    kmask8 = rk8[None, :] < K
+    both = (rm[:, None] < M) & (rk[None, :] < K)
+    le = K > rk[None, :]
+    eq = rk[None, :] == K
+    hinted = tl.max_contiguous(tl.multiple_of(rk * (s2 + 1), 16), 16)
+    tl.store(x_ptr + rm[:, None] * BK + rk[None, :], tl.zeros((BM, BK), tl.float16))
+)";
+
+struct Case {
+  const char* var;
+  int64_t contiguity, constancy, divisibility;
+  bool strideAssumedOne;
+};
+
+class LetsByName : public ir::IRVisitor {
+public:
+  std::map<std::string, ir::Expr> values;
+  void visitStmt(const ir::Stmt& s) override {
+    if (const auto* let = s.as<ir::Let>()) values[let->var->name] = let->value;
+    ir::IRVisitor::visitStmt(s);
+  }
+};
+
+}  // namespace
+
+TEST(AxisInfo, RunsAlongTheLastDimension) {
+  auto program = lang::test::programFrom(kSource, "k.py");
+  lang::Specialization spec;
+  const lang::ArgSpec i32Div16 = lang::ArgSpec::scalar(ir::DType::I32, true);
+  spec.args = {lang::ArgSpec::pointer(ir::DType::FP16), i32Div16, i32Div16, lang::ArgSpec::scalar(ir::DType::I32),
+               lang::ArgSpec::scalar(ir::DType::I32), lang::ArgSpec::constexprValue(lang::ConstValue::integer(32)),
+               lang::ArgSpec::constexprValue(lang::ConstValue::integer(64))};
+  lang::CheckResult checked = lang::checkKernel(*program, "k", spec);
+  ASSERT_TRUE(checked.ok()) << checked.diagnostics.render();
+  LetsByName lets;
+  lets.visitKernel(*checked.kernel);
+  const gpu::AxisAnalysis axes(*checked.kernel, {});
+  const int strideParam = 3;
+  constexpr int64_t U = gpu::AxisInfo::kUnbounded;
+  for (const Case& c : {
+           Case{"rm", 32, 1, 32, false},         // pid * 32 + arange: one run starting at a multiple of 32
+           Case{"rk", 64, 1, U, false},          // arange(0, 64): starts at 0
+           Case{"rk8", 64, 1, 8, false},         // 8 + arange
+           Case{"wrapped", 16, 1, 16, false},    // % M with M a multiple of 16: runs of 16 never wrap
+           Case{"row", 1, 1, 1, false},          // a column of row offsets: its last dim is 1
+           Case{"col", 64, 1, U, true},          // arange * stride: contiguous only if stride == 1
+           Case{"col2", 1, 1, 1, false},         // arange * 2: every other element
+           Case{"ptrs", 64, 1, 1, false},        // base + row * stride + column
+           Case{"strided", 64, 1, 1, true},      // ... + column * stride
+           Case{"doubled", 1, 1, 1, false},      // ... + column * 2: not contiguous
+           Case{"rows_only", 1, 64, 1, false},   // column * 0: constant along rows
+           Case{"kmask", 1, 16, 1, false},       // arange < K - pid * BK: K and BK multiples of 16
+           Case{"kmask4", 1, 4, 1, false},       // 4 + arange < K: runs of 4 only
+           Case{"kmask8", 1, 8, 1, false},       // 8 + arange < K: runs of 8
+           Case{"both", 1, 16, 1, false},        // row mask & column mask
+           Case{"le", 1, 16, 1, false},          // K > arange is arange < K
+           Case{"eq", 1, 1, 1, false},           // == splits runs
+           Case{"hinted", 16, 1, 16, false},     // the user's promise
+       }) {
+    SCOPED_TRACE(c.var);
+    ASSERT_TRUE(lets.values.count(c.var));
+    std::set<int> unit;
+    const gpu::AxisInfo info = axes.of(lets.values.at(c.var), unit);
+    EXPECT_EQ(info.contiguity, c.contiguity);
+    EXPECT_EQ(info.constancy, c.constancy);
+    if (c.contiguity > 1) {
+      EXPECT_EQ(info.divisibility, c.divisibility);
+    }
+    EXPECT_EQ(unit.count(strideParam) == 1, c.strideAssumedOne);
+  }
+}

@@ -1,0 +1,53 @@
+# Software-pipelined K loops (cp.async stages) against the simulator: a K tail cut by the mask, a
+# transposed B whose stride is not 1 (element-wise staging), a misaligned A (a[1:]), one to four
+# stages, several programs, and a loop too short to fill the ring.
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+       BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_am = (pid_m * BM + tl.arange(0, BM)) % M
+    offs_bn = (pid_n * BN + tl.arange(0, BN)) % N
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK * stride_ak
+        b_ptrs += BK * stride_bk
+    offs_cm = pid_m * BM + tl.arange(0, BM)
+    offs_cn = pid_n * BN + tl.arange(0, BN)
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :], acc, mask=c_mask)
+
+
+def run(M, N, K, stages, transposed_b=False, misaligned_a=False, BM=64, BN=64, BK=32, warps=4):
+    a_store = torch.randn(M * K + 8, dtype=torch.float16)
+    a = a_store[1:1 + M * K] if misaligned_a else a_store[:M * K]
+    if transposed_b:
+        b = torch.randn(N * K, dtype=torch.float16)  # B[k, n] at n * K + k
+        sbk, sbn = 1, K
+    else:
+        b = torch.randn(K * N, dtype=torch.float16)
+        sbk, sbn = N, 1
+    c = torch.zeros(M * N)
+    grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
+    mm[grid](a, b, c, M, N, K, K, 1, sbk, sbn, N, BM=BM, BN=BN, BK=BK, num_warps=warps, num_stages=stages)
+    return c
+
+
+run(128, 128, 256, 3)
+run(128, 64, 80, 3)                      # K tail: the last step's second half is masked off
+run(64, 128, 96, 4, transposed_b=True)   # stride_bn = K: element-wise staging of B
+run(64, 64, 64, 2, misaligned_a=True)    # a[1:]: no chunk of A is 16-byte aligned
+run(64, 64, 32, 4)                       # one iteration, a ring of four
+run(96, 80, 48, 3, BM=32, BN=16, BK=16, warps=2)
+print('pipeline ok')
