@@ -171,8 +171,12 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   const std::string ptr = expr(load.ptr);
   const std::string mask = load.mask.defined() ? expr(load.mask) : "";
   const std::string other = load.other.defined() ? toMemory(dt, expr(load.other)) : "(ts_u16)0";
+  // A counted loop, fully unrolled: the chunks' addresses are known apart from the loop's offsets.
+  const int64_t perThread = (chunks + threads_ - 1) / threads_;
   line("#pragma unroll");
-  open("for (int ts_c = ts_tid; ts_c < " + n2s(chunks) + "; ts_c += " + n2s(threads_) + ")");
+  open("for (int ts_r = 0; ts_r < " + n2s(perThread) + "; ++ts_r)");
+  line("const int ts_c = ts_tid + ts_r * " + n2s(threads_) + ";");
+  if (chunks % threads_ != 0) line("if (ts_c >= " + n2s(chunks) + ") break;");
   line("const int ts_i0 = ts_c * " + n2s(kChunk) + ";");
   line("ts_u16* ts_dst = (ts_u16*)(" + base + " + " + std::to_string(s.offset) + ") + (ts_i0 / " + n2s(s.cols) + ") * " +
        n2s(s.ld) + " + ts_i0 % " + n2s(s.cols) + ";");

@@ -252,21 +252,24 @@ TS_DEV void ts_fail(ts_u32* status, ts_u32 code) {
 // Fragments are opaque register sets: 8 x f16x2 for A and B, 8 x f32 for the accumulator. Strides
 // are in elements; pointers are generic addresses of shared memory.
 constexpr std::string_view kTensorCorePrelude = R"CUDA(// ---- tensor cores (core/gpu/CudaPrelude.cpp) ----
+// The operands live in shared memory: .shared addressing lets ptxas use LDSM / STS, where generic
+// addresses would give one generic load per register.
+TS_DEV unsigned ts_shared_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 // cp.async (sm_80+): 16 bytes global -> shared without registers; groups complete in order.
 TS_DEV void ts_cp_async16(void* dst, const void* src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src) : "memory");
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(ts_shared_addr(dst)), "l"(src) : "memory");
 }
 TS_DEV void ts_cp_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> TS_DEV void ts_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 TS_DEV void ts_wmma_load_a(unsigned (&r)[8], const ts_u16* p, int ld) {
-  asm volatile("wmma.load.a.sync.aligned.row.m16n16k16.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"
+  asm volatile("wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
-               : "l"(p), "r"(ld));
+               : "r"(ts_shared_addr(p)), "r"(ld));
 }
 TS_DEV void ts_wmma_load_b(unsigned (&r)[8], const ts_u16* p, int ld) {
-  asm volatile("wmma.load.b.sync.aligned.row.m16n16k16.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"
+  asm volatile("wmma.load.b.sync.aligned.row.m16n16k16.shared.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
-               : "l"(p), "r"(ld));
+               : "r"(ts_shared_addr(p)), "r"(ld));
 }
 TS_DEV void ts_wmma_mma(float (&d)[8], const unsigned (&a)[8], const unsigned (&b)[8]) {
   asm volatile("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32 {%0,%1,%2,%3,%4,%5,%6,%7}, "
@@ -276,15 +279,15 @@ TS_DEV void ts_wmma_mma(float (&d)[8], const unsigned (&a)[8], const unsigned (&
                  "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(b[4]), "r"(b[5]), "r"(b[6]), "r"(b[7]));
 }
 TS_DEV void ts_wmma_load_c(const float* p, float (&d)[8], int ld) {
-  asm volatile("wmma.load.c.sync.aligned.row.m16n16k16.f32 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"
+  asm volatile("wmma.load.c.sync.aligned.row.m16n16k16.shared.f32 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"
                : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7])
-               : "l"(p), "r"(ld)
+               : "r"(ts_shared_addr(p)), "r"(ld)
                : "memory");
 }
 TS_DEV void ts_wmma_store(float* p, const float (&d)[8], int ld) {
-  asm volatile("wmma.store.d.sync.aligned.row.m16n16k16.f32 [%0], {%1,%2,%3,%4,%5,%6,%7,%8}, %9;"
+  asm volatile("wmma.store.d.sync.aligned.row.m16n16k16.shared.f32 [%0], {%1,%2,%3,%4,%5,%6,%7,%8}, %9;"
                :
-               : "l"(p), "f"(d[0]), "f"(d[1]), "f"(d[2]), "f"(d[3]), "f"(d[4]), "f"(d[5]), "f"(d[6]), "f"(d[7]), "r"(ld)
+               : "r"(ts_shared_addr(p)), "f"(d[0]), "f"(d[1]), "f"(d[2]), "f"(d[3]), "f"(d[4]), "f"(d[5]), "f"(d[6]), "f"(d[7]), "r"(ld)
                : "memory");
 }
 // ---- end of tensor cores ----
