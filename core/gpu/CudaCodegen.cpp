@@ -465,15 +465,6 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   const std::string slot = "ts_g * " + V + " + ts_k";
   const std::string each = "for (int ts_k = 0; ts_k < " + V + "; ++ts_k)";
   const std::string at = "const int ts_j = " + slot + ", ts_i = ts_i0 + ts_k;";
-  // 16-bit floats are converted after every group's load is issued: a conversion inside the
-  // branch would wait for its load before the next group's load could start.
-  const int count = slots(numel);
-  const bool convertAfter = (t.dtype() == DType::FP16 || t.dtype() == DType::BF16) && count <= kMaxUnrolledSlots;
-  const std::string raw = name + "_raw";
-  auto keep = [&](const std::string& memValue) {
-    return convertAfter ? raw + "[" + slot + "] = " + memValue : name + "[" + slot + "] = " + fromMemory(t.dtype(), memValue);
-  };
-  if (convertAfter) line(mt + " " + raw + "[" + std::to_string(count) + "];");
   openGroups(numel);
   line(mt + "* ts_vp[" + V + "];" + (mask.empty() ? "" : " bool ts_vm[" + V + "];"));
   line("#pragma unroll");
@@ -485,23 +476,17 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   line(mt + " ts_vv[" + V + "];");
   line("ts_vld(ts_vp[0], ts_vv);");
   line("#pragma unroll");
-  line(each + " " + keep("ts_vv[ts_k]") + ";");
+  line(each + " " + name + "[" + slot + "] = " + fromMemory(t.dtype(), "ts_vv[ts_k]") + ";");
   close("} else {");
   ++indent_;
   line("#pragma unroll");
   open(each);
   line(at);
-  if (mask.empty()) line(keep("*ts_vp[ts_k]") + ";");
-  else if (convertAfter) line(keep("ts_vm[ts_k] ? *ts_vp[ts_k] : " + toMemory(t.dtype(), other)) + ";");
+  if (mask.empty()) line(name + "[ts_j] = " + fromMemory(t.dtype(), "*ts_vp[ts_k]") + ";");
   else line("{ " + T + " ts_v = " + other + "; if (ts_vm[ts_k]) ts_v = " + fromMemory(t.dtype(), "*ts_vp[ts_k]") + "; " + name + "[ts_j] = ts_v; }");
   close();
   close();
   closeGroups(numel);
-  if (convertAfter) {
-    line("#pragma unroll");
-    line("for (int ts_j = 0; ts_j < " + std::to_string(count) + "; ++ts_j) " + name + "[ts_j] = " +
-         fromMemory(t.dtype(), raw + "[ts_j]") + ";");
-  }
 }
 
 // A tile store with vec > 1: one vector store per group whose pointers are consecutive and aligned

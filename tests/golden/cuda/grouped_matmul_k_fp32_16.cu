@@ -72,7 +72,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
           #pragma unroll
           for (int ts_k = 0; ts_k < 2; ++ts_k) {
             const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
-            v23_a[ts_g * 2 + ts_k] = *ts_vp[ts_k];
+            v23_a[ts_j] = *ts_vp[ts_k];
           }
         }
       }
@@ -96,7 +96,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
           #pragma unroll
           for (int ts_k = 0; ts_k < 2; ++ts_k) {
             const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
-            v25_b[ts_g * 2 + ts_k] = *ts_vp[ts_k];
+            v25_b[ts_j] = *ts_vp[ts_k];
           }
         }
       }

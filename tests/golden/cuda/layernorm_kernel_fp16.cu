@@ -15,7 +15,6 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
 #line 686 "triton-from-zero.md"
 #line 689 "triton-from-zero.md"
   float v5_tmp[4];
-  ts_u16 v5_tmp_raw[4];
   #pragma unroll
   for (int ts_g = 0; ts_g < 1; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
@@ -29,17 +28,15 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       ts_u16 ts_vv[4];
       ts_vld(ts_vp[0], ts_vv);
       #pragma unroll
-      for (int ts_k = 0; ts_k < 4; ++ts_k) v5_tmp_raw[ts_g * 4 + ts_k] = ts_vv[ts_k];
+      for (int ts_k = 0; ts_k < 4; ++ts_k) v5_tmp[ts_g * 4 + ts_k] = ts_h2f(ts_vv[ts_k]);
     } else {
       #pragma unroll
       for (int ts_k = 0; ts_k < 4; ++ts_k) {
         const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-        v5_tmp_raw[ts_g * 4 + ts_k] = ts_vm[ts_k] ? *ts_vp[ts_k] : ts_f2h(ts_rh_d(__longlong_as_double(0x0000000000000000ll)));
+        { float ts_v = ts_rh_d(__longlong_as_double(0x0000000000000000ll)); if (ts_vm[ts_k]) ts_v = ts_h2f(*ts_vp[ts_k]); v5_tmp[ts_j] = ts_v; }
       }
     }
   }
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 4; ++ts_j) v5_tmp[ts_j] = ts_h2f(v5_tmp_raw[ts_j]);
 #line 689 "triton-from-zero.md"
 #line 692 "triton-from-zero.md"
   float t0;
@@ -353,7 +350,6 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
 #line 702 "triton-from-zero.md"
 #line 705 "triton-from-zero.md"
   float v13_w[4];
-  ts_u16 v13_w_raw[4];
   #pragma unroll
   for (int ts_g = 0; ts_g < 1; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
@@ -367,20 +363,17 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       ts_u16 ts_vv[4];
       ts_vld(ts_vp[0], ts_vv);
       #pragma unroll
-      for (int ts_k = 0; ts_k < 4; ++ts_k) v13_w_raw[ts_g * 4 + ts_k] = ts_vv[ts_k];
+      for (int ts_k = 0; ts_k < 4; ++ts_k) v13_w[ts_g * 4 + ts_k] = ts_h2f(ts_vv[ts_k]);
     } else {
       #pragma unroll
       for (int ts_k = 0; ts_k < 4; ++ts_k) {
         const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-        v13_w_raw[ts_g * 4 + ts_k] = ts_vm[ts_k] ? *ts_vp[ts_k] : ts_f2h(ts_rh_d(__longlong_as_double(0x3ff0000000000000ll)));
+        { float ts_v = ts_rh_d(__longlong_as_double(0x3ff0000000000000ll)); if (ts_vm[ts_k]) ts_v = ts_h2f(*ts_vp[ts_k]); v13_w[ts_j] = ts_v; }
       }
     }
   }
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 4; ++ts_j) v13_w[ts_j] = ts_h2f(v13_w_raw[ts_j]);
 #line 706 "triton-from-zero.md"
   float v15_b[4];
-  ts_u16 v15_b_raw[4];
   #pragma unroll
   for (int ts_g = 0; ts_g < 1; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
@@ -394,17 +387,15 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       ts_u16 ts_vv[4];
       ts_vld(ts_vp[0], ts_vv);
       #pragma unroll
-      for (int ts_k = 0; ts_k < 4; ++ts_k) v15_b_raw[ts_g * 4 + ts_k] = ts_vv[ts_k];
+      for (int ts_k = 0; ts_k < 4; ++ts_k) v15_b[ts_g * 4 + ts_k] = ts_h2f(ts_vv[ts_k]);
     } else {
       #pragma unroll
       for (int ts_k = 0; ts_k < 4; ++ts_k) {
         const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-        v15_b_raw[ts_g * 4 + ts_k] = ts_vm[ts_k] ? *ts_vp[ts_k] : ts_f2h(ts_rh_d(__longlong_as_double(0x0000000000000000ll)));
+        { float ts_v = ts_rh_d(__longlong_as_double(0x0000000000000000ll)); if (ts_vm[ts_k]) ts_v = ts_h2f(*ts_vp[ts_k]); v15_b[ts_j] = ts_v; }
       }
     }
   }
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 4; ++ts_j) v15_b[ts_j] = ts_h2f(v15_b_raw[ts_j]);
 #line 709 "triton-from-zero.md"
 #line 712 "triton-from-zero.md"
   #pragma unroll
