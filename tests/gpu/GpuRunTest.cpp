@@ -45,40 +45,36 @@ struct CrossCheckEnv {
   ~CrossCheckEnv() { unsetenv("TILESCOPE_GPU_CROSSCHECK"); }
 };
 
+// Runs tests/gpu/data/<script> on the GPU backend with every launch cross-checked against the
+// simulator; the script ends by printing `lastLine`.
+void expectScriptMatchesTheSimulator(const std::string& script, const std::string& lastLine) {
+  CrossCheckEnv env;
+  tilescope::host::HostExecutor ex;
+  ex.setBackend(tilescope::host::Backend::Gpu);
+  const PyRun r = runPy(ex, readText(fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "data" / script), false, script);
+  EXPECT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << "\n" << r.traceback << "\n" << r.err;
+  EXPECT_NE(r.out.find(lastLine), std::string::npos) << r.out;
+}
+
 }  // namespace
 
 TEST(GpuRun, OpCoverageScriptMatchesTheSimulator) {
   SKIP_WITHOUT_GPU();
-  CrossCheckEnv env;
-  tilescope::host::HostExecutor ex;
-  ex.setBackend(tilescope::host::Backend::Gpu);
-  const PyRun r = runPy(ex, readText(fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "data" / "ops.py"), false, "ops.py");
-  EXPECT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << "\n" << r.traceback << "\n" << r.err;
-  EXPECT_NE(r.out.find("control"), std::string::npos) << r.out;
+  expectScriptMatchesTheSimulator("ops.py", "control");
 }
 
 TEST(GpuRun, BlockedLayoutAndVectorAccessesMatchTheSimulator) {
   SKIP_WITHOUT_GPU();
   // Odd sizes, misaligned (x_ptr + 1..3) and strided pointers, partial masks, 1- to 8-byte elements,
   // reductions along each axis of 2D/3D tiles, tiles smaller than a CTA, 8192-wide softmax rows.
-  CrossCheckEnv env;
-  tilescope::host::HostExecutor ex;
-  ex.setBackend(tilescope::host::Backend::Gpu);
-  const PyRun r = runPy(ex, readText(fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "data" / "layout.py"), false, "layout.py");
-  EXPECT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << "\n" << r.traceback << "\n" << r.err;
-  EXPECT_NE(r.out.find("layout ok"), std::string::npos) << r.out;
+  expectScriptMatchesTheSimulator("layout.py", "layout ok");
 }
 
 TEST(GpuRun, PipelinedMatmulLoopsMatchTheSimulator) {
   SKIP_WITHOUT_GPU();
   // cp.async stages ahead of the tensor cores: masked K tails, strides that are not 1, misaligned
   // operands, rings longer than the loop.
-  CrossCheckEnv env;
-  tilescope::host::HostExecutor ex;
-  ex.setBackend(tilescope::host::Backend::Gpu);
-  const PyRun r = runPy(ex, readText(fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "data" / "pipeline.py"), false, "pipeline.py");
-  EXPECT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << "\n" << r.traceback << "\n" << r.err;
-  EXPECT_NE(r.out.find("pipeline ok"), std::string::npos) << r.out;
+  expectScriptMatchesTheSimulator("pipeline.py", "pipeline ok");
 }
 
 TEST(GpuRun, CrossCheckCatchesADifference) {
