@@ -243,9 +243,10 @@ void CudaEmitter::stmt(const ir::Stmt& s) {
           const Pipeline& p = *pipeline_;
           line("ts_cp_wait<" + std::to_string(p.stages - 2) + ">();");
           sync();
-          open("if (" + inRange(p.counter, p.stages - 1) + ")");
-          line("const int ts_wr = " + p.slot + " == 0 ? " + std::to_string(p.stages - 1) + " : " + p.slot + " - 1;");
-          stageAhead("ts_wr", p.counter, p.stages - 1);
+          const std::string ahead = std::to_string(p.stages - 1);
+          open("if (" + inRange(p.counter, ahead) + ")");
+          line("const int ts_wr = " + p.slot + " == 0 ? " + ahead + " : " + p.slot + " - 1;");
+          stageAhead("ts_wr", p.counter, ahead);
           close();
           line("ts_cp_commit();");
           multiplyStaged(r.layout, r.frags, "ts_smem + " + p.slot + " * " + std::to_string(p.stageBytes), false);

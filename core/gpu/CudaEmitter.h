@@ -86,6 +86,14 @@ public:
   // the element layout. The sum's order differs from the simulator's sequential FMAs (within
   // rounding); other dtypes and shapes take the exact path.
   struct TensorCoreLayout {
+    // The operands' element on the tensor cores: "f16", "bf16" or "tf32" (fp32 dots with
+    // input_precision="tf32", Triton's default), the helpers' suffix and the staged element.
+    std::string elem = "f16";
+    std::string stagedType = "ts_u16";  // in shared memory
+    std::string toStaged = "ts_f2h";    // register value -> staged element
+    int64_t kStep = 16;                 // K of one wmma (m16n16k16; tf32: m16n16k8)
+    int64_t fragRegs = 8;               // registers of an A or B fragment
+    int64_t elemBytes = 2;
     int64_t m = 0, n = 0, k = 0;
     int64_t lda = 0, ldb = 0, ldc = 0;  // padded row lengths in elements
     size_t offB = 0, offC = 0, total = 0;  // shared memory: A at 0, B at offB, the fp32 result at offC
@@ -140,9 +148,9 @@ public:
   std::optional<Pipeline> pipelineFor(const ir::For& n, const ResidentAccumulator& r) const;
   void pipelinePrologue();
   // Stages both operands of the iteration `ahead` iterations after the one at `counter` into stage `slot`.
-  void stageAhead(const std::string& slot, const std::string& counter, int ahead);
+  void stageAhead(const std::string& slot, const std::string& counter, const std::string& ahead);
   void stageOperand(const OperandStream& s, const std::string& base);
-  std::string inRange(const std::string& counter, int ahead) const;
+  std::string inRange(const std::string& counter, const std::string& ahead) const;
   // Stages `value` (string valid in a loop over t's numel) into shared memory as ts_s[i].
   void stageToShared(const std::string& value, const ir::Type& t, const std::string& ptrName, size_t byteOffset);
   std::string reduceThroughShared(const ir::Reduce& n, const std::string& value, const std::string& res);

@@ -126,8 +126,8 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
   return p;
 }
 
-std::string CudaEmitter::inRange(const std::string& counter, int ahead) const {
-  const std::string at = "(" + counter + " + " + n2s(ahead) + " * " + pipeline_->step + ")";
+std::string CudaEmitter::inRange(const std::string& counter, const std::string& ahead) const {
+  const std::string at = "(" + counter + " + " + ahead + " * " + pipeline_->step + ")";
   return "(" + pipeline_->step + " > 0 ? " + at + " < " + pipeline_->end + " : " + at + " > " + pipeline_->end + ")";
 }
 
@@ -139,21 +139,23 @@ void CudaEmitter::pipelinePrologue() {
        (unit.empty() ? std::string("only alignment") : unit));
   line("const bool " + p.unitOk + " = " + (unit.empty() ? "true" : unit) + ";");
   line("int " + p.slot + " = 0;");
-  for (int s = 0; s < p.stages - 1; ++s) {
-    open("if (" + inRange(p.start, s) + ")");
-    stageAhead(n2s(s), p.start, s);
-    close();
-    line("ts_cp_commit();");
-  }
+  // A loop, not unrolled: the copies' code is large and runs once per program.
+  line("#pragma unroll 1");
+  open("for (int ts_s = 0; ts_s < " + n2s(p.stages - 1) + "; ++ts_s)");
+  open("if (" + inRange(p.start, "ts_s") + ")");
+  stageAhead("ts_s", p.start, "ts_s");
+  close();
+  line("ts_cp_commit();");
+  close();
 }
 
-void CudaEmitter::stageAhead(const std::string& slot, const std::string& counter, int ahead) {
+void CudaEmitter::stageAhead(const std::string& slot, const std::string& counter, const std::string& ahead) {
   const Pipeline& p = *pipeline_;
   const std::string T = regType(p.loop->iv->type);
   memo_.clear();
-  prefetchScalars_[p.loop->iv->id] = "((" + T + ")(" + counter + " + " + n2s(ahead) + " * " + p.step + "))";
+  prefetchScalars_[p.loop->iv->id] = "((" + T + ")(" + counter + " + " + ahead + " * " + p.step + "))";
   for (const auto& [id, step] : p.inductionSteps)
-    prefetchOffsets_[id] = "(" + induction_.at(id).offset + " + (ts_i64)" + n2s(ahead) + " * (ts_i64)(" + expr(step) + "))";
+    prefetchOffsets_[id] = "(" + induction_.at(id).offset + " + (ts_i64)" + ahead + " * (ts_i64)(" + expr(step) + "))";
   memo_.clear();
   const std::string base = "ts_smem + " + slot + " * " + std::to_string(p.stageBytes);
   stageOperand(p.a, base);
@@ -188,7 +190,7 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   line("if (ts_whole) ts_cp_async16(ts_dst, ts_src);");
   close();
   open("if (!ts_whole)");
-  line("#pragma unroll");
+  line("#pragma unroll 1");  // rare (edges, misaligned or strided operands): small code over speed
   open("for (int ts_k = 0; ts_k < " + n2s(kChunk) + "; ++ts_k)");
   line("const int ts_i = ts_i0 + ts_k;");
   if (mask.empty()) line("ts_dst[ts_k] = *(const ts_u16*)(" + ptr + ");");

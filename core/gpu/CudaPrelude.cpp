@@ -261,23 +261,40 @@ TS_DEV void ts_cp_async16(void* dst, const void* src) {
 }
 TS_DEV void ts_cp_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> TS_DEV void ts_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
-TS_DEV void ts_wmma_load_a(unsigned (&r)[8], const ts_u16* p, int ld) {
-  asm volatile("wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
-               : "r"(ts_shared_addr(p)), "r"(ld));
-}
-TS_DEV void ts_wmma_load_b(unsigned (&r)[8], const ts_u16* p, int ld) {
-  asm volatile("wmma.load.b.sync.aligned.row.m16n16k16.shared.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
-               : "r"(ts_shared_addr(p)), "r"(ld));
-}
-TS_DEV void ts_wmma_mma(float (&d)[8], const unsigned (&a)[8], const unsigned (&b)[8]) {
+// A and B fragments of m16n16k16 (f16: 8 registers, bf16: 4) and m16n16k8 (tf32: 4); fp32 accumulators.
+#define TS_WMMA_LOAD8(NAME, OP)                                                                                 \
+  TS_DEV void NAME(unsigned (&r)[8], const void* p, int ld) {                                                  \
+    asm volatile(OP " {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"                                                  \
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7]) \
+                 : "r"(ts_shared_addr(p)), "r"(ld));                                                            \
+  }
+#define TS_WMMA_LOAD4(NAME, OP)                                                          \
+  TS_DEV void NAME(unsigned (&r)[4], const void* p, int ld) {                           \
+    asm volatile(OP " {%0,%1,%2,%3}, [%4], %5;"                                        \
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])                       \
+                 : "r"(ts_shared_addr(p)), "r"(ld));                                     \
+  }
+TS_WMMA_LOAD8(ts_wmma_load_a_f16, "wmma.load.a.sync.aligned.row.m16n16k16.shared.f16")
+TS_WMMA_LOAD8(ts_wmma_load_b_f16, "wmma.load.b.sync.aligned.row.m16n16k16.shared.f16")
+TS_WMMA_LOAD4(ts_wmma_load_a_bf16, "wmma.load.a.sync.aligned.row.m16n16k16.shared.bf16")
+TS_WMMA_LOAD4(ts_wmma_load_b_bf16, "wmma.load.b.sync.aligned.row.m16n16k16.shared.bf16")
+TS_WMMA_LOAD4(ts_wmma_load_a_tf32, "wmma.load.a.sync.aligned.row.m16n16k8.shared.tf32")
+TS_WMMA_LOAD4(ts_wmma_load_b_tf32, "wmma.load.b.sync.aligned.row.m16n16k8.shared.tf32")
+TS_DEV void ts_wmma_mma_f16(float (&d)[8], const unsigned (&a)[8], const unsigned (&b)[8]) {
   asm volatile("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32 {%0,%1,%2,%3,%4,%5,%6,%7}, "
                "{%8,%9,%10,%11,%12,%13,%14,%15}, {%16,%17,%18,%19,%20,%21,%22,%23}, {%0,%1,%2,%3,%4,%5,%6,%7};"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]),
                  "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(b[4]), "r"(b[5]), "r"(b[6]), "r"(b[7]));
 }
+#define TS_WMMA_MMA4(NAME, OP)                                                                                       \
+  TS_DEV void NAME(float (&d)[8], const unsigned (&a)[4], const unsigned (&b)[4]) {                                 \
+    asm volatile(OP " {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3,%4,%5,%6,%7};"   \
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]) \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]));        \
+  }
+TS_WMMA_MMA4(ts_wmma_mma_bf16, "wmma.mma.sync.aligned.row.row.m16n16k16.f32.bf16.bf16.f32")
+TS_WMMA_MMA4(ts_wmma_mma_tf32, "wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32")
 TS_DEV void ts_wmma_load_c(const float* p, float (&d)[8], int ld) {
   asm volatile("wmma.load.c.sync.aligned.row.m16n16k16.shared.f32 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"
                : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7])

@@ -418,20 +418,39 @@ WarpTiling chooseWarpTiling(int64_t tilesM, int64_t tilesN, int64_t warps) {
 std::optional<CudaEmitter::TensorCoreLayout> CudaEmitter::tensorCoreLayout(const ir::Dot& n) const {
   const ir::Type& at = n.a.type();
   const ir::Type& bt = n.b.type();
-  if (at.rank() != 2 || at.dtype() != DType::FP16 || bt.dtype() != DType::FP16 || n.type.dtype() != DType::FP32)
-    return std::nullopt;
+  if (at.rank() != 2 || at.dtype() != bt.dtype() || n.type.dtype() != DType::FP32) return std::nullopt;
   TensorCoreLayout l;
+  if (at.dtype() == DType::FP16) {
+    // sm_70 and later: the f16 defaults
+  } else if (at.dtype() == DType::BF16 && options_.smArch >= 80) {
+    l.elem = "bf16";
+    l.toStaged = "ts_f2b";
+    l.fragRegs = 4;
+  } else if (at.dtype() == DType::FP32 && n.precision == ir::InputPrecision::TF32 && options_.smArch >= 80) {
+    // The simulator rounds both operands to tf32 (round to nearest, ties away) and sums exact
+    // products in fp32; so do the tensor cores, in another order.
+    l.elem = "tf32";
+    l.stagedType = "float";
+    l.toStaged = "ts_tf32";
+    l.kStep = 8;
+    l.fragRegs = 4;
+    l.elemBytes = 4;
+  } else {
+    return std::nullopt;
+  }
   l.m = at.shape()[0];
   l.k = at.shape()[1];
   l.n = bt.shape()[1];
-  if (l.m % 16 || l.n % 16 || l.k % 16) return std::nullopt;
-  // Padded rows keep the fragments' rows on different banks; every fragment start stays 32-byte aligned.
-  l.lda = l.k + 8;
-  l.ldb = l.n + 8;
+  if (l.m % 16 || l.n % 16 || l.k % l.kStep) return std::nullopt;
+  // Padded rows (16 bytes) keep the fragments' rows on different banks; every fragment start stays
+  // 32-byte aligned.
+  const int64_t pad = 16 / l.elemBytes;
+  l.lda = l.k + pad;
+  l.ldb = l.n + pad;
   l.ldc = l.n + 4;
   auto align = [](size_t x) { return (x + 127) / 128 * 128; };
-  l.offB = align(static_cast<size_t>(l.m * l.lda * 2));
-  l.offC = align(l.offB + static_cast<size_t>(l.k * l.ldb * 2));
+  l.offB = align(static_cast<size_t>(l.m * l.lda * l.elemBytes));
+  l.offC = align(l.offB + static_cast<size_t>(l.k * l.ldb * l.elemBytes));
   l.total = l.offC + static_cast<size_t>(l.m * l.ldc * 4);
   if (l.total > 200 * 1024) return std::nullopt;  // past what one SM offers: the exact path stages less
   l.warps = threads_ / 32;
@@ -472,11 +491,12 @@ void CudaEmitter::stageDotOperands(const TensorCoreLayout& l, const std::string&
   result_.usesTensorCores = true;
   // Past 32 slots the operands live in local memory anyway: unrolling 8 keeps loads in flight.
   openLoop(l.m * l.k, false);
-  line("((ts_u16*)ts_smem)[(ts_i / " + n2s(l.k) + ") * " + n2s(l.lda) + " + ts_i % " + n2s(l.k) + "] = ts_f2h(" + av + ");");
+  line("((" + l.stagedType + "*)ts_smem)[(ts_i / " + n2s(l.k) + ") * " + n2s(l.lda) + " + ts_i % " + n2s(l.k) + "] = " +
+       l.toStaged + "(" + av + ");");
   closeLoop(l.m * l.k);
   openLoop(l.k * l.n, false);
-  line("((ts_u16*)(ts_smem + " + std::to_string(l.offB) + "))[(ts_i / " + n2s(l.n) + ") * " + n2s(l.ldb) + " + ts_i % " +
-       n2s(l.n) + "] = ts_f2h(" + bv + ");");
+  line("((" + l.stagedType + "*)(ts_smem + " + std::to_string(l.offB) + "))[(ts_i / " + n2s(l.n) + ") * " + n2s(l.ldb) +
+       " + ts_i % " + n2s(l.n) + "] = " + l.toStaged + "(" + bv + ");");
   closeLoop(l.k * l.n);
   sync();
 }
@@ -486,18 +506,20 @@ void CudaEmitter::multiplyStaged(const TensorCoreLayout& l, const std::string& f
   const std::string FM = n2s(l.fm), FN = n2s(l.fn);
   forEachWarpTile(l, [&] {
     line("#pragma unroll");
-    open("for (int ts_k = 0; ts_k < " + n2s(l.k) + "; ts_k += 16)");
-    line("unsigned ts_fa[" + FM + "][8], ts_fb[" + FN + "][8];");
+    open("for (int ts_k = 0; ts_k < " + n2s(l.k) + "; ts_k += " + n2s(l.kStep) + ")");
+    const std::string R = n2s(l.fragRegs), T = "const " + l.stagedType + "*";
+    line("unsigned ts_fa[" + FM + "][" + R + "], ts_fb[" + FN + "][" + R + "];");
     line("#pragma unroll");
-    line("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u) ts_wmma_load_a(ts_fa[ts_u], (const ts_u16*)(" + base + ") + (ts_bm + ts_u) * " +
-         n2s(16 * l.lda) + " + ts_k, " + n2s(l.lda) + ");");
+    line("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u) ts_wmma_load_a_" + l.elem + "(ts_fa[ts_u], (" + T + ")(" + base +
+         ") + (ts_bm + ts_u) * " + n2s(16 * l.lda) + " + ts_k, " + n2s(l.lda) + ");");
     line("#pragma unroll");
-    line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_load_b(ts_fb[ts_v], (const ts_u16*)(" + base + " + " +
+    line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_load_b_" + l.elem + "(ts_fb[ts_v], (" + T + ")(" + base + " + " +
          std::to_string(l.offB) + ") + ts_k * " + n2s(l.ldb) + " + (ts_bn + ts_v) * 16, " + n2s(l.ldb) + ");");
     line("#pragma unroll");
     open("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u)");
     line("#pragma unroll");
-    line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_mma(" + frags + "[ts_q][ts_u][ts_v], ts_fa[ts_u], ts_fb[ts_v]);");
+    line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_mma_" + l.elem + "(" + frags +
+         "[ts_q][ts_u][ts_v], ts_fa[ts_u], ts_fb[ts_v]);");
     close();
     close();
   });

@@ -232,8 +232,8 @@ def k(x_ptr, n, step, B: tl.constexpr):
   EXPECT_NE(out.source.find("ts_fail(ts_status, 2u)"), std::string::npos);
 }
 
-TEST(CudaCodegen, Fp16DotsUseTensorCoresAndOtherDotsStayExact) {
-  const char* src = R"(import triton
+TEST(CudaCodegen, DotsUseTensorCoresWhereTheirPrecisionAllowsAndOtherDotsStayExact) {
+  const char* srcTemplate = R"(import triton
 import triton.language as tl
 
 @triton.jit
@@ -243,27 +243,41 @@ def mm(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
     rk = tl.arange(0, K)
     a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
     b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
-    tl.store(c_ptr + rm[:, None] * N + rn[None, :], tl.dot(a, b))
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], tl.dot(a, b PRECISION))
 )";
   struct Case {
     ir::DType in;
+    const char* precision;
     int64_t m, n, k;
-    bool tensorCores;
+    int smArch;
+    const char* tensorCores;  // the helpers' suffix, or nullptr for the exact path
   };
-  for (const Case& c : {Case{ir::DType::FP16, 64, 32, 32, true}, Case{ir::DType::FP16, 128, 128, 64, true},
-                        Case{ir::DType::FP16, 16, 16, 16, true}, Case{ir::DType::FP32, 64, 32, 32, false},
-                        Case{ir::DType::BF16, 32, 32, 32, false}}) {
+  for (const Case& c : {Case{ir::DType::FP16, "", 64, 32, 32, 80, "f16"}, Case{ir::DType::FP16, "", 128, 128, 64, 90, "f16"},
+                        Case{ir::DType::FP16, "", 16, 16, 16, 75, "f16"},
+                        Case{ir::DType::BF16, "", 32, 32, 32, 80, "bf16"},
+                        Case{ir::DType::BF16, "", 32, 32, 32, 75, nullptr},  // bf16 wmma needs sm_80
+                        Case{ir::DType::FP32, "", 64, 32, 32, 90, "tf32"},  // Triton's default: tf32
+                        Case{ir::DType::FP32, ", input_precision=\"tf32\"", 32, 16, 16, 80, "tf32"},
+                        Case{ir::DType::FP32, ", input_precision=\"ieee\"", 64, 32, 32, 90, nullptr},
+                        Case{ir::DType::FP32, ", allow_tf32=False", 64, 32, 32, 90, nullptr},
+                        Case{ir::DType::FP32, "", 32, 32, 32, 75, nullptr}}) {  // tf32 wmma needs sm_80
+    std::string src = srcTemplate;
+    src.replace(src.find(" PRECISION"), 10, c.precision);
     lang::Specialization spec;
     spec.args = {P(c.in), P(c.in), P(ir::DType::FP32), C(c.m), C(c.n), C(c.k)};
     spec.options.numWarps = 8;
     ir::KernelPtr k = kernelFrom(src, "mm", spec);
     ASSERT_TRUE(k);
-    const CudaKernelSource out = CudaCodegen::generate(*k);
-    const std::string what = std::string(ir::dtypeName(c.in)) + " " + std::to_string(c.m) + "x" + std::to_string(c.n) + "x" +
-                             std::to_string(c.k);
-    EXPECT_EQ(out.usesTensorCores, c.tensorCores) << what;
-    EXPECT_EQ(out.source.find("ts_wmma_mma(ts_c") != std::string::npos, c.tensorCores) << what;
-    if (!c.tensorCores) {
+    gpu::CudaCodegenOptions options;
+    options.smArch = c.smArch;
+    const CudaKernelSource out = CudaCodegen::generate(*k, options);
+    const std::string what = std::string(ir::dtypeName(c.in)) + c.precision + " " + std::to_string(c.m) + "x" +
+                             std::to_string(c.n) + "x" + std::to_string(c.k) + " sm_" + std::to_string(c.smArch);
+    EXPECT_EQ(out.usesTensorCores, c.tensorCores != nullptr) << what;
+    if (c.tensorCores) {
+      EXPECT_NE(out.source.find(std::string("ts_wmma_mma_") + c.tensorCores + "(ts_c"), std::string::npos) << what;
+    } else {
+      EXPECT_EQ(out.source.find("ts_wmma_mma_"), std::string::npos) << what;
       EXPECT_NE(out.source.find("fmaf("), std::string::npos) << what << ": the exact path";
     }
   }

@@ -479,15 +479,22 @@ def mm(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.
 
 torch.manual_seed(1)
 M, N, K = 200, 150, 96
-a = torch.randn((M, K), device='cuda', dtype=torch.float16)
-b = torch.randn((K, N), device='cuda', dtype=torch.float16)
-ref = a.double() @ b.double()
-for BM, BN, BK, warps in [(16, 16, 16, 1), (64, 32, 32, 4), (128, 128, 64, 8), (64, 64, 32, 2), (32, 64, 16, 4)]:
-    c = torch.empty((M, N), device='cuda', dtype=torch.float16)
-    mm[(triton.cdiv(M, BM), triton.cdiv(N, BN))](a, b, c, M, N, K, BM=BM, BN=BN, BK=BK, num_warps=warps)
-    err = (c.double() - ref).abs().max().item() / ref.abs().max().item()
-    print(BM, BN, BK, warps, err < 2e-3)
+# fp16 and bf16 on m16n16k16, fp32 on m16n16k8 as tf32 (tl.dot's default precision); bf16 and
+# tf32 keep 8 and 11 significant bits of the inputs.
+for dtype, tol in [(torch.float16, 2e-3), (torch.bfloat16, 2e-2), (torch.float32, 5e-3)]:
+    a = torch.randn((M, K), device='cuda', dtype=dtype)
+    b = torch.randn((K, N), device='cuda', dtype=dtype)
+    ref = a.double() @ b.double()
+    for BM, BN, BK, warps in [(16, 16, 16, 1), (64, 32, 32, 4), (128, 128, 64, 8), (64, 64, 32, 2), (32, 64, 16, 4)]:
+        c = torch.empty((M, N), device='cuda', dtype=torch.float16)
+        mm[(triton.cdiv(M, BM), triton.cdiv(N, BN))](a, b, c, M, N, K, BM=BM, BN=BN, BK=BK, num_warps=warps)
+        err = (c.double() - ref).abs().max().item() / ref.abs().max().item()
+        print(str(dtype), BM, BN, BK, warps, err < tol)
 )", ex);
   ASSERT_TRUE(r.ok) << r.errorValue << r.err;
-  EXPECT_EQ(r.out, "16 16 16 1 True\n64 32 32 4 True\n128 128 64 8 True\n64 64 32 2 True\n32 64 16 4 True\n") << r.err;
+  std::string expected;
+  for (const char* dtype : {"torch.float16", "torch.bfloat16", "torch.float32"})
+    for (const char* config : {"16 16 16 1", "64 32 32 4", "128 128 64 8", "64 64 32 2", "32 64 16 4"})
+      expected += std::string(dtype) + " " + config + " True\n";
+  EXPECT_EQ(r.out, expected) << r.err;
 }

@@ -29,14 +29,14 @@ def mm(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
     tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :], acc, mask=c_mask)
 
 
-def run(M, N, K, stages, transposed_b=False, misaligned_a=False, BM=64, BN=64, BK=32, warps=4):
-    a_store = torch.randn(M * K + 8, dtype=torch.float16)
+def run(M, N, K, stages, transposed_b=False, misaligned_a=False, BM=64, BN=64, BK=32, warps=4, dtype=torch.float16):
+    a_store = torch.randn(M * K + 8, dtype=dtype)
     a = a_store[1:1 + M * K] if misaligned_a else a_store[:M * K]
     if transposed_b:
-        b = torch.randn(N * K, dtype=torch.float16)  # B[k, n] at n * K + k
+        b = torch.randn(N * K, dtype=dtype)  # B[k, n] at n * K + k
         sbk, sbn = 1, K
     else:
-        b = torch.randn(K * N, dtype=torch.float16)
+        b = torch.randn(K * N, dtype=dtype)
         sbk, sbn = N, 1
     c = torch.zeros(M * N)
     grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
@@ -50,4 +50,5 @@ run(64, 128, 96, 4, transposed_b=True)   # stride_bn = K: element-wise staging o
 run(64, 64, 64, 2, misaligned_a=True)    # a[1:]: no chunk of A is 16-byte aligned
 run(64, 64, 32, 4)                       # one iteration, a ring of four
 run(96, 80, 48, 3, BM=32, BN=16, BK=16, warps=2)
+run(128, 128, 160, 3, dtype=torch.bfloat16)  # bf16 through the same ring
 print('pipeline ok')
