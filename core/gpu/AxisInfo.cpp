@@ -8,6 +8,7 @@ namespace tilescope::gpu {
 
 namespace {
 
+using ir::DType;
 constexpr int64_t kUnbounded = AxisInfo::kUnbounded;
 
 // The largest power of two dividing v (0 is divisible by everything).
@@ -132,8 +133,13 @@ AxisInfo AxisAnalysis::visit(const ir::Expr& e, std::set<int>& unitParams, int d
       const auto* n = e.as<ir::Cast>();
       const AxisInfo s = sub(n->value);
       const ir::Type& from = n->value.type();
-      const bool widening = !type.isPointer() && !from.isPointer() && ir::isInt(type.dtype()) && ir::isInt(from.dtype()) &&
-                            ir::bitWidth(type.dtype()) >= ir::bitWidth(from.dtype()) && !n->bitcast;
+      // Value-preserving casts only: a run -2, -1, 0, 1 cast to unsigned is not a run.
+      const DType to = type.dtype(), fromType = from.dtype();
+      const bool sameSign = ir::isSignedInt(to) == ir::isSignedInt(fromType);
+      const bool widening = !type.isPointer() && !from.isPointer() && ir::isInt(to) && ir::isInt(fromType) && !n->bitcast &&
+                            to != DType::I1 && fromType != DType::I1 &&
+                            (sameSign ? ir::bitWidth(to) >= ir::bitWidth(fromType)
+                                      : ir::isUnsignedInt(fromType) && ir::bitWidth(to) > ir::bitWidth(fromType));
       r = widening ? s : AxisInfo{1, s.constancy, 1};
       break;
     }

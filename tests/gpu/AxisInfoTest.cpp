@@ -37,6 +37,8 @@ def k(x_ptr, M, K, stride, s2, BM: tl.constexpr, BK: tl.constexpr):
     le = K > rk[None, :]
     eq = rk[None, :] == K
     hinted = tl.max_contiguous(tl.multiple_of(rk * (s2 + 1), 16), 16)
+    wide = (rk - 32).to(tl.int64)
+    unsigned = (rk - 32).to(tl.uint32)
     tl.store(x_ptr + rm[:, None] * BK + rk[None, :], tl.zeros((BM, BK), tl.float16))
 )";
 
@@ -90,6 +92,8 @@ TEST(AxisInfo, RunsAlongTheLastDimension) {
            Case{"le", 1, 16, 1, false},          // K > arange is arange < K
            Case{"eq", 1, 1, 1, false},           // == splits runs
            Case{"hinted", 16, 1, 16, false},     // the user's promise
+           Case{"wide", 64, 1, 32, false},       // i32 -> i64 keeps values
+           Case{"unsigned", 1, 1, 1, false},     // i32 -> u32 breaks the run at 0
        }) {
     SCOPED_TRACE(c.var);
     ASSERT_TRUE(lets.values.count(c.var));
