@@ -219,21 +219,56 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
       if (live[j]) line((partial ? "if (" + active + ") " : std::string()) + "ts_sx[" + elem(j) + "] = " + xs(j) + ";");
     sync();
     const int64_t tmask = ((int64_t{1} << r) - 1) << (wlo - lv);
-    open("if ((ts_tid & " + n2s(tmask) + ") == 0" + (partial ? " && " + active : "") + ")");
-    for (int j = 0; j < S; ++j) {
-      if (!live[j]) continue;
+    const int64_t partners = int64_t{1} << r;
+    // The levels over the warp bits of slot j, for the thread whose warp bits are zero and whose
+    // element index is `e`; the partners' values come from ts_sx (the thread's own too when `own`
+    // is empty).
+    auto warpLevels = [&](const std::string& e, const std::string& own, const std::string& into) {
       open("");
-      line(T + " ts_y[" + n2s(int64_t{1} << r) + "];");
-      line("ts_y[0] = " + xs(j) + ";");
-      for (int64_t q = 1; q < (int64_t{1} << r); ++q)
-        line("ts_y[" + n2s(q) + "] = ts_sx[" + elem(j) + " + " + n2s(q << wlo) + "];");
-      for (int64_t half = (int64_t{1} << r) / 2; half >= 1; half /= 2)
+      line(T + " ts_y[" + n2s(partners) + "];");
+      line("ts_y[0] = " + (own.empty() ? "ts_sx[" + e + "]" : own) + ";");
+      for (int64_t q = 1; q < partners; ++q) line("ts_y[" + n2s(q) + "] = ts_sx[" + e + " + " + n2s(q << wlo) + "];");
+      for (int64_t half = partners / 2; half >= 1; half /= 2)
         for (int64_t q = 0; q < half; ++q) line(combineInto("ts_y[" + n2s(q) + "]", "ts_y[" + n2s(q + half) + "]"));
-      line(xs(j) + " = ts_y[0];");
+      line(into + " = ts_y[0];");
+      close();
+    };
+    std::vector<int> liveSlots;
+    for (int j = 0; j < S; ++j)
+      if (live[j]) liveSlots.push_back(j);
+    const int64_t count = static_cast<int64_t>(liveSlots.size());
+    outOffset = (static_cast<size_t>(N * bytes) + 15) / 16 * 16;
+    if (!partial && count >= 2 && count <= partners) {
+      // Spread the live slots over the partner threads (the one with warp bits w does slot
+      // liveSlots[w] for the thread whose warp bits are zero), instead of one warp doing all of them;
+      // the same tree per slot, so the same result. The results go back through shared memory.
+      std::string slotsList;
+      for (int j : liveSlots) slotsList += (slotsList.empty() ? "" : ", ") + n2s(j);
+      const std::string w = "((ts_tid & " + n2s(tmask) + ") >> " + n2s(wlo - lv) + ")";
+      const std::string owner = "(ts_tid & ~" + n2s(tmask) + ")";
+      line(T + "* ts_sr = (" + T + "*)(ts_smem + " + n2s(static_cast<int64_t>(outOffset)) + ");");
+      open("if (" + w + " < " + n2s(count) + ")");
+      if (liveSlots.back() == count - 1) {
+        line("const int ts_js = " + w + ";");  // slots 0 .. count - 1
+      } else {
+        line("const int ts_jw[" + n2s(count) + "] = {" + slotsList + "};");
+        line("const int ts_js = ts_jw[" + w + "];");
+      }
+      const std::string e = "((ts_js / " + n2s(l.vec) + ") * " + n2s(static_cast<int64_t>(threads_) * l.vec) + " + ts_js % " +
+                            n2s(l.vec) + " + " + owner + " * " + n2s(l.vec) + ")";
+      warpLevels(e, "", "ts_sr[" + owner + " * " + n2s(count) + " + " + w + "]");
+      close();
+      sync();
+      open("if ((ts_tid & " + n2s(tmask) + ") == 0)");
+      for (int64_t k = 0; k < count; ++k)
+        line(xs(liveSlots[static_cast<size_t>(k)]) + " = ts_sr[ts_tid * " + n2s(count) + " + " + n2s(k) + "];");
+      close();
+      outOffset += (static_cast<size_t>(threads_ * count * bytes) + 15) / 16 * 16;
+    } else {
+      open("if ((ts_tid & " + n2s(tmask) + ") == 0" + (partial ? " && " + active : "") + ")");
+      for (int j : liveSlots) warpLevels(elem(j), xs(j), xs(j));
       close();
     }
-    close();
-    outOffset = (static_cast<size_t>(N * bytes) + 15) / 16 * 16;
   }
   // Lane bits [lv, min(lv + 5, ln)): every lane of every warp takes part.
   for (int b = std::min({hi, lv + 5, ln}) - 1; b >= std::max(lo, lv); --b) {

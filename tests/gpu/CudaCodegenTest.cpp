@@ -74,8 +74,9 @@ def k(x_ptr, y_ptr, n, B: tl.constexpr):
   const CudaKernelSource out = CudaCodegen::generate(*k);
   EXPECT_EQ(out.numThreads, 256);
   EXPECT_EQ(out.entryName, "ts_k");
-  // 512 fp32 partial sums exchanged between the warps of the reduction, then 16 bytes for its result.
-  EXPECT_EQ(out.dynamicSharedBytes, 512u * 4u + 16u);
+  // 512 fp32 partial sums exchanged between the warps of the reduction, the two slots' sums over the
+  // warps (each done by another warp, 256 x 2 floats), then 16 bytes for its result.
+  EXPECT_EQ(out.dynamicSharedBytes, 512u * 4u + 256u * 2u * 4u + 16u);
   // offs and the masks are recomputed where used: no per-thread array holds them.
   EXPECT_EQ(out.source.find("_offs["), std::string::npos) << out.source;
   EXPECT_NE(out.source.find("__launch_bounds__(256) ts_k("), std::string::npos);
