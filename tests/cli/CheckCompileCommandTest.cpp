@@ -101,6 +101,17 @@ TEST(CompileCommand, EmitsCudaWithoutAGpu) {
   EXPECT_EQ(bad.exitCode, 2) << bad.output;
 }
 
+TEST(CompileCommand, SpecializesMultiplesOf16AndTakesLaunchOptions) {
+  const std::string path = writeTemp("compile4.py", kKernels);
+  const std::string sig = " --kernel add_kernel --signature \"*fp32,*fp32,*fp32,i32:16,64\" --emit cuda";
+  const auto r = runCli("compile " + path + sig + " --num-warps 2 --num-stages 2");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("(add_kernel[*fp32:16,*fp32:16,*fp32:16,i32:16,BLOCK=64])"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("__launch_bounds__(64) ts_add_kernel("), std::string::npos) << r.output;
+  for (const char* bad : {" --num-warps", " --num-warps x", " --num-stages -1", " --num-warps 100"})
+    EXPECT_EQ(runCli("compile " + path + sig + bad).exitCode, 2) << bad;
+}
+
 TEST(CompileCommand, EmitResourcesReportsRegistersOnAGpuAndSaysWhyNotWithout) {
   if (!tilescope::gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available";
   const std::string path = writeTemp("compile4.py", kKernels);
