@@ -118,6 +118,61 @@ TEST(GpuCompiler, SeedKernelsUseVectorAccessesAndShuffles) {
   }
 }
 
+// bf16 and tf32 tensor cores and the cp.async ring, which no seed kernel needs all of: generated,
+// compiled by NVRTC and assembled by ptxas for sm_80 and sm_90.
+TEST(GpuCompiler, Bf16AndTf32TensorCoreLoopsAssemble) {
+  if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
+  const std::string ptxas = findPtxas();
+  if (ptxas.empty()) GTEST_SKIP() << "ptxas not found (looked in $CUDA_HOME/bin, /usr/local/cuda/bin and PATH)";
+  TempCache cache;
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * BN + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k, other=0.0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k, other=0.0)
+        acc += tl.dot(a, b)
+        a_ptrs += BK
+        b_ptrs += BK * BN
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+)";
+  auto program = lang::test::programFrom(src, "mm.py");
+  struct Case {
+    ir::DType in;
+    std::vector<std::string> present;
+  };
+  for (const Case& c : {Case{ir::DType::BF16, {"wmma.mma.sync.aligned.row.row.m16n16k16.f32.bf16.bf16.f32", "cp.async.cg.shared.global"}},
+                        Case{ir::DType::FP32, {"wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32", "cvt.rna.tf32.f32"}}}) {
+    lang::Specialization spec;
+    spec.args = {lang::ArgSpec::pointer(c.in), lang::ArgSpec::pointer(c.in), lang::ArgSpec::pointer(ir::DType::FP32),
+                 lang::ArgSpec::scalar(ir::DType::I32, true), lang::ArgSpec::constexprValue(lang::ConstValue::integer(64)),
+                 lang::ArgSpec::constexprValue(lang::ConstValue::integer(64)),
+                 lang::ArgSpec::constexprValue(lang::ConstValue::integer(32))};
+    spec.options.numWarps = 4;
+    const lang::CheckResult checked = lang::checkKernel(*program, "mm", spec);
+    ASSERT_TRUE(checked.ok()) << checked.diagnostics.render();
+    for (const char* arch : {"sm_80", "sm_90"}) {
+      auto compiled = gpu::GpuCompiler::instance().compile(*checked.kernel, arch);
+      const std::string what = std::string(ir::dtypeName(c.in)) + " " + arch;
+      for (const std::string& p : c.present) EXPECT_NE(compiled->ptx.find(p), std::string::npos) << what << " has no " << p;
+      const fs::path ptxFile = cache.dir / ("mm." + std::string(ir::dtypeName(c.in)) + "." + arch + ".ptx");
+      fs::create_directories(cache.dir);
+      std::ofstream(ptxFile) << compiled->ptx;
+      const fs::path log = cache.dir / "ptxas.log";
+      const std::string cmd = "\"" + ptxas + "\" -arch=" + arch + " \"" + ptxFile.string() + "\" -o /dev/null > \"" + log.string() + "\" 2>&1";
+      EXPECT_EQ(std::system(cmd.c_str()), 0) << "ptxas failed for " << what << ":\n" << lang::test::readFile(log);
+    }
+  }
+}
+
 TEST(GpuCompiler, SecondCompileOfTheSameKernelHitsTheCache) {
   if (!lang::test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
