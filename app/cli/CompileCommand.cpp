@@ -42,6 +42,10 @@ int runCompile(const Args& args) {
       into = args[++i];
       return true;
     };
+    // A launch option: one or two digits.
+    auto count = [&](std::string& into) {
+      return value(into) && !into.empty() && into.size() < 3 && into.find_first_not_of("0123456789") == std::string::npos;
+    };
     bool ok = true;
     if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
@@ -50,8 +54,8 @@ int runCompile(const Args& args) {
     else if (a == "--signature") ok = value(signature);
     else if (a == "--arch") ok = value(arch);
     else if (a == "--emit") ok = value(emit);
-    else if (a == "--num-warps") ok = value(warps) && !warps.empty() && warps.find_first_not_of("0123456789") == std::string::npos && warps.size() < 3;
-    else if (a == "--num-stages") ok = value(stages) && !stages.empty() && stages.find_first_not_of("0123456789") == std::string::npos && stages.size() < 3;
+    else if (a == "--num-warps") ok = count(warps);
+    else if (a == "--num-stages") ok = count(stages);
     else if (!a.empty() && a[0] == '-') ok = false;
     else if (path.empty()) path = a;
     else ok = false;
