@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/ir/IRVisitor.h"
+#include "core/gpu/VarCensus.h"
 
 namespace tilescope::gpu {
 
@@ -43,24 +43,14 @@ const ir::ParamRef* intParam(const ir::Expr& e) {
   return p && !e.type().isPointer() && ir::isInt(e.type().dtype()) ? p : nullptr;
 }
 
-class Census : public ir::IRVisitor {
-public:
-  std::map<int, ir::Expr> lets;
-  std::map<int, const ir::For*> loops;
-  void visitStmt(const ir::Stmt& s) override {
-    if (const auto* let = s.as<ir::Let>(); let && !let->var->isMutable) lets[let->var->id] = let->value;
-    if (const auto* f = s.as<ir::For>()) loops[f->iv->id] = f;
-    ir::IRVisitor::visitStmt(s);
-  }
-};
-
 }  // namespace
 
 AxisAnalysis::AxisAnalysis(const ir::Kernel& kernel, std::map<int, ir::Expr> inductionInits)
     : kernel_(kernel), inductionInits_(std::move(inductionInits)) {
-  Census census;
+  VarCensus census;
   census.visitKernel(kernel);
-  letValues_ = std::move(census.lets);
+  for (const auto& [id, let] : census.lets)
+    if (!let->var->isMutable) letValues_[id] = let->value;
   loopsByIv_ = std::move(census.loops);
 }
 

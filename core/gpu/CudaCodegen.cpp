@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "core/gpu/CudaEmitter.h"
-#include "core/ir/IRVisitor.h"
 #include "core/gpu/CudaPrelude.h"
 #include "core/gpu/CudaTypes.h"
 #include "core/ir/IRVisitor.h"
@@ -238,19 +237,7 @@ void CudaEmitter::stmt(const ir::Stmt& s) {
         // acc + dot into the loop's resident fragments
         const ResidentAccumulator& r = it->second;
         if (pipeline_) {
-          // Stage s is complete once at most stages - 2 later groups are pending; the barrier also
-          // ends every warp's reads of the stage the copies below overwrite.
-          const Pipeline& p = *pipeline_;
-          line("ts_cp_wait<" + std::to_string(p.stages - 2) + ">();");
-          sync();
-          const std::string ahead = std::to_string(p.stages - 1);
-          open("if (" + inRange(p.counter, ahead) + ")");
-          line("const int ts_wr = " + p.slot + " == 0 ? " + ahead + " : " + p.slot + " - 1;");
-          stageAhead("ts_wr", p.counter, ahead);
-          close();
-          line("ts_cp_commit();");
-          multiplyStaged(r.layout, r.frags, "ts_smem + " + p.slot + " * " + std::to_string(p.stageBytes), false);
-          line(p.slot + " = " + p.slot + " == " + std::to_string(p.stages - 1) + " ? 0 : " + p.slot + " + 1;");
+          pipelinedStep(r);
           return;
         }
         const std::string av = expr(r.dot->a), bv = expr(r.dot->b);
@@ -342,182 +329,6 @@ void CudaEmitter::bindVar(const ir::VarPtr& var, const ir::Expr& value, bool dec
   closeLoop(t.numel());
 }
 
-void CudaEmitter::memoryBarrierIfNeeded() {
-  // Stores of other threads of this program must be visible to the loads that follow them.
-  if (storesBefore_) sync();
-}
-
-void CudaEmitter::memoryLet(const ir::VarPtr& var, const ir::Expr& value, bool declare) {
-  const ir::Type& t = var->type;
-  const std::string name = varName(var);
-  const std::string T = regType(t);
-  memoryBarrierIfNeeded();
-  if (deferredLoads_.count(var->id)) return;  // loaded inside the dot's staging loop
-  if (const auto* n = value.as<ir::Load>()) {
-    if (ir::isFp8(t.dtype())) unsupported(n->range, "loading fp8 values");
-    const std::string ptr = expr(n->ptr);
-    const std::string mask = n->mask ? expr(n->mask) : "";
-    const std::string other = n->other ? expr(n->other) : "(" + T + ")0";
-    const std::string mt = memType(t.dtype());
-    const std::string deref = n->isVolatile ? "*(volatile " + mt + "*)(" + ptr + ")" : "*(" + ptr + ")";
-    const std::string body = mask.empty() ? name + (t.isTile() ? "[ts_j]" : "") + " = " + fromMemory(t.dtype(), deref) + ";"
-                                          : "{ " + T + " ts_v = " + other + "; if (" + mask + ") ts_v = " +
-                                                fromMemory(t.dtype(), deref) + "; " + name + (t.isTile() ? "[ts_j]" : "") +
-                                                " = ts_v; }";
-    if (t.isScalar()) {
-      if (declare) line(T + " " + name + ";");
-      line(body);
-      return;
-    }
-    if (declare) line(T + " " + name + "[" + std::to_string(slots(t.numel())) + "];");
-    if (layout(t.numel()).vec > 1 && !n->isVolatile) {
-      vectorLoad(*n, name, t);
-      return;
-    }
-    openLoop(t.numel());
-    line(body);
-    closeLoop(t.numel());
-    return;
-  }
-  // Atomics: 32- and 64-bit elements through a CAS loop.
-  const ir::Expr& ptrExpr = value.as<ir::AtomicRMW>() ? value.as<ir::AtomicRMW>()->ptr : value.as<ir::AtomicCAS>()->ptr;
-  const DType dt = ptrExpr.type().dtype();
-  if (ir::bitWidth(dt) != 32 && ir::bitWidth(dt) != 64)
-    unsupported(value.range(), std::string("atomics on ") + std::string(ir::dtypeName(dt)) + " elements");
-  const std::string mt = memType(dt);
-  std::string call, mask;
-  ir::MemSemantic sem = ir::MemSemantic::AcqRel;
-  if (const auto* n = value.as<ir::AtomicRMW>()) {
-    std::string op;
-    switch (n->op) {
-      case ir::AtomicOp::Add: op = "ts_op_add"; break;
-      case ir::AtomicOp::Max: op = ir::isFloat(dt) ? "ts_op_fmax" : "ts_op_max"; break;
-      case ir::AtomicOp::Min: op = ir::isFloat(dt) ? "ts_op_fmin" : "ts_op_min"; break;
-      case ir::AtomicOp::Xchg: op = "ts_op_xchg"; break;
-      case ir::AtomicOp::And: op = "ts_op_and"; break;
-      case ir::AtomicOp::Or: op = "ts_op_or"; break;
-      case ir::AtomicOp::Xor: op = "ts_op_xor"; break;
-    }
-    const std::string ptr = expr(n->ptr);
-    const std::string val = expr(n->val);
-    mask = n->mask ? expr(n->mask) : "";
-    call = "ts_atomic_rmw<" + mt + ">(" + ptr + ", (" + mt + ")(" + val + "), " + op + "())";
-    sem = n->sem;
-  } else {
-    const auto* c = value.as<ir::AtomicCAS>();
-    const std::string ptr = expr(c->ptr);
-    const std::string cmp = expr(c->cmp);
-    const std::string val = expr(c->val);
-    call = "ts_atomic_cas<" + mt + ">(" + ptr + ", (" + mt + ")(" + cmp + "), (" + mt + ")(" + val + "))";
-    sem = c->sem;
-  }
-  const std::string fence = sem == ir::MemSemantic::Relaxed ? "" : "__threadfence(); ";
-  const std::string guarded = "{ " + T + " ts_v = (" + T + ")0; " + (mask.empty() ? "" : "if (" + mask + ") ") + "{ " + fence +
-                              "ts_v = (" + T + ")" + call + "; " + fence + "} ";
-  if (t.isScalar()) {
-    // One thread does a scalar atomic; the others get its result through shared memory.
-    useShared(8);
-    if (declare) line(T + " " + name + ";");
-    line("if (ts_tid == 0) " + guarded + "*(" + T + "*)ts_smem = ts_v; }");
-    sync();
-    line(name + " = *(" + T + "*)ts_smem;");
-    sync();
-  } else {
-    if (declare) line(T + " " + name + "[" + std::to_string(slots(t.numel())) + "];");
-    openLoop(t.numel());
-    line(guarded + name + "[ts_j] = ts_v; }");
-    closeLoop(t.numel());
-  }
-  storesBefore_ = true;
-}
-
-void CudaEmitter::store(const ir::Store& n) {
-  memoryBarrierIfNeeded();
-  const ir::Type& pt = n.ptr.type();
-  const DType dt = pt.dtype();
-  if (ir::isFp8(dt)) unsupported(n.range, "storing fp8 values");
-  const std::string ptr = expr(n.ptr);
-  const std::string val = expr(n.value);
-  const std::string mask = n.mask ? expr(n.mask) : "";
-  const std::string body = "*(" + ptr + ") = " + toMemory(dt, val) + ";";
-  if (pt.isScalar()) {
-    line("if (ts_tid == 0" + (mask.empty() ? "" : " && (" + mask + ")") + ") " + body);
-  } else if (layout(pt.numel()).vec > 1) {
-    vectorStore(n);
-  } else {
-    openLoop(pt.numel());
-    line(mask.empty() ? body : "if (" + mask + ") " + body);
-    closeLoop(pt.numel());
-  }
-  storesBefore_ = true;
-}
-
-// A tile load with vec > 1: per group of vec slots, one vector access when the run-time check
-// (ts_vec_ok: consecutive pointers, the first aligned to the access width, every mask true) passes,
-// else the element-wise code (masked-out elements get `other`, memory is read only where the mask is).
-void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const ir::Type& t) {
-  const int64_t numel = t.numel();
-  const std::string V = std::to_string(layout(numel).vec);
-  const std::string T = regType(t);
-  const std::string mt = memType(t.dtype());
-  const std::string ptr = expr(n.ptr);
-  const std::string mask = n.mask ? expr(n.mask) : "";
-  const std::string other = n.other ? expr(n.other) : "(" + T + ")0";
-  const std::string slot = "ts_g * " + V + " + ts_k";
-  const std::string each = "for (int ts_k = 0; ts_k < " + V + "; ++ts_k)";
-  const std::string at = "const int ts_j = " + slot + ", ts_i = ts_i0 + ts_k;";
-  openGroups(numel);
-  line(mt + "* ts_vp[" + V + "];" + (mask.empty() ? "" : " bool ts_vm[" + V + "];"));
-  line("#pragma unroll");
-  open(each);
-  line(at);
-  line("ts_vp[ts_k] = " + ptr + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + mask + ";"));
-  close();
-  open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
-  line(mt + " ts_vv[" + V + "];");
-  line("ts_vld(ts_vp[0], ts_vv);");
-  line("#pragma unroll");
-  line(each + " " + name + "[" + slot + "] = " + fromMemory(t.dtype(), "ts_vv[ts_k]") + ";");
-  close("} else {");
-  ++indent_;
-  line("#pragma unroll");
-  open(each);
-  line(at);
-  if (mask.empty()) line(name + "[ts_j] = " + fromMemory(t.dtype(), "*ts_vp[ts_k]") + ";");
-  else line("{ " + T + " ts_v = " + other + "; if (ts_vm[ts_k]) ts_v = " + fromMemory(t.dtype(), "*ts_vp[ts_k]") + "; " + name + "[ts_j] = ts_v; }");
-  close();
-  close();
-  closeGroups(numel);
-}
-
-// A tile store with vec > 1: one vector store per group whose pointers are consecutive and aligned
-// and whose mask is all true; element-wise stores (only where the mask is true) otherwise.
-void CudaEmitter::vectorStore(const ir::Store& n) {
-  const int64_t numel = n.ptr.type().numel();
-  const DType dt = n.ptr.type().dtype();
-  const std::string V = std::to_string(layout(numel).vec);
-  const std::string mt = memType(dt);
-  const std::string ptr = expr(n.ptr);
-  const std::string val = expr(n.value);
-  const std::string mask = n.mask ? expr(n.mask) : "";
-  const std::string each = "for (int ts_k = 0; ts_k < " + V + "; ++ts_k)";
-  openGroups(numel);
-  line(mt + "* ts_vp[" + V + "]; " + mt + " ts_vv[" + V + "];" + (mask.empty() ? "" : " bool ts_vm[" + V + "];"));
-  line("#pragma unroll");
-  open(each);
-  line("const int ts_j = ts_g * " + V + " + ts_k, ts_i = ts_i0 + ts_k;");
-  line("ts_vp[ts_k] = " + ptr + "; ts_vv[ts_k] = " + toMemory(dt, val) + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + mask + ";"));
-  close();
-  open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
-  line("ts_vst(ts_vp[0], ts_vv);");
-  close("} else {");
-  ++indent_;
-  line("#pragma unroll");
-  line(each + (mask.empty() ? " " : " if (ts_vm[ts_k]) ") + "*ts_vp[ts_k] = ts_vv[ts_k];");
-  close();
-  closeGroups(numel);
-}
-
 void CudaEmitter::forLoop(const ir::For& n) {
   std::optional<ResidentAccumulator> resident = residentAccumulator(n);
   if (resident) {
@@ -549,11 +360,7 @@ void CudaEmitter::forLoop(const ir::For& n) {
     residentByResult_.erase(resident->result->id);
     residentAssigns_.erase(resident->acc->id);
     deferredLoads_.clear();
-    if (pipeline_) {
-      line("ts_cp_wait<0>();");
-      sync();
-      pipeline_.reset();
-    }
+    if (pipeline_) pipelineDrain();
     const TensorCoreLayout& l = resident->layout;
     moveFragments(l, resident->frags, true);
     openLoop(l.m * l.n);

@@ -147,6 +147,10 @@ public:
   };
   std::optional<Pipeline> pipelineFor(const ir::For& n, const ResidentAccumulator& r) const;
   void pipelinePrologue();
+  // One iteration's dot: wait for its stage, start the copies of a later one, multiply.
+  void pipelinedStep(const ResidentAccumulator& r);
+  // After the loop: every copy landed and every warp is done with the ring.
+  void pipelineDrain();
   // Stages both operands of the iteration `ahead` iterations after the one at `counter` into stage `slot`.
   void stageAhead(const std::string& slot, const std::string& counter, const std::string& ahead);
   void stageOperand(const OperandStream& s, const std::string& base);
@@ -206,6 +210,7 @@ private:
 
 // Simple per-statement helpers shared by the generator's files.
 bool containsStore(const ir::Stmt& s);
+inline std::string n2s(int64_t v) { return std::to_string(v); }
 // The element of a broadcast's (permute's) source that element `index` of the result is
 // (CudaIndexing.cpp).
 std::string broadcastSourceIndex(const ir::Shape& src, const ir::Shape& dst, const std::string& index);

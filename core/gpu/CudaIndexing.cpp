@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/gpu/CudaEmitter.h"
+#include "core/gpu/VarCensus.h"
 #include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {
@@ -79,23 +80,6 @@ bool CudaEmitter::inlinable(const ir::Expr& e) {
 
 namespace {
 
-// Declarations, assignments and reads of every var of a kernel.
-class VarCensus : public ir::IRVisitor {
-public:
-  std::map<int, const ir::Let*> lets;
-  std::map<int, std::vector<const ir::Assign*>> assigns;
-  std::map<int, int> reads;
-  void visitLet(const ir::Let& n) override {
-    lets[n.var->id] = &n;
-    ir::IRVisitor::visitLet(n);
-  }
-  void visitAssign(const ir::Assign& n) override {
-    assigns[n.var->id].push_back(&n);
-    ir::IRVisitor::visitAssign(n);
-  }
-  void visitVarRef(const ir::VarRef& n) override { ++reads[n.var->id]; }
-};
-
 // `x + splat(s)` or `splat(s) + x` with x a read of var `tile`: the scalar s, else an undefined Expr.
 ir::Expr scalarStepOf(const ir::Expr& value, int tile) {
   const auto* add = value.as<ir::Binary>();
@@ -127,7 +111,7 @@ void CudaEmitter::findInductionTiles() {
     for (const ir::Assign* a : assigned->second) {
       const auto* from = a->value.as<ir::VarRef>();
       auto stepLet = from ? census.lets.find(from->var->id) : census.lets.end();
-      if (stepLet == census.lets.end() || census.reads[from->var->id] != 1) {
+      if (stepLet == census.lets.end() || census.readCount(from->var->id) != 1) {
         ok = false;
         break;
       }

@@ -5,30 +5,25 @@
 
 #include "core/gpu/CudaEmitter.h"
 #include "core/gpu/CudaTypes.h"
+#include "core/gpu/VarCensus.h"
 #include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {
 
 namespace {
 
-std::string n2s(int64_t v) { return std::to_string(v); }
-
 constexpr int kChunk = 8;                     // fp16 elements per 16-byte cp.async
 constexpr size_t kSharedLimit = 200 * 1024;  // what one SM offers, with room for the compiler's own
 
-// Vars declared and assigned in a loop body, and whether it holds anything but Lets and Assigns.
-class BodyCensus : public ir::IRVisitor {
-public:
-  std::map<int, const ir::Let*> lets;
-  std::map<int, int> assigns;
-  bool onlyLetsAndAssigns = true;
-  void visitStmt(const ir::Stmt& s) override {
-    if (const auto* let = s.as<ir::Let>()) lets[let->var->id] = let;
-    else if (const auto* a = s.as<ir::Assign>()) ++assigns[a->var->id];
-    else if (!s.as<ir::Seq>()) onlyLetsAndAssigns = false;
-    ir::IRVisitor::visitStmt(s);
+// Whether a loop body holds nothing but Lets and Assigns (in Seqs).
+bool onlyLetsAndAssigns(const ir::Stmt& s) {
+  if (const auto* seq = s.as<ir::Seq>()) {
+    for (const ir::Stmt& c : seq->stmts)
+      if (!onlyLetsAndAssigns(c)) return false;
+    return true;
   }
-};
+  return s.as<ir::Let>() || s.as<ir::Assign>();
+}
 
 class VarRefs : public ir::IRVisitor {
 public:
@@ -48,9 +43,9 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
   if (options_.smArch < 80 || kernel_.options.numStages < 2) return std::nullopt;
   const auto* seq = loop.body.as<ir::Seq>();
   if (!seq) return std::nullopt;
-  BodyCensus body;
+  if (!onlyLetsAndAssigns(loop.body)) return std::nullopt;
+  VarCensus body;
   body.visitStmt(loop.body);
-  if (!body.onlyLetsAndAssigns) return std::nullopt;
   const std::map<int, const ir::Load*> loads = deferrableOperandLoads(loop, r);
   const auto* aRef = r.dot->a.as<ir::VarRef>();
   const auto* bRef = r.dot->b.as<ir::VarRef>();
@@ -95,7 +90,7 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
       auto ind = induction_.find(v->id);
       auto stepLet = stepLetOf.find(v->id);
       auto at = assignAt.find(v->id);
-      if (ind == induction_.end() || stepLet == stepLetOf.end() || body.assigns[v->id] != 1 || at == assignAt.end() ||
+      if (ind == induction_.end() || stepLet == stepLetOf.end() || body.assignCount(v->id) != 1 || at == assignAt.end() ||
           at->second < dotAt)
         return std::nullopt;
       const ir::Expr& step = inductionSteps_.at(stepLet->second).step;
@@ -198,6 +193,28 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   close();
   close();
   close();
+}
+
+void CudaEmitter::pipelinedStep(const ResidentAccumulator& r) {
+  const Pipeline& p = *pipeline_;
+  // Stage s is complete once at most stages - 2 later groups are pending; the barrier also ends
+  // every warp's reads of the stage the copies below overwrite.
+  line("ts_cp_wait<" + n2s(p.stages - 2) + ">();");
+  sync();
+  const std::string ahead = n2s(p.stages - 1);
+  open("if (" + inRange(p.counter, ahead) + ")");
+  line("const int ts_wr = " + p.slot + " == 0 ? " + ahead + " : " + p.slot + " - 1;");
+  stageAhead("ts_wr", p.counter, ahead);
+  close();
+  line("ts_cp_commit();");
+  multiplyStaged(r.layout, r.frags, "ts_smem + " + p.slot + " * " + std::to_string(p.stageBytes), false);
+  line(p.slot + " = " + p.slot + " == " + ahead + " ? 0 : " + p.slot + " + 1;");
+}
+
+void CudaEmitter::pipelineDrain() {
+  line("ts_cp_wait<0>();");
+  sync();
+  pipeline_.reset();
 }
 
 }  // namespace tilescope::gpu

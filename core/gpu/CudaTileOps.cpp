@@ -4,6 +4,7 @@
 // TileDot.cpp), so fp32 sums and dots give the simulator's bits.
 #include "core/gpu/CudaEmitter.h"
 #include "core/gpu/CudaTypes.h"
+#include "core/gpu/VarCensus.h"
 #include "core/ir/IRVisitor.h"
 
 #include <cstdlib>
@@ -23,7 +24,6 @@ std::vector<int64_t> stridesOf(const ir::Shape& s) {
   return st;
 }
 
-std::string n2s(int64_t v) { return std::to_string(v); }
 
 // ((ts_i / stride) % size) for dim d of shape, simplified where it can be.
 std::string coord(const ir::Shape& shape, const std::vector<int64_t>& strides, size_t d) {
@@ -599,17 +599,6 @@ void CudaEmitter::dotOnTensorCores(const ir::Dot& n, const std::string& av, cons
 
 namespace {
 
-// How often each var is read (VarRef) and assigned in a statement tree.
-class VarUses : public ir::IRVisitor {
-public:
-  std::map<int, int> reads, assigns;
-  void visitVarRef(const ir::VarRef& n) override { ++reads[n.var->id]; }
-  void visitStmt(const ir::Stmt& s) override {
-    if (const auto* a = s.as<ir::Assign>()) ++assigns[a->var->id];
-    ir::IRVisitor::visitStmt(s);
-  }
-};
-
 const ir::VarRef* asVarRef(const ir::Expr& e) { return e.defined() ? e.as<ir::VarRef>() : nullptr; }
 
 }  // namespace
@@ -618,7 +607,7 @@ std::optional<CudaEmitter::ResidentAccumulator> CudaEmitter::residentAccumulator
   std::vector<ir::Stmt> body;
   if (const auto* seq = loop.body.as<ir::Seq>()) body = seq->stmts;
   else body.push_back(loop.body);
-  VarUses uses;
+  VarCensus uses;
   uses.visitStmt(loop.body);
   for (const ir::Stmt& s : body) {
     const auto* let = s.as<ir::Let>();
@@ -645,7 +634,7 @@ std::optional<CudaEmitter::ResidentAccumulator> CudaEmitter::residentAccumulator
     if (!layout || layout->blocksPerWarp * layout->fm * layout->fn * 8 > 128) continue;  // registers
     // acc is read only here and assigned only from this result, which nothing else reads.
     const int accId = acc->var->id, resultId = let->var->id;
-    if (uses.reads[accId] != 1 || uses.assigns[accId] != 1 || uses.reads[resultId] != 1) continue;
+    if (uses.readCount(accId) != 1 || uses.assignCount(accId) != 1 || uses.readCount(resultId) != 1) continue;
     bool assignedBack = false;
     for (const ir::Stmt& t : body)
       if (const auto* a = t.as<ir::Assign>(); a && a->var->id == accId && asVarRef(a->value) && asVarRef(a->value)->var->id == resultId)
@@ -665,14 +654,14 @@ std::map<int, const ir::Load*> CudaEmitter::deferrableOperandLoads(const ir::For
   std::map<int, const ir::Load*> out;
   const auto* seq = loop.body.as<ir::Seq>();
   if (!seq || containsStore(loop.body)) return out;
-  VarUses uses;
+  VarCensus uses;
   uses.visitStmt(loop.body);
   size_t dotAt = seq->stmts.size();
   for (size_t i = 0; i < seq->stmts.size(); ++i)
     if (const auto* let = seq->stmts[i].as<ir::Let>(); let && let->var->id == r.result->id) dotAt = i;
   for (const ir::Expr* operand : {&r.dot->a, &r.dot->b}) {
     const ir::VarRef* ref = asVarRef(*operand);
-    if (!ref || uses.reads[ref->var->id] != 1) continue;
+    if (!ref || uses.readCount(ref->var->id) != 1) continue;
     for (size_t i = 0; i < dotAt; ++i) {
       const auto* let = seq->stmts[i].as<ir::Let>();
       if (!let || let->var->id != ref->var->id) continue;
