@@ -51,6 +51,19 @@ struct TempCache {
   }
 };
 
+// Runs ptxas on `ptx` for `arch`; on failure returns its log, else "".
+std::string ptxasErrors(const std::string& ptxas, const TempCache& cache, const std::string& name, const std::string& arch,
+                        const std::string& ptx) {
+  const fs::path ptxFile = cache.dir / (name + "." + arch + ".ptx");
+  fs::create_directories(cache.dir);
+  std::ofstream(ptxFile) << ptx;
+  const fs::path log = cache.dir / "ptxas.log";
+  const std::string cmd = "\"" + ptxas + "\" -arch=" + arch + " \"" + ptxFile.string() + "\" -o /dev/null > \"" + log.string() + "\" 2>&1";
+  if (std::system(cmd.c_str()) == 0) return "";
+  const std::string text = lang::test::readFile(log);
+  return text.empty() ? "ptxas failed without output" : text;
+}
+
 class SeedPtx : public ::testing::TestWithParam<gpu::test::GpuSeedCase> {};
 
 }  // namespace
@@ -73,13 +86,7 @@ TEST_P(SeedPtx, CompilesAndAssemblesForSm80AndSm90) {
       EXPECT_NE(compiled->ptx.find(GetParam().file), std::string::npos)
         << "no .file entry for the kernel's source; CUDA head:\n" << compiled->cuda.source.substr(compiled->cuda.source.find("extern \"C\""), 1500);
     }
-    const fs::path ptxFile = cache.dir / (std::string(GetParam().name) + "." + arch + ".ptx");
-    fs::create_directories(cache.dir);
-    std::ofstream(ptxFile) << compiled->ptx;
-    const fs::path log = cache.dir / "ptxas.log";
-    const std::string cmd = "\"" + ptxas + "\" -arch=" + arch + " \"" + ptxFile.string() + "\" -o /dev/null > \"" + log.string() + "\" 2>&1";
-    const int rc = std::system(cmd.c_str());
-    EXPECT_EQ(rc, 0) << "ptxas failed for " << GetParam().name << " " << arch << ":\n" << lang::test::readFile(log);
+    EXPECT_EQ(ptxasErrors(ptxas, cache, GetParam().name, arch, compiled->ptx), "") << GetParam().name << " " << arch;
   }
 }
 
@@ -163,12 +170,7 @@ def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.conste
       auto compiled = gpu::GpuCompiler::instance().compile(*checked.kernel, arch);
       const std::string what = std::string(ir::dtypeName(c.in)) + " " + arch;
       for (const std::string& p : c.present) EXPECT_NE(compiled->ptx.find(p), std::string::npos) << what << " has no " << p;
-      const fs::path ptxFile = cache.dir / ("mm." + std::string(ir::dtypeName(c.in)) + "." + arch + ".ptx");
-      fs::create_directories(cache.dir);
-      std::ofstream(ptxFile) << compiled->ptx;
-      const fs::path log = cache.dir / "ptxas.log";
-      const std::string cmd = "\"" + ptxas + "\" -arch=" + arch + " \"" + ptxFile.string() + "\" -o /dev/null > \"" + log.string() + "\" 2>&1";
-      EXPECT_EQ(std::system(cmd.c_str()), 0) << "ptxas failed for " << what << ":\n" << lang::test::readFile(log);
+      EXPECT_EQ(ptxasErrors(ptxas, cache, "mm." + std::string(ir::dtypeName(c.in)), arch, compiled->ptx), "") << what;
     }
   }
 }
