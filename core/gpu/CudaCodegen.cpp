@@ -1,5 +1,6 @@
 #include "core/gpu/CudaCodegen.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/gpu/CudaEmitter.h"
@@ -34,8 +35,6 @@ std::string cString(const std::string& text, bool forPrintf) {
   return s;
 }
 
-constexpr int kMaxUnrolledSlots = 64;
-
 
 bool isNarrowFloat(DType t) { return t == DType::FP16 || t == DType::BF16; }
 
@@ -43,18 +42,44 @@ bool isNarrowFloat(DType t) { return t == DType::FP16 || t == DType::BF16; }
 class TileShapes : public ir::IRVisitor {
 public:
   std::map<int64_t, std::vector<ir::Shape>> byNumel;
+  std::map<int64_t, int> widestAccess;  // bytes of the widest element a tile of this numel loads or stores
   void visitExpr(const ir::Expr& e) override {
     if (!e) return;
     if (e.type().isTile()) byNumel[e.type().numel()].push_back(e.type().shape());
     ir::IRVisitor::visitExpr(e);
   }
+  void visitLoad(const ir::Load& n) override {
+    access(n.ptr);
+    ir::IRVisitor::visitLoad(n);
+  }
+  void visitStore(const ir::Store& n) override {
+    access(n.ptr);
+    ir::IRVisitor::visitStore(n);
+  }
+  void visitAtomicRMW(const ir::AtomicRMW& n) override {
+    access(n.ptr);
+    ir::IRVisitor::visitAtomicRMW(n);
+  }
+  void visitAtomicCAS(const ir::AtomicCAS& n) override {
+    access(n.ptr);
+    ir::IRVisitor::visitAtomicCAS(n);
+  }
+
+private:
+  void access(const ir::Expr& ptr) {
+    if (!ptr.type().isTile()) return;
+    int& widest = widestAccess[ptr.type().numel()];
+    widest = std::max(widest, std::max(1, ir::bitWidth(ptr.type().dtype()) / 8));
+  }
 };
 
 }  // namespace
 
-int chooseVectorWidth(int64_t numel, const std::vector<ir::Shape>& shapes, int threads) {
-  for (int v : {4, 2}) {
-    if (numel % v != 0 || numel < static_cast<int64_t>(threads) * v) continue;
+int chooseVectorWidth(int64_t numel, const std::vector<ir::Shape>& shapes, int threads, int widestAccessBytes) {
+  // 16 bytes per access where the elements allow it (8 for fp16), else 4 elements as for fp32.
+  const int widest = widestAccessBytes <= 2 ? 8 : 4;
+  for (int v : {8, 4, 2}) {
+    if (v > widest || numel % v != 0 || numel < static_cast<int64_t>(threads) * v) continue;
     bool ok = true;
     for (const ir::Shape& s : shapes) ok = ok && !s.empty() && s.back() % v == 0;
     if (ok) return v;
@@ -90,7 +115,10 @@ CudaEmitter::CudaEmitter(const ir::Kernel& kernel, const CudaCodegenOptions& opt
                 "num_warps=" + std::to_string(kernel.options.numWarps) + " (at most 32 warps per program)");
   TileShapes shapes;
   shapes.visitKernel(kernel);
-  for (const auto& [numel, list] : shapes.byNumel) vecByNumel_[numel] = chooseVectorWidth(numel, list, threads_);
+  for (const auto& [numel, list] : shapes.byNumel) {
+    const auto widest = shapes.widestAccess.find(numel);
+    vecByNumel_[numel] = chooseVectorWidth(numel, list, threads_, widest == shapes.widestAccess.end() ? 4 : widest->second);
+  }
 }
 
 BlockedLayout CudaEmitter::layout(int64_t numel) const {

@@ -60,9 +60,10 @@ struct BlockedLayout {
 };
 
 // The vector width for the tiles of `numel` elements, given the shapes of all of them in a kernel:
-// the largest of 4, 2, 1 that divides numel and the last dimension of every shape, and leaves no
-// thread without elements (numel >= threads * vec).
-int chooseVectorWidth(int64_t numel, const std::vector<ir::Shape>& shapes, int threads);
+// the largest of 8 (only where no load or store of such a tile has elements wider than 2 bytes, so
+// an access stays within 16 bytes), 4, 2, 1 that divides numel and the last dimension of every
+// shape, and leaves no thread without elements (numel >= threads * vec).
+int chooseVectorWidth(int64_t numel, const std::vector<ir::Shape>& shapes, int threads, int widestAccessBytes = 4);
 
 class CudaCodegen {
 public:

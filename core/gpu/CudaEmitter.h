@@ -21,6 +21,9 @@
 
 namespace tilescope::gpu {
 
+// Per-thread arrays up to this many slots are fully unrolled (registers); larger ones are not.
+inline constexpr int kMaxUnrolledSlots = 64;
+
 class CudaEmitter {
 public:
   CudaEmitter(const ir::Kernel& kernel, const CudaCodegenOptions& options);

@@ -120,6 +120,8 @@ void CudaEmitter::store(const ir::Store& n) {
 // A tile load with vec > 1: per group of vec slots, one vector access when the run-time check
 // (ts_vec_ok: consecutive pointers, the first aligned to the access width, every mask true) passes,
 // else the element-wise code (masked-out elements get `other`, memory is read only where the mask is).
+// 16-bit floats (fp16, bf16) stay packed as loaded until after the last group:
+// converting inside a group's branch would wait for its load before the next group's is issued.
 void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const ir::Type& t) {
   const int64_t numel = t.numel();
   const std::string V = std::to_string(layout(numel).vec);
@@ -131,6 +133,10 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   const std::string slot = "ts_g * " + V + " + ts_k";
   const std::string each = "for (int ts_k = 0; ts_k < " + V + "; ++ts_k)";
   const std::string at = "const int ts_j = " + slot + ", ts_i = ts_i0 + ts_k;";
+  const int vec = layout(numel).vec;
+  const bool packed = ir::bitWidth(t.dtype()) == 16 && fromMemory(t.dtype(), "x") != "x" && slots(numel) <= kMaxUnrolledSlots;
+  const std::string words = name + "_words", W = std::to_string(vec / 2);
+  if (packed) line("unsigned " + words + "[" + std::to_string(slots(numel) / 2) + "];");
   openGroups(numel);
   line(mt + "* ts_vp[" + V + "];" + (mask.empty() ? "" : " bool ts_vm[" + V + "];"));
   line("#pragma unroll");
@@ -139,20 +145,39 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   line("ts_vp[ts_k] = " + ptr + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + mask + ";"));
   close();
   open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
-  line(mt + " ts_vv[" + V + "];");
-  line("ts_vld(ts_vp[0], ts_vv);");
-  line("#pragma unroll");
-  line(each + " " + name + "[" + slot + "] = " + fromMemory(t.dtype(), "ts_vv[ts_k]") + ";");
+  if (packed) {
+    line("ts_vld_words<" + V + ">(ts_vp[0], &" + words + "[ts_g * " + W + "]);");
+  } else {
+    line(mt + " ts_vv[" + V + "];");
+    line("ts_vld(ts_vp[0], ts_vv);");
+    line("#pragma unroll");
+    line(each + " " + name + "[" + slot + "] = " + fromMemory(t.dtype(), "ts_vv[ts_k]") + ";");
+  }
   close("} else {");
   ++indent_;
+  // Element-wise: memory elements (then packed) or register values.
+  const std::string E = packed ? mt : T;
+  const std::string element = packed ? "*ts_vp[ts_k]" : fromMemory(t.dtype(), "*ts_vp[ts_k]");
+  const std::string target = packed ? "ts_ev[ts_k]" : name + "[ts_j]";
+  if (packed) line(mt + " ts_ev[" + V + "];");
   line("#pragma unroll");
   open(each);
   line(at);
-  if (mask.empty()) line(name + "[ts_j] = " + fromMemory(t.dtype(), "*ts_vp[ts_k]") + ";");
-  else line("{ " + T + " ts_v = " + other + "; if (ts_vm[ts_k]) ts_v = " + fromMemory(t.dtype(), "*ts_vp[ts_k]") + "; " + name + "[ts_j] = ts_v; }");
+  if (mask.empty()) line(target + " = " + element + ";");
+  else line("{ " + E + " ts_v = " + (packed ? toMemory(t.dtype(), other) : other) + "; if (ts_vm[ts_k]) ts_v = " + element + "; " +
+            target + " = ts_v; }");
   close();
+  if (packed) {
+    line("#pragma unroll");
+    line("for (int ts_w = 0; ts_w < " + W + "; ++ts_w) " + words + "[ts_g * " + W + " + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);");
+  }
   close();
   closeGroups(numel);
+  if (packed) {
+    line("#pragma unroll");
+    line("for (int ts_j = 0; ts_j < " + std::to_string(slots(numel)) + "; ++ts_j) " + name + "[ts_j] = " +
+         fromMemory(t.dtype(), "ts_half(" + words + "[ts_j / 2], ts_j % 2)") + ";");
+  }
 }
 
 // A tile store with vec > 1: one vector store per group whose pointers are consecutive and aligned

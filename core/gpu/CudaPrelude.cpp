@@ -223,6 +223,32 @@ template <class M, int V> TS_DEV void ts_vld(const M* p, M (&v)[V]) {
   for (int c = 0; c < ts_vec<M, V>::chunks; ++c) ts_ld_raw((const R*)p + c, r[c]);
   memcpy(v, r, sizeof(r));
 }
+// 16-bit elements as loaded, two per 32-bit word: where a branch joins vector-loaded and
+// element-wise values, whole words merge, so nothing waits for the load before the join. The
+// packing is inline PTX so that NVVM cannot split the words back into halves at the join.
+TS_DEV unsigned ts_pack2(ts_u16 lo, ts_u16 hi) {
+  unsigned w;
+  asm("mov.b32 %0, {%1, %2};" : "=r"(w) : "h"(lo), "h"(hi));
+  return w;
+}
+TS_DEV ts_u16 ts_half(unsigned w, int upper) {
+  ts_u16 lo, hi;
+  asm("mov.b32 {%0, %1}, %2;" : "=h"(lo), "=h"(hi) : "r"(w));
+  return upper ? hi : lo;
+}
+template <int V> TS_DEV void ts_vld_words(const ts_u16* p, unsigned* w) {
+  if (V == 8) {
+    uint4 r;
+    ts_ld_raw(p, r);
+    w[0] = r.x, w[1] = r.y, w[2] = r.z, w[3] = r.w;
+  } else if (V == 4) {
+    uint2 r;
+    ts_ld_raw(p, r);
+    w[0] = r.x, w[1] = r.y;
+  } else {
+    ts_ld_raw(p, w[0]);
+  }
+}
 template <class M, int V> TS_DEV void ts_vst(M* p, const M (&v)[V]) {
   typedef typename ts_vec<M, V>::R R;
   R r[ts_vec<M, V>::chunks];

@@ -128,6 +128,13 @@ TEST(CudaCodegen, VectorWidthFitsEveryShapeOfTheNumel) {
   EXPECT_EQ(gpu::chooseVectorWidth(1000, {{1000}}, 128), 4);
   EXPECT_EQ(gpu::chooseVectorWidth(1002, {{1002}}, 128), 2);
   EXPECT_EQ(gpu::chooseVectorWidth(1001, {{1001}}, 128), 1);
+  // 2-byte elements: 16-byte accesses take 8 of them, where numel and every shape allow it.
+  EXPECT_EQ(gpu::chooseVectorWidth(2048, {{2048}}, 128, 2), 8);
+  EXPECT_EQ(gpu::chooseVectorWidth(2048, {{2048}}, 128, 1), 8);
+  EXPECT_EQ(gpu::chooseVectorWidth(1024, {{1024}}, 128, 2), 8);
+  EXPECT_EQ(gpu::chooseVectorWidth(1024, {{256, 4}}, 128, 2), 4);
+  EXPECT_EQ(gpu::chooseVectorWidth(512, {{512}}, 128, 2), 4);
+  EXPECT_EQ(gpu::chooseVectorWidth(2048, {{2048}}, 128, 8), 4);
 }
 
 TEST(CudaCodegen, AxisReductionsUseShufflesAndOneSharedExchange) {

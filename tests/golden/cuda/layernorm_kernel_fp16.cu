@@ -15,6 +15,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
 #line 686 "triton-from-zero.md"
 #line 689 "triton-from-zero.md"
   float v5_tmp[4];
+  unsigned v5_tmp_words[2];
   #pragma unroll
   for (int ts_g = 0; ts_g < 1; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
@@ -25,18 +26,20 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       ts_vp[ts_k] = ((v1_X) + (((ts_i32)(0 + ts_i)))); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
-      ts_u16 ts_vv[4];
-      ts_vld(ts_vp[0], ts_vv);
-      #pragma unroll
-      for (int ts_k = 0; ts_k < 4; ++ts_k) v5_tmp[ts_g * 4 + ts_k] = ts_h2f(ts_vv[ts_k]);
+      ts_vld_words<4>(ts_vp[0], &v5_tmp_words[ts_g * 2]);
     } else {
+      ts_u16 ts_ev[4];
       #pragma unroll
       for (int ts_k = 0; ts_k < 4; ++ts_k) {
         const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-        { float ts_v = ts_rh_d(__longlong_as_double(0x0000000000000000ll)); if (ts_vm[ts_k]) ts_v = ts_h2f(*ts_vp[ts_k]); v5_tmp[ts_j] = ts_v; }
+        { ts_u16 ts_v = ts_f2h(ts_rh_d(__longlong_as_double(0x0000000000000000ll))); if (ts_vm[ts_k]) ts_v = *ts_vp[ts_k]; ts_ev[ts_k] = ts_v; }
       }
+      #pragma unroll
+      for (int ts_w = 0; ts_w < 2; ++ts_w) v5_tmp_words[ts_g * 2 + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);
     }
   }
+  #pragma unroll
+  for (int ts_j = 0; ts_j < 4; ++ts_j) v5_tmp[ts_j] = ts_h2f(ts_half(v5_tmp_words[ts_j / 2], ts_j % 2));
 #line 689 "triton-from-zero.md"
 #line 692 "triton-from-zero.md"
   float t0;
@@ -302,6 +305,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
 #line 702 "triton-from-zero.md"
 #line 705 "triton-from-zero.md"
   float v13_w[4];
+  unsigned v13_w_words[2];
   #pragma unroll
   for (int ts_g = 0; ts_g < 1; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
@@ -312,20 +316,23 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       ts_vp[ts_k] = ((p2) + (((ts_i32)(0 + ts_i)))); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
-      ts_u16 ts_vv[4];
-      ts_vld(ts_vp[0], ts_vv);
-      #pragma unroll
-      for (int ts_k = 0; ts_k < 4; ++ts_k) v13_w[ts_g * 4 + ts_k] = ts_h2f(ts_vv[ts_k]);
+      ts_vld_words<4>(ts_vp[0], &v13_w_words[ts_g * 2]);
     } else {
+      ts_u16 ts_ev[4];
       #pragma unroll
       for (int ts_k = 0; ts_k < 4; ++ts_k) {
         const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-        { float ts_v = ts_rh_d(__longlong_as_double(0x3ff0000000000000ll)); if (ts_vm[ts_k]) ts_v = ts_h2f(*ts_vp[ts_k]); v13_w[ts_j] = ts_v; }
+        { ts_u16 ts_v = ts_f2h(ts_rh_d(__longlong_as_double(0x3ff0000000000000ll))); if (ts_vm[ts_k]) ts_v = *ts_vp[ts_k]; ts_ev[ts_k] = ts_v; }
       }
+      #pragma unroll
+      for (int ts_w = 0; ts_w < 2; ++ts_w) v13_w_words[ts_g * 2 + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);
     }
   }
+  #pragma unroll
+  for (int ts_j = 0; ts_j < 4; ++ts_j) v13_w[ts_j] = ts_h2f(ts_half(v13_w_words[ts_j / 2], ts_j % 2));
 #line 706 "triton-from-zero.md"
   float v15_b[4];
+  unsigned v15_b_words[2];
   #pragma unroll
   for (int ts_g = 0; ts_g < 1; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
@@ -336,18 +343,20 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       ts_vp[ts_k] = ((p3) + (((ts_i32)(0 + ts_i)))); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
-      ts_u16 ts_vv[4];
-      ts_vld(ts_vp[0], ts_vv);
-      #pragma unroll
-      for (int ts_k = 0; ts_k < 4; ++ts_k) v15_b[ts_g * 4 + ts_k] = ts_h2f(ts_vv[ts_k]);
+      ts_vld_words<4>(ts_vp[0], &v15_b_words[ts_g * 2]);
     } else {
+      ts_u16 ts_ev[4];
       #pragma unroll
       for (int ts_k = 0; ts_k < 4; ++ts_k) {
         const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-        { float ts_v = ts_rh_d(__longlong_as_double(0x0000000000000000ll)); if (ts_vm[ts_k]) ts_v = ts_h2f(*ts_vp[ts_k]); v15_b[ts_j] = ts_v; }
+        { ts_u16 ts_v = ts_f2h(ts_rh_d(__longlong_as_double(0x0000000000000000ll))); if (ts_vm[ts_k]) ts_v = *ts_vp[ts_k]; ts_ev[ts_k] = ts_v; }
       }
+      #pragma unroll
+      for (int ts_w = 0; ts_w < 2; ++ts_w) v15_b_words[ts_g * 2 + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);
     }
   }
+  #pragma unroll
+  for (int ts_j = 0; ts_j < 4; ++ts_j) v15_b[ts_j] = ts_h2f(ts_half(v15_b_words[ts_j / 2], ts_j % 2));
 #line 709 "triton-from-zero.md"
 #line 712 "triton-from-zero.md"
   #pragma unroll
