@@ -110,7 +110,7 @@ int runCompile(const Args& args) {
   }
   try {
     if (emit == "cuda") {
-      const gpu::CudaKernelSource src = gpu::CudaCodegen::generate(*result.kernel);
+      const gpu::CudaKernelSource src = gpu::CudaCodegen::generate(*result.kernel, gpu::GpuCompiler::optionsFor(arch));
       for (const lang::Diagnostic& w : src.warnings) std::fputs(w.render().c_str(), stderr);
       std::fputs(src.source.c_str(), stdout);
       return 0;

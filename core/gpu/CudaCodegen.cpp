@@ -215,6 +215,11 @@ CudaKernelSource CudaEmitter::run() {
      << sharedBytes_ << " bytes\n";
   tu << cudaPrelude();
   if (tensorCores_) tu << cudaTensorCorePrelude();
+  if (!warpgroupInstructions_.empty()) {
+    tu << cudaWarpgroupPrelude();
+    for (const auto& [name, text] : warpgroupInstructions_) tu << text;
+    tu << "// ---- end of warpgroup MMA ----\n";
+  }
   if (!options_.programTiming) {
     tu << "\nextern \"C\" __global__ void __launch_bounds__(" << threads_ << ") " << result_.entryName << "(" << params
        << "ts_u32* __restrict__ ts_status) {\n";
@@ -359,12 +364,17 @@ void CudaEmitter::bindVar(const ir::VarPtr& var, const ir::Expr& value, bool dec
 
 void CudaEmitter::forLoop(const ir::For& n) {
   std::optional<ResidentAccumulator> resident = residentAccumulator(n);
+  std::optional<WarpgroupMma> wgmma;
   if (resident) {
-    // Load acc into tensor-core fragments once; the loop accumulates there.
+    // Load acc into tensor-core fragments (or wgmma accumulators) once; the loop accumulates there.
     const TensorCoreLayout& l = resident->layout;
+    pipeline_ = pipelineFor(n, *resident);
+    if (pipeline_) wgmma = pipeline_->wgmma;
     resident->frags = "ts_acc" + std::to_string(tempCounter_++);
-    line("// " + resident->acc->name + " stays in tensor-core fragments for the whole loop");
-    declareFragments(l, resident->frags);
+    line("// " + resident->acc->name + " stays in " + (wgmma ? "wgmma accumulators" : "tensor-core fragments") +
+         " for the whole loop");
+    if (wgmma) declareWarpgroupAccumulator(*wgmma, resident->frags);
+    else declareFragments(l, resident->frags);
     useShared(l.total);
     tensorCores_ = true;
     result_.usesTensorCores = true;
@@ -372,14 +382,15 @@ void CudaEmitter::forLoop(const ir::For& n) {
     line(sharedResultElement(l) + " = " + varName(resident->acc) + "[ts_j];");
     closeLoop(l.m * l.n);
     sync();
-    moveFragments(l, resident->frags, false);
+    if (wgmma) moveWarpgroupAccumulator(l, *wgmma, resident->frags, false);
+    else moveFragments(l, resident->frags, false);
     residentAssigns_[resident->acc->id] = resident->result->id;
     for (const auto& [id, load] : deferrableOperandLoads(n, *resident)) deferredLoads_[id] = load;
-    pipeline_ = pipelineFor(n, *resident);
     if (pipeline_) {
-      // The result is staged through shared memory after the loop, over the drained ring.
+      // The result is staged through shared memory after the loop, over the drained ring (wgmma's
+      // ring starts at the first 1024-byte boundary).
       resident->layout.offC = 0;
-      useShared(std::max(pipeline_->stages * pipeline_->stageBytes, static_cast<size_t>(l.m * l.ldc * 4)));
+      useShared(std::max(pipeline_->stages * pipeline_->stageBytes + (wgmma ? 1024 : 0), static_cast<size_t>(l.m * l.ldc * 4)));
     }
     residentByResult_[resident->result->id] = *resident;
   }
@@ -390,7 +401,8 @@ void CudaEmitter::forLoop(const ir::For& n) {
     deferredLoads_.clear();
     if (pipeline_) pipelineDrain();
     const TensorCoreLayout& l = resident->layout;
-    moveFragments(l, resident->frags, true);
+    if (wgmma) moveWarpgroupAccumulator(l, *wgmma, resident->frags, true);
+    else moveFragments(l, resident->frags, true);
     openLoop(l.m * l.n);
     line(varName(resident->acc) + "[ts_j] = " + sharedResultElement(l) + ";");
     closeLoop(l.m * l.n);

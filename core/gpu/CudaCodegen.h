@@ -29,6 +29,8 @@ struct CudaCodegenOptions {
   bool programTiming = false;
   // The target's compute capability times ten (sm_90 -> 90): cp.async staging needs 80.
   int smArch = 80;
+  // An arch-specific target ("sm_90a"): Hopper's wgmma may be used; its PTX runs only on that arch.
+  bool archSpecific = false;
 };
 
 struct CudaKernelSource {

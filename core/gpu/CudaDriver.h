@@ -17,7 +17,11 @@ struct GpuDeviceInfo {
   int computeMinor = 0;
   int multiprocessors = 0;
   size_t totalMemoryBytes = 0;
-  std::string arch() const { return "sm_" + std::to_string(computeMajor * 10 + computeMinor); }
+  // The target to compile for: Hopper (9.0) gets its arch-specific target sm_90a, for wgmma.
+  std::string arch() const {
+    const int cc = computeMajor * 10 + computeMinor;
+    return "sm_" + std::to_string(cc) + (cc == 90 ? "a" : "");
+  }
 };
 
 class CudaDriver {

@@ -137,12 +137,31 @@ public:
     const ir::Load* load = nullptr;
     int64_t rows = 0, cols = 0, ld = 0;  // the staged tile and its padded row length, in elements
     size_t offset = 0;                   // within a stage
+    // wgmma's 128-byte swizzle instead of padded rows: panels of 64 columns, each rows x 128 bytes,
+    // 16-byte chunk c of row r at chunk c ^ (r % 8) (CudaWarpgroupMma.cpp)
+    bool swizzled = false;
   };
+  // Hopper warpgroup MMA (wgmma.mma_async, sm_90a) for a pipelined resident dot: each warpgroup of 4
+  // warps owns rowsPerGroup rows of the result, as `tiles` m64nN accumulators in registers, and reads
+  // both operands straight from the swizzled stages (CudaWarpgroupMma.cpp).
+  struct WarpgroupMma {
+    int64_t groups = 1, rowsPerGroup = 64, tiles = 1, n = 0;
+    std::string instruction;  // the prelude's wrapper of the wgmma for this N and element type
+  };
+  std::optional<WarpgroupMma> warpgroupMmaFor(const TensorCoreLayout& l) const;
+  std::string warpgroupInstruction(int64_t n, const std::string& elem);
+  void declareWarpgroupAccumulator(const WarpgroupMma& g, const std::string& name);
+  void moveWarpgroupAccumulator(const TensorCoreLayout& l, const WarpgroupMma& g, const std::string& acc, bool toShared);
+  // One iteration's dot on wgmma: wait for its stage, start the multiplies, start the copies of a
+  // later stage while they run, wait for the multiplies.
+  void warpgroupStep(const ResidentAccumulator& r);
   struct Pipeline {
     const ir::For* loop = nullptr;
     int stages = 0;
     size_t stageBytes = 0;
     OperandStream a, b;
+    std::optional<WarpgroupMma> wgmma;
+    std::string ring = "ts_smem";  // where stage 0 starts (1024-byte aligned for wgmma's swizzle)
     std::set<int> unitParams;               // integer parameters the fast path needs to be 1
     std::map<int, ir::Expr> bodyValues;     // the loop body's immutable Lets the loads read, by var id
     std::map<int, ir::Expr> inductionSteps;  // induction tiles the loads read -> their step
@@ -206,6 +225,7 @@ private:
   // While staging ahead: the loop's iv and the induction offsets at the future iteration (by var id).
   std::map<int, std::string> prefetchScalars_, prefetchOffsets_;
   bool tensorCores_ = false;         // a tl.dot uses the tensor-core helpers
+  std::map<std::string, std::string> warpgroupInstructions_;  // wgmma wrappers the kernel uses, by name
   std::map<int, ResidentAccumulator> residentByResult_;  // by the id of the body's Let of acc + dot
   std::map<int, int> residentAssigns_;                   // acc var id -> result var id: that assign is skipped
   CudaKernelSource result_;

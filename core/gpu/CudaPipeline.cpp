@@ -114,9 +114,18 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
   p.a = OperandStream{loads.at(aRef->var->id), l.m, l.k, l.lda, 0};
   p.b = OperandStream{loads.at(bRef->var->id), l.k, l.n, l.ldb, l.offB};
   p.stageBytes = l.offC;  // A and B, each 128-byte aligned
+  size_t ringSlack = 0;
+  if ((p.wgmma = warpgroupMmaFor(l))) {
+    // Swizzled, unpadded tiles; every 8-row group of a panel starts on a 1024-byte boundary.
+    auto align = [](size_t x) { return (x + 1023) / 1024 * 1024; };
+    p.a = OperandStream{p.a.load, l.m, l.k, l.k, 0, true};
+    p.b = OperandStream{p.b.load, l.k, l.n, l.n, align(static_cast<size_t>(l.m * l.k * 2)), true};
+    p.stageBytes = align(p.b.offset + static_cast<size_t>(l.k * l.n * 2));
+    ringSlack = 1024;
+  }
   const size_t resultBytes = static_cast<size_t>(l.m * l.ldc * 4);
   p.stages = kernel_.options.numStages;
-  while (p.stages >= 2 && std::max(p.stages * p.stageBytes, resultBytes) > kSharedLimit) --p.stages;
+  while (p.stages >= 2 && std::max(p.stages * p.stageBytes + ringSlack, resultBytes) > kSharedLimit) --p.stages;
   if (p.stages < 2) return std::nullopt;
   return p;
 }
@@ -134,6 +143,10 @@ void CudaEmitter::pipelinePrologue() {
        (unit.empty() ? std::string("only alignment") : unit));
   line("const bool " + p.unitOk + " = " + (unit.empty() ? "true" : unit) + ";");
   line("int " + p.slot + " = 0;");
+  if (p.wgmma) {
+    p.ring = "ts_ring" + p.slot.substr(7);
+    line("unsigned char* const " + p.ring + " = ts_smem + ((1024u - (ts_shared_addr(ts_smem) & 1023u)) & 1023u);");
+  }
   // A loop, not unrolled: the copies' code is large and runs once per program.
   line("#pragma unroll 1");
   open("for (int ts_s = 0; ts_s < " + n2s(p.stages - 1) + "; ++ts_s)");
@@ -152,7 +165,7 @@ void CudaEmitter::stageAhead(const std::string& slot, const std::string& counter
   for (const auto& [id, step] : p.inductionSteps)
     prefetchOffsets_[id] = "(" + induction_.at(id).offset + " + (ts_i64)" + ahead + " * (ts_i64)(" + expr(step) + "))";
   memo_.clear();
-  const std::string base = "ts_smem + " + slot + " * " + std::to_string(p.stageBytes);
+  const std::string base = p.ring + " + " + slot + " * " + std::to_string(p.stageBytes);
   stageOperand(p.a, base);
   stageOperand(p.b, base);
   prefetchScalars_.clear();
@@ -175,8 +188,14 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   line("const int ts_c = ts_tid + ts_r * " + n2s(threads_) + ";");
   if (chunks % threads_ != 0) line("if (ts_c >= " + n2s(chunks) + ") break;");
   line("const int ts_i0 = ts_c * " + n2s(kChunk) + ";");
-  line("ts_u16* ts_dst = (ts_u16*)(" + base + " + " + std::to_string(s.offset) + ") + (ts_i0 / " + n2s(s.cols) + ") * " +
-       n2s(s.ld) + " + ts_i0 % " + n2s(s.cols) + ";");
+  if (s.swizzled) {
+    line("const int ts_row = ts_i0 / " + n2s(s.cols) + ", ts_col = ts_i0 % " + n2s(s.cols) + ";");
+    line("ts_u16* ts_dst = (ts_u16*)(" + base + " + " + std::to_string(s.offset) + " + (ts_col / 64) * " + n2s(s.rows * 128) +
+         " + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));");
+  } else {
+    line("ts_u16* ts_dst = (ts_u16*)(" + base + " + " + std::to_string(s.offset) + ") + (ts_i0 / " + n2s(s.cols) + ") * " +
+         n2s(s.ld) + " + ts_i0 % " + n2s(s.cols) + ";");
+  }
   line("bool ts_whole;");
   open("");
   line("const int ts_i = ts_i0;");
@@ -197,6 +216,10 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
 
 void CudaEmitter::pipelinedStep(const ResidentAccumulator& r) {
   const Pipeline& p = *pipeline_;
+  if (p.wgmma) {
+    warpgroupStep(r);
+    return;
+  }
   // Stage s is complete once at most stages - 2 later groups are pending; the barrier also ends
   // every warp's reads of the stage the copies below overwrite.
   line("ts_cp_wait<" + n2s(p.stages - 2) + ">();");

@@ -336,9 +336,27 @@ TS_DEV void ts_wmma_store(float* p, const float (&d)[8], int ld) {
 // ---- end of tensor cores ----
 )CUDA";
 
+// Hopper's warpgroup MMA (sm_90a only), added to kernels that use it, before their wgmma wrappers.
+constexpr std::string_view kWarpgroupPrelude = R"CUDA(// ---- warpgroup MMA, sm_90a (core/gpu/CudaPrelude.cpp) ----
+// Writes to shared memory by this thread (cp.async, st.shared) become visible to wgmma's reads.
+TS_DEV void ts_fence_async_shared() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+TS_DEV void ts_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+TS_DEV void ts_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int N> TS_DEV void ts_wgmma_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory"); }
+// Keeps the compiler from moving a read of an accumulator above the wait for the multiplies.
+TS_DEV void ts_hold_register(float& r) { asm volatile("" : "+f"(r)::"memory"); }
+// A shared-memory matrix descriptor with the 128-byte swizzle: start address, leading and stride
+// byte offsets, each in 16-byte units.
+TS_DEV unsigned long long ts_wgmma_desc(unsigned addr, unsigned leading, unsigned stride) {
+  return (unsigned long long)((addr & 0x3FFFFu) >> 4) | ((unsigned long long)(leading >> 4) << 16) |
+         ((unsigned long long)(stride >> 4) << 32) | (1ull << 62);
+}
+)CUDA";
+
 }  // namespace
 
 std::string_view cudaPrelude() { return kPrelude; }
 std::string_view cudaTensorCorePrelude() { return kTensorCorePrelude; }
+std::string_view cudaWarpgroupPrelude() { return kWarpgroupPrelude; }
 
 }  // namespace tilescope::gpu

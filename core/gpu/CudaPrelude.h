@@ -11,5 +11,7 @@ std::string_view cudaPrelude();
 // Warp-level tensor-core helpers (PTX wmma, m16n16k16 fp16 -> fp32), added only to kernels whose
 // tl.dot uses them.
 std::string_view cudaTensorCorePrelude();
+// Hopper's warpgroup MMA helpers (wgmma, sm_90a), after the tensor-core ones.
+std::string_view cudaWarpgroupPrelude();
 
 }  // namespace tilescope::gpu

@@ -26,6 +26,16 @@ std::string GpuCompiler::defaultArch() {
   return "sm_90";
 }
 
+CudaCodegenOptions GpuCompiler::optionsFor(const std::string& arch, CudaCodegenOptions base) {
+  // "sm_90", "compute_80", "sm_90a": the digits are the compute capability times ten.
+  std::string digits;
+  for (char ch : arch)
+    if (ch >= '0' && ch <= '9') digits += ch;
+  if (!digits.empty() && digits.size() <= 4) base.smArch = std::stoi(digits);
+  base.archSpecific = !arch.empty() && arch.back() == 'a';
+  return base;
+}
+
 std::vector<std::string> GpuCompiler::nvrtcOptions() {
   // No FMA contraction: the simulator rounds every float op separately (tl.fma is explicit).
   return {"--fmad=false"};
@@ -54,13 +64,7 @@ std::shared_ptr<const CompiledKernel> GpuCompiler::compile(const ir::Kernel& ker
                                                            const CudaCodegenOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   auto out = std::make_shared<CompiledKernel>();
-  CudaCodegenOptions forArch = options;
-  // "sm_90", "compute_80", "sm_90a": the digits are the compute capability times ten.
-  std::string digits;
-  for (char ch : arch)
-    if (ch >= '0' && ch <= '9') digits += ch;
-  if (!digits.empty() && digits.size() <= 4) forArch.smArch = std::stoi(digits);
-  out->cuda = CudaCodegen::generate(kernel, forArch);
+  out->cuda = CudaCodegen::generate(kernel, optionsFor(arch, options));
   out->arch = arch;
   const Nvrtc& nvrtc = Nvrtc::instance();
   if (!nvrtc.available()) throw std::runtime_error(nvrtc.unavailableReason());

@@ -35,6 +35,9 @@ public:
 
   // The first device's arch when there is one, else sm_90.
   static std::string defaultArch();
+  // The generator's options for a target ("sm_90", "compute_80", "sm_90a"): its compute capability
+  // (the digits) and whether it is arch-specific (a trailing 'a').
+  static CudaCodegenOptions optionsFor(const std::string& arch, CudaCodegenOptions base = {});
   static std::vector<std::string> nvrtcOptions();
   static std::string cacheDirectory();
   // 128-bit FNV-1a of the text, as 32 hex digits.

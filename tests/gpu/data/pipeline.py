@@ -1,6 +1,6 @@
 # Software-pipelined K loops (cp.async stages) against the simulator: a K tail cut by the mask, a
 # transposed B whose stride is not 1 (element-wise staging), a misaligned A (a[1:]), one to four
-# stages, several programs, and a loop too short to fill the ring.
+# stages, several programs, and a loop too short to fill the ring; then the same on wgmma's shapes.
 import torch
 import triton
 import triton.language as tl
@@ -51,4 +51,12 @@ run(64, 64, 64, 2, misaligned_a=True)    # a[1:]: no chunk of A is 16-byte align
 run(64, 64, 32, 4)                       # one iteration, a ring of four
 run(96, 80, 48, 3, BM=32, BN=16, BK=16, warps=2)
 run(128, 128, 160, 3, dtype=torch.bfloat16)  # bf16 through the same ring
+# BK a multiple of 64 and 4 or 8 warps: on sm_90a these take wgmma over swizzled stages.
+run(128, 128, 320, 3, BK=64, warps=8)                 # two warpgroups, 64 rows each
+run(64, 256, 192, 3, BM=64, BN=256, BK=64)            # one warpgroup, N = 256
+run(256, 64, 128, 2, BM=256, BN=64, BK=64)            # four 64-row tiles per warpgroup
+run(128, 64, 100, 3, BM=64, BN=64, BK=64)             # K tail masked inside a swizzled stage
+run(64, 128, 128, 3, BM=64, BN=128, BK=64, transposed_b=True)
+run(64, 64, 128, 3, BM=64, BN=64, BK=64, misaligned_a=True)
+run(128, 128, 192, 4, BM=128, BN=128, BK=128, warps=8, dtype=torch.bfloat16)  # two K panels
 print('pipeline ok')

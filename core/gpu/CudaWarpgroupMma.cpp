@@ -1,0 +1,122 @@
+// Hopper warpgroup MMA (PTX wgmma.mma_async, sm_90a) for a pipelined resident dot (CudaEmitter::
+// WarpgroupMma). The operands stay in the cp.async ring, laid out in wgmma's 128-byte swizzle: A (M x K,
+// K contiguous, "K-major") and B (K x N, N contiguous, "MN-major", read transposed) in panels of 64
+// columns, each panel `rows` rows of 128 bytes, the 16-byte chunk c of row r stored at chunk c ^ (r % 8)
+// so that eight rows of one chunk column fall on different banks. The tensor cores read them through
+// 64-bit shared-memory descriptors; the accumulators are registers in wgmma's fragment layout.
+#include "core/gpu/CudaEmitter.h"
+#include "core/gpu/CudaTypes.h"
+
+namespace tilescope::gpu {
+
+namespace {
+
+constexpr int64_t kPanel = 64;        // 16-bit elements per 128-byte swizzled row
+constexpr int64_t kMaxAccumulators = 128;  // fp32 registers per thread for the result
+
+}  // namespace
+
+std::optional<CudaEmitter::WarpgroupMma> CudaEmitter::warpgroupMmaFor(const TensorCoreLayout& l) const {
+  if (!options_.archSpecific || options_.smArch != 90) return std::nullopt;
+  if (l.elem != "f16" && l.elem != "bf16") return std::nullopt;  // tf32 B cannot be read transposed
+  if (l.warps % 4 != 0) return std::nullopt;
+  WarpgroupMma g;
+  g.groups = l.warps / 4;
+  if (l.m % (64 * g.groups) != 0 || l.k % kPanel != 0 || l.n % kPanel != 0 || l.n > 256) return std::nullopt;
+  g.rowsPerGroup = l.m / g.groups;
+  g.tiles = g.rowsPerGroup / 64;
+  g.n = l.n;
+  if (g.tiles * g.n / 2 > kMaxAccumulators) return std::nullopt;
+  g.instruction = "ts_wgmma_m64n" + n2s(g.n) + "_" + l.elem;
+  return g;
+}
+
+std::string CudaEmitter::warpgroupInstruction(int64_t n, const std::string& elem) {
+  const std::string name = "ts_wgmma_m64n" + n2s(n) + "_" + elem;
+  if (warpgroupInstructions_.count(name)) return name;
+  // d += A * B for one 64 x n tile and k = 16: A K-major, B MN-major (imm-trans-b = 1), scale-d on.
+  const int64_t regs = n / 2;
+  std::string outs, list;
+  for (int64_t i = 0; i < regs; ++i) {
+    list += (i ? ", %" : "%") + n2s(i);
+    outs += std::string(i ? ", " : "") + "\"+f\"(d[" + n2s(i) + "])";
+  }
+  std::string text = "TS_DEV void " + name + "(float (&d)[" + n2s(regs) + "], unsigned long long a, unsigned long long b) {\n";
+  text += "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" + n2s(regs + 2) + ", 0;\\n\"\n";
+  text += "               \"wgmma.mma_async.sync.aligned.m64n" + n2s(n) + "k16.f32." + elem + "." + elem + " {" + list + "}, %" +
+          n2s(regs) + ", %" + n2s(regs + 1) + ", p, 1, 1, 0, 1;\\n}\\n\"\n";
+  text += "               : " + outs + "\n               : \"l\"(a), \"l\"(b), \"r\"(1));\n}\n";
+  warpgroupInstructions_[name] = text;
+  return name;
+}
+
+void CudaEmitter::declareWarpgroupAccumulator(const WarpgroupMma& g, const std::string& name) {
+  line("float " + name + "[" + n2s(g.tiles) + "][" + n2s(g.n / 2) + "];");
+  warpgroupInstruction(g.n, g.instruction.substr(g.instruction.rfind('_') + 1));
+}
+
+void CudaEmitter::moveWarpgroupAccumulator(const TensorCoreLayout& l, const WarpgroupMma& g, const std::string& acc,
+                                           bool toShared) {
+  // wgmma's m64nN fp32 fragment: register 4i + j of thread t (warp w = t / 32 of its warpgroup, lane
+  // t % 32) holds row 16w + lane / 4 + 8 (j / 2), column 8i + 2 (lane % 4) + j % 2 of the 64-row tile.
+  open("");
+  line("const int ts_wt = ts_tid & 127, ts_wg = ts_tid >> 7;");
+  line("float* ts_c = (float*)(ts_smem + " + std::to_string(l.offC) + ");");
+  line("#pragma unroll");
+  open("for (int ts_t = 0; ts_t < " + n2s(g.tiles) + "; ++ts_t)");
+  line("#pragma unroll");
+  open("for (int ts_r = 0; ts_r < " + n2s(g.n / 2) + "; ++ts_r)");
+  line("const int ts_row = ts_wg * " + n2s(g.rowsPerGroup) +
+       " + ts_t * 64 + (ts_wt >> 5) * 16 + ((ts_wt & 31) >> 2) + 8 * ((ts_r & 3) >> 1);");
+  line("const int ts_col = 8 * (ts_r >> 2) + 2 * (ts_wt & 3) + (ts_r & 1);");
+  const std::string at = "ts_c[ts_row * " + n2s(l.ldc) + " + ts_col]";
+  line(toShared ? at + " = " + acc + "[ts_t][ts_r];" : acc + "[ts_t][ts_r] = " + at + ";");
+  close();
+  close();
+  close();
+  sync();
+}
+
+void CudaEmitter::warpgroupStep(const ResidentAccumulator& r) {
+  const Pipeline& p = *pipeline_;
+  const WarpgroupMma& g = *p.wgmma;
+  const TensorCoreLayout& l = r.layout;
+  // The stage is complete; cp.async and element-wise writes become visible to the tensor cores'
+  // (async proxy) reads through the fence, to every warpgroup through the barrier.
+  line("ts_cp_wait<" + n2s(p.stages - 2) + ">();");
+  line("ts_fence_async_shared();");
+  sync();
+  open("");
+  line("const unsigned ts_sa = ts_shared_addr(" + p.ring + " + " + p.slot + " * " + std::to_string(p.stageBytes) + ");");
+  line("const int ts_wg = ts_tid >> 7;");
+  line("ts_wgmma_fence();");
+  line("#pragma unroll");
+  open("for (int ts_k = 0; ts_k < " + n2s(l.k / 16) + "; ++ts_k)");
+  line("#pragma unroll");
+  open("for (int ts_t = 0; ts_t < " + n2s(g.tiles) + "; ++ts_t)");
+  // A: panel ts_k / 4, rows from the warpgroup's tile, 32 bytes per k-step inside the 128-byte row;
+  // B: 16 rows (2 KiB) per k-step; its N panels are k * 128 bytes apart (the leading byte offset).
+  line("const unsigned ts_a = ts_sa + (ts_k / 4) * " + n2s(l.m * 128) + " + (ts_wg * " + n2s(g.rowsPerGroup) +
+       " + ts_t * 64) * 128 + (ts_k % 4) * 32;");
+  line("const unsigned ts_b = ts_sa + " + std::to_string(p.b.offset) + " + ts_k * 2048;");
+  line(g.instruction + "(" + r.frags + "[ts_t], ts_wgmma_desc(ts_a, 16, 1024), ts_wgmma_desc(ts_b, " + n2s(l.k * 128) +
+       ", 1024));");
+  close();
+  close();
+  line("ts_wgmma_commit();");
+  close();
+  // The slot written next was read by the previous iteration's multiplies, which every warpgroup
+  // waited for before the barrier above.
+  const std::string ahead = n2s(p.stages - 1);
+  open("if (" + inRange(p.counter, ahead) + ")");
+  line("const int ts_wr = " + p.slot + " == 0 ? " + ahead + " : " + p.slot + " - 1;");
+  stageAhead("ts_wr", p.counter, ahead);
+  close();
+  line("ts_cp_commit();");
+  line("ts_wgmma_wait<0>();");
+  line("#pragma unroll");
+  line("for (int ts_u = 0; ts_u < " + n2s(g.tiles * g.n / 2) + "; ++ts_u) ts_hold_register((&" + r.frags + "[0][0])[ts_u]);");
+  line(p.slot + " = " + p.slot + " == " + ahead + " ? 0 : " + p.slot + " + 1;");
+}
+
+}  // namespace tilescope::gpu
