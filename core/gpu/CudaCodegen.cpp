@@ -529,6 +529,8 @@ std::string CudaEmitter::compute(const ir::Expr& e) {
           return "((" + regType(type) + ")((ts_i64)(" + base + ") + " + offset + "))";
         }
         if (index_ != "ts_i") throw NotIndexable{};  // stored per slot: only this thread's own elements
+        if (auto it = packedLoads_.find(var->id); it != packedLoads_.end())
+          return fromMemory(type.dtype(), "ts_half(" + it->second + "[ts_j / 2], ts_j % 2)");
       }
       return element(varName(var), type);
     }

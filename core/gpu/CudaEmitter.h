@@ -55,7 +55,10 @@ public:
   void memoryLet(const ir::VarPtr& var, const ir::Expr& value, bool declare);
   void store(const ir::Store& n);
   // Tile load/store through vector accesses where the run-time checks allow (CudaCodegen.cpp).
-  void vectorLoad(const ir::Load& n, const std::string& name, const ir::Type& t);
+  // packedVar: the id of an immutable var that may stay packed (16-bit floats), else -1.
+  // Whether a vector load of t keeps its elements packed in 32-bit words (fp16, bf16).
+  bool packs(const ir::Type& t) const;
+  void vectorLoad(const ir::Load& n, const std::string& name, const ir::Type& t, int packedVar = -1);
   void vectorStore(const ir::Store& n);
   void openGroups(int64_t numel);  // loop over the vec-groups of a tile: ts_g, ts_i0
   void closeGroups(int64_t numel);
@@ -221,6 +224,9 @@ private:
   std::map<int, InductionStep> inductionSteps_;  // by the id of the Let `tile + splat(step)`
   // Loads whose only use is a resident dot's operand: read straight into the staging buffer.
   std::map<int, const ir::Load*> deferredLoads_;
+  // Immutable 16-bit float tiles kept as loaded, two per 32-bit word, converted where read: half
+  // the registers of an fp32 array. Var id -> the words array.
+  std::map<int, std::string> packedLoads_;
   std::optional<Pipeline> pipeline_;
   // While staging ahead: the loop's iv and the induction offsets at the future iteration (by var id).
   std::map<int, std::string> prefetchScalars_, prefetchOffsets_;

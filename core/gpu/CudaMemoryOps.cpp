@@ -34,9 +34,11 @@ void CudaEmitter::memoryLet(const ir::VarPtr& var, const ir::Expr& value, bool d
       line(body);
       return;
     }
-    if (declare) line(T + " " + name + "[" + std::to_string(slots(t.numel())) + "];");
-    if (layout(t.numel()).vec > 1 && !n->isVolatile) {
-      vectorLoad(*n, name, t);
+    const bool vector = layout(t.numel()).vec > 1 && !n->isVolatile;
+    const bool stayPacked = vector && declare && !var->isMutable && packs(t);
+    if (declare && !stayPacked) line(T + " " + name + "[" + std::to_string(slots(t.numel())) + "];");
+    if (vector) {
+      vectorLoad(*n, name, t, stayPacked ? var->id : -1);
       return;
     }
     openLoop(t.numel());
@@ -122,7 +124,7 @@ void CudaEmitter::store(const ir::Store& n) {
 // else the element-wise code (masked-out elements get `other`, memory is read only where the mask is).
 // 16-bit floats (fp16, bf16) stay packed as loaded until after the last group:
 // converting inside a group's branch would wait for its load before the next group's is issued.
-void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const ir::Type& t) {
+void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const ir::Type& t, int packedVar) {
   const int64_t numel = t.numel();
   const std::string V = std::to_string(layout(numel).vec);
   const std::string T = regType(t);
@@ -134,7 +136,7 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   const std::string each = "for (int ts_k = 0; ts_k < " + V + "; ++ts_k)";
   const std::string at = "const int ts_j = " + slot + ", ts_i = ts_i0 + ts_k;";
   const int vec = layout(numel).vec;
-  const bool packed = ir::bitWidth(t.dtype()) == 16 && fromMemory(t.dtype(), "x") != "x" && slots(numel) <= kMaxUnrolledSlots;
+  const bool packed = packs(t);
   const std::string words = name + "_words", W = std::to_string(vec / 2);
   if (packed) line("unsigned " + words + "[" + std::to_string(slots(numel) / 2) + "];");
   openGroups(numel);
@@ -173,11 +175,18 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   }
   close();
   closeGroups(numel);
-  if (packed) {
+  if (packedVar >= 0) {
+    packedLoads_[packedVar] = words;
+  } else if (packed) {
     line("#pragma unroll");
     line("for (int ts_j = 0; ts_j < " + std::to_string(slots(numel)) + "; ++ts_j) " + name + "[ts_j] = " +
          fromMemory(t.dtype(), "ts_half(" + words + "[ts_j / 2], ts_j % 2)") + ";");
   }
+}
+
+bool CudaEmitter::packs(const ir::Type& t) const {
+  return (t.dtype() == DType::FP16 || t.dtype() == DType::BF16) && layout(t.numel()).vec % 2 == 0 &&
+         slots(t.numel()) <= kMaxUnrolledSlots;
 }
 
 // A tile store with vec > 1: one vector store per group whose pointers are consecutive and aligned

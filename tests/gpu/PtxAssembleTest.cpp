@@ -1,4 +1,4 @@
-// CI without a GPU: every seed kernel goes IR -> CUDA C++ -> NVRTC PTX for sm_80 and sm_90, and
+// CI without a GPU: every seed kernel goes IR -> CUDA C++ -> NVRTC PTX for sm_80, sm_90 and sm_90a, and
 // ptxas (from /usr/local/cuda/bin, $CUDA_HOME/bin or PATH) assembles the PTX. Skips visibly when
 // NVRTC or ptxas is missing.
 #include <gtest/gtest.h>
@@ -76,7 +76,7 @@ TEST_P(SeedPtx, CompilesAndAssemblesForSm80AndSm90) {
   TempCache cache;
   ir::KernelPtr k = gpu::test::checkSeedCase(GetParam());
   ASSERT_TRUE(k);
-  for (const char* arch : {"sm_80", "sm_90"}) {
+  for (const char* arch : {"sm_80", "sm_90", "sm_90a"}) {
     auto compiled = gpu::GpuCompiler::instance().compile(*k, arch);
     ASSERT_FALSE(compiled->ptx.empty());
     EXPECT_NE(compiled->ptx.find(".target " + std::string(arch)), std::string::npos);
@@ -93,8 +93,8 @@ TEST_P(SeedPtx, CompilesAndAssemblesForSm80AndSm90) {
 INSTANTIATE_TEST_SUITE_P(Seeds, SeedPtx, ::testing::ValuesIn(gpu::test::gpuSeedCases()),
                          [](const ::testing::TestParamInfo<gpu::test::GpuSeedCase>& info) { return std::string(info.param.name); });
 
-// Memory-bound kernels: tile loads and stores become 16-byte (fp32) or 8-byte (fp16, 4 per group)
-// vector accesses, reductions use warp shuffles.
+// Memory-bound kernels: tile loads and stores become vector accesses (4 fp32 per group: 16 bytes; the
+// fp16 layer norm's 512 elements over 128 threads: 4 per group, 8 bytes), reductions use warp shuffles.
 TEST(GpuCompiler, SeedKernelsUseVectorAccessesAndShuffles) {
   if (!lang::test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
@@ -173,6 +173,70 @@ def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.conste
       EXPECT_EQ(ptxasErrors(ptxas, cache, "mm." + std::string(ir::dtypeName(c.in)), arch, compiled->ptx), "") << what;
     }
   }
+}
+
+// Hopper's wgmma (sm_90a only): a pipelined fp16 or bf16 K loop with BK = 64 and two warpgroups
+// multiplies with wgmma.mma_async on swizzled stages; plain sm_90 keeps the portable wmma loop.
+TEST(GpuCompiler, WarpgroupMmaLoopsAssembleForSm90a) {
+  if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
+  const std::string ptxas = findPtxas();
+  if (ptxas.empty()) GTEST_SKIP() << "ptxas not found (looked in $CUDA_HOME/bin, /usr/local/cuda/bin and PATH)";
+  TempCache cache;
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * BN + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k, other=0.0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k, other=0.0)
+        acc += tl.dot(a, b)
+        a_ptrs += BK
+        b_ptrs += BK * BN
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+)";
+  auto program = lang::test::programFrom(src, "mm.py");
+  for (ir::DType in : {ir::DType::FP16, ir::DType::BF16}) {
+    lang::Specialization spec;
+    spec.args = {lang::ArgSpec::pointer(in), lang::ArgSpec::pointer(in), lang::ArgSpec::pointer(ir::DType::FP32),
+                 lang::ArgSpec::scalar(ir::DType::I32, true), lang::ArgSpec::constexprValue(lang::ConstValue::integer(128)),
+                 lang::ArgSpec::constexprValue(lang::ConstValue::integer(128)),
+                 lang::ArgSpec::constexprValue(lang::ConstValue::integer(64))};
+    spec.options.numWarps = 8;
+    spec.options.numStages = 3;
+    const lang::CheckResult checked = lang::checkKernel(*program, "mm", spec);
+    ASSERT_TRUE(checked.ok()) << checked.diagnostics.render();
+    const std::string elem = in == ir::DType::FP16 ? "f16" : "bf16";
+    const std::string what = std::string(ir::dtypeName(in));
+    auto hopper = gpu::GpuCompiler::instance().compile(*checked.kernel, "sm_90a");
+    EXPECT_NE(hopper->ptx.find(".target sm_90a"), std::string::npos) << what;
+    EXPECT_NE(hopper->ptx.find("wgmma.mma_async.sync.aligned.m64n128k16.f32." + elem + "." + elem), std::string::npos) << what;
+    EXPECT_NE(hopper->ptx.find("fence.proxy.async.shared::cta"), std::string::npos) << what;
+    EXPECT_NE(hopper->ptx.find("cp.async.cg.shared.global"), std::string::npos) << what;
+    EXPECT_EQ(ptxasErrors(ptxas, cache, "mm." + what, "sm_90a", hopper->ptx), "") << what;
+    auto portable = gpu::GpuCompiler::instance().compile(*checked.kernel, "sm_90");
+    EXPECT_EQ(portable->ptx.find("wgmma"), std::string::npos) << what;
+    EXPECT_NE(portable->ptx.find("wmma.mma.sync"), std::string::npos) << what;
+  }
+}
+
+TEST(GpuCompiler, TargetNamesGiveTheGeneratorsOptions) {
+  const gpu::CudaCodegenOptions hopper = gpu::GpuCompiler::optionsFor("sm_90a");
+  EXPECT_EQ(hopper.smArch, 90);
+  EXPECT_TRUE(hopper.archSpecific);
+  const gpu::CudaCodegenOptions plain = gpu::GpuCompiler::optionsFor("sm_90");
+  EXPECT_EQ(plain.smArch, 90);
+  EXPECT_FALSE(plain.archSpecific);
+  EXPECT_EQ(gpu::GpuCompiler::optionsFor("compute_80").smArch, 80);
+  gpu::CudaCodegenOptions timed;
+  timed.programTiming = true;
+  EXPECT_TRUE(gpu::GpuCompiler::optionsFor("sm_86", timed).programTiming);  // the caller's options stay
 }
 
 TEST(GpuCompiler, SecondCompileOfTheSameKernelHitsTheCache) {

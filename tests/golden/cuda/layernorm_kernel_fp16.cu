@@ -14,7 +14,6 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
 #line 685 "triton-from-zero.md"
 #line 686 "triton-from-zero.md"
 #line 689 "triton-from-zero.md"
-  float v5_tmp[4];
   unsigned v5_tmp_words[2];
   #pragma unroll
   for (int ts_g = 0; ts_g < 1; ++ts_g) {
@@ -38,8 +37,6 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       for (int ts_w = 0; ts_w < 2; ++ts_w) v5_tmp_words[ts_g * 2 + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);
     }
   }
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 4; ++ts_j) v5_tmp[ts_j] = ts_h2f(ts_half(v5_tmp_words[ts_j / 2], ts_j % 2));
 #line 689 "triton-from-zero.md"
 #line 692 "triton-from-zero.md"
   float t0;
@@ -48,7 +45,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
     #pragma unroll
     for (int ts_j = 0; ts_j < 4; ++ts_j) {
       const int ts_i = ts_j / 4 * 512 + ts_tid * 4 + ts_j % 4;
-      ts_x[ts_j] = v5_tmp[ts_j];
+      ts_x[ts_j] = ts_h2f(ts_half(v5_tmp_words[ts_j / 2], ts_j % 2));
     }
     float* ts_sx = (float*)ts_smem;
     ts_sx[(0 + ts_tid * 4)] = ts_x[0];
@@ -178,7 +175,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
     #pragma unroll
     for (int ts_j = 0; ts_j < 4; ++ts_j) {
       const int ts_i = ts_j / 4 * 512 + ts_tid * 4 + ts_j % 4;
-      ts_x[ts_j] = ((((v5_tmp[ts_j]) - (v7_mean))) * (((v5_tmp[ts_j]) - (v7_mean))));
+      ts_x[ts_j] = ((((ts_h2f(ts_half(v5_tmp_words[ts_j / 2], ts_j % 2))) - (v7_mean))) * (((ts_h2f(ts_half(v5_tmp_words[ts_j / 2], ts_j % 2))) - (v7_mean))));
     }
     float* ts_sx = (float*)ts_smem;
     ts_sx[(0 + ts_tid * 4)] = ts_x[0];
@@ -304,7 +301,6 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
   float v10_rstd = ((__int_as_float(0x3f800000)) / (sqrtf(((v9_var) + (p8)))));
 #line 702 "triton-from-zero.md"
 #line 705 "triton-from-zero.md"
-  float v13_w[4];
   unsigned v13_w_words[2];
   #pragma unroll
   for (int ts_g = 0; ts_g < 1; ++ts_g) {
@@ -328,10 +324,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       for (int ts_w = 0; ts_w < 2; ++ts_w) v13_w_words[ts_g * 2 + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);
     }
   }
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 4; ++ts_j) v13_w[ts_j] = ts_h2f(ts_half(v13_w_words[ts_j / 2], ts_j % 2));
 #line 706 "triton-from-zero.md"
-  float v15_b[4];
   unsigned v15_b_words[2];
   #pragma unroll
   for (int ts_g = 0; ts_g < 1; ++ts_g) {
@@ -355,8 +348,6 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       for (int ts_w = 0; ts_w < 2; ++ts_w) v15_b_words[ts_g * 2 + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);
     }
   }
-  #pragma unroll
-  for (int ts_j = 0; ts_j < 4; ++ts_j) v15_b[ts_j] = ts_h2f(ts_half(v15_b_words[ts_j / 2], ts_j % 2));
 #line 709 "triton-from-zero.md"
 #line 712 "triton-from-zero.md"
   #pragma unroll
@@ -366,7 +357,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
     #pragma unroll
     for (int ts_k = 0; ts_k < 4; ++ts_k) {
       const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-      ts_vp[ts_k] = ((v2_Y) + (((ts_i32)(0 + ts_i)))); ts_vv[ts_k] = ts_f2h(ts_rh(((((((((v5_tmp[ts_j]) - (v7_mean))) * (v10_rstd))) * (v13_w[ts_j]))) + (v15_b[ts_j])))); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
+      ts_vp[ts_k] = ((v2_Y) + (((ts_i32)(0 + ts_i)))); ts_vv[ts_k] = ts_f2h(ts_rh(((((((((ts_h2f(ts_half(v5_tmp_words[ts_j / 2], ts_j % 2))) - (v7_mean))) * (v10_rstd))) * (ts_h2f(ts_half(v13_w_words[ts_j / 2], ts_j % 2))))) + (ts_h2f(ts_half(v15_b_words[ts_j / 2], ts_j % 2)))))); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
       ts_vst(ts_vp[0], ts_vv);
