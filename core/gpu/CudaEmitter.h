@@ -58,6 +58,9 @@ public:
   // packedVar: the id of an immutable var that may stay packed (16-bit floats), else -1.
   // Whether a vector load of t keeps its elements packed in 32-bit words (fp16, bf16).
   bool packs(const ir::Type& t) const;
+  // The mask of element k of a group (inside the group loop): `mask`, or a once-per-group value
+  // where the mask is constant over each group.
+  std::string maskOfGroup(const ir::Expr& maskExpr, const std::string& mask, int vec);
   void vectorLoad(const ir::Load& n, const std::string& name, const ir::Type& t, int packedVar = -1);
   void vectorStore(const ir::Store& n);
   void openGroups(int64_t numel);  // loop over the vec-groups of a tile: ts_g, ts_i0
@@ -227,6 +230,7 @@ private:
   // Immutable 16-bit float tiles kept as loaded, two per 32-bit word, converted where read: half
   // the registers of an fp32 array. Var id -> the words array.
   std::map<int, std::string> packedLoads_;
+  std::optional<AxisAnalysis> axes_;  // built at the first masked vector access
   std::optional<Pipeline> pipeline_;
   // While staging ahead: the loop's iv and the induction offsets at the future iteration (by var id).
   std::map<int, std::string> prefetchScalars_, prefetchOffsets_;

@@ -141,10 +141,11 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   if (packed) line("unsigned " + words + "[" + std::to_string(slots(numel) / 2) + "];");
   openGroups(numel);
   line(mt + "* ts_vp[" + V + "];" + (mask.empty() ? "" : " bool ts_vm[" + V + "];"));
+  const std::string groupMask = mask.empty() ? "" : maskOfGroup(n.mask, mask, vec);
   line("#pragma unroll");
   open(each);
   line(at);
-  line("ts_vp[ts_k] = " + ptr + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + mask + ";"));
+  line("ts_vp[ts_k] = " + ptr + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + groupMask + ";"));
   close();
   open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
   if (packed) {
@@ -184,6 +185,24 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   }
 }
 
+std::string CudaEmitter::maskOfGroup(const ir::Expr& maskExpr, const std::string& mask, int vec) {
+  // Groups start at multiples of vec along the last dimension; a mask constant over such runs (Triton's
+  // axis constancy: `cols < N` with N divisible by 16) is evaluated once per group, at its first element.
+  if (!axes_) {
+    std::map<int, ir::Expr> inductionInits;
+    for (const auto& [id, tile] : induction_) inductionInits[id] = tile.init;
+    axes_.emplace(kernel_, inductionInits);
+  }
+  std::set<int> assumedUnit;
+  if (axes_->of(maskExpr, assumedUnit).constancy < vec || !assumedUnit.empty()) return mask;
+  line("bool ts_m0;");
+  open("");
+  line("const int ts_j = ts_g * " + std::to_string(vec) + ", ts_i = ts_i0;");
+  line("ts_m0 = " + mask + ";");
+  close();
+  return "ts_m0";
+}
+
 bool CudaEmitter::packs(const ir::Type& t) const {
   return (t.dtype() == DType::FP16 || t.dtype() == DType::BF16) && layout(t.numel()).vec % 2 == 0 &&
          slots(t.numel()) <= kMaxUnrolledSlots;
@@ -202,10 +221,11 @@ void CudaEmitter::vectorStore(const ir::Store& n) {
   const std::string each = "for (int ts_k = 0; ts_k < " + V + "; ++ts_k)";
   openGroups(numel);
   line(mt + "* ts_vp[" + V + "]; " + mt + " ts_vv[" + V + "];" + (mask.empty() ? "" : " bool ts_vm[" + V + "];"));
+  const std::string groupMask = mask.empty() ? "" : maskOfGroup(n.mask, mask, layout(numel).vec);
   line("#pragma unroll");
   open(each);
   line("const int ts_j = ts_g * " + V + " + ts_k, ts_i = ts_i0 + ts_k;");
-  line("ts_vp[ts_k] = " + ptr + "; ts_vv[ts_k] = " + toMemory(dt, val) + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + mask + ";"));
+  line("ts_vp[ts_k] = " + ptr + "; ts_vv[ts_k] = " + toMemory(dt, val) + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + groupMask + ";"));
   close();
   open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
   line("ts_vst(ts_vp[0], ts_vv);");

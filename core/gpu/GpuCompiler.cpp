@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+#include <thread>
 
 #include "core/gpu/CudaDriver.h"
 #include "core/gpu/Nvrtc.h"
@@ -24,6 +25,23 @@ std::string GpuCompiler::defaultArch() {
   const CudaDriver& driver = CudaDriver::instance();
   if (driver.available() && !driver.devices().empty()) return driver.devices().front().arch();
   return "sm_90";
+}
+
+void GpuCompiler::warmUpInBackground(const std::string& arch) {
+  static std::once_flag once;
+  std::call_once(once, [arch] {
+    static std::thread worker([arch] {
+      const Nvrtc& nvrtc = Nvrtc::instance();
+      if (nvrtc.available())
+        nvrtc.compileToPtx("extern \"C\" __global__ void ts_warm_up(float* p) { p[threadIdx.x] = 0.0f; }\n", "warm_up.cu",
+                           arch, nvrtcOptions());
+    });
+    // Registered after the thread's own destructor, so it runs first: a short program waits for the
+    // warm-up instead of ending with a joinable thread.
+    std::atexit([] {
+      if (worker.joinable()) worker.join();
+    });
+  });
 }
 
 CudaCodegenOptions GpuCompiler::optionsFor(const std::string& arch, CudaCodegenOptions base) {

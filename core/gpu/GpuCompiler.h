@@ -33,6 +33,9 @@ public:
   std::shared_ptr<const CompiledKernel> compile(const ir::Kernel& kernel, const std::string& arch,
                                                 const CudaCodegenOptions& options = {});
 
+  // Loads NVRTC and compiles a tiny kernel on a background thread, once per process, so that the
+  // first real compile does not pay for loading the compiler (the GPU runtime calls it at start-up).
+  static void warmUpInBackground(const std::string& arch);
   // The first device's arch when there is one, else sm_90.
   static std::string defaultArch();
   // The generator's options for a target ("sm_90", "compute_80", "sm_90a"): its compute capability

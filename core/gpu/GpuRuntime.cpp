@@ -112,8 +112,12 @@ GpuRuntime::GpuRuntime() : api_(std::make_unique<Api>()) {
   if (!api_->eventElapsedTime) bind(api_->eventElapsedTime, "cuEventElapsedTime");
   api_->ctxCreate = reinterpret_cast<decltype(api_->ctxCreate)>(d.symbol("cuCtxCreate_v2"));
   api_->ctxDestroy = reinterpret_cast<decltype(api_->ctxDestroy)>(d.symbol("cuCtxDestroy_v2"));
-  if (!ok) reason_ = "the CUDA driver lacks " + reason_;
-  else reason_.clear();
+  if (!ok) {
+    reason_ = "the CUDA driver lacks " + reason_;
+    return;
+  }
+  reason_.clear();
+  GpuCompiler::warmUpInBackground(GpuCompiler::defaultArch());
 }
 
 bool GpuRuntime::available() const { return reason_.empty(); }

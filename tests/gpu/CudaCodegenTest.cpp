@@ -167,6 +167,34 @@ def k(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
   EXPECT_NE(out.source.find("fmaxf(ts_x[0], ts_x[4])"), std::string::npos) << out.source;
 }
 
+// fp16 rows: 16-byte groups of 8 elements, kept packed (two per register) until read; a mask
+// `cols < n` is one compare per group when n is divisible by 16, one per element otherwise.
+TEST(CudaCodegen, Fp16RowsLoadSixteenBytesPerGroupAndMaskOncePerGroupWhereTheyCan) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n
+    x = tl.load(x_ptr + cols, mask=mask, other=0.0)
+    tl.store(y_ptr + cols, x * 2.0, mask=mask)
+)";
+  for (bool divisible : {true, false}) {
+    lang::Specialization spec;
+    spec.args = {P(ir::DType::FP16), P(ir::DType::FP16), S(ir::DType::I32, divisible), C(2048)};
+    ir::KernelPtr k = kernelFrom(src, "k", spec);
+    ASSERT_TRUE(k);
+    const CudaKernelSource out = CudaCodegen::generate(*k);
+    EXPECT_NE(out.source.find("const int ts_i0 = ts_g * 1024 + ts_tid * 8;"), std::string::npos) << out.source;
+    EXPECT_NE(out.source.find("ts_vld_words<8>(ts_vp[0], &v"), std::string::npos) << out.source;
+    // x is read as ts_h2f(ts_half(words...)): no fp32 copy of the tile.
+    EXPECT_NE(out.source.find("ts_h2f(ts_half(v"), std::string::npos) << out.source;
+    const bool once = out.source.find("ts_vm[ts_k] = ts_m0;") != std::string::npos;
+    EXPECT_EQ(once, divisible) << out.source;
+  }
+}
+
 TEST(CudaCodegen, UnsupportedOpsGiveADiagnosticWithTheLocation) {
   const char* src = R"(import triton
 import triton.language as tl
