@@ -61,6 +61,8 @@ public:
   // The mask of element k of a group (inside the group loop): `mask`, or a once-per-group value
   // where the mask is constant over each group.
   std::string maskOfGroup(const ir::Expr& maskExpr, const std::string& mask, int vec);
+  // The memory bits of a stored value (valid inside the store's element loop).
+  std::string storedValue(const ir::Expr& value, ir::DType dt);
   void vectorLoad(const ir::Load& n, const std::string& name, const ir::Type& t, int packedVar = -1);
   void vectorStore(const ir::Store& n);
   void openGroups(int64_t numel);  // loop over the vec-groups of a tile: ts_g, ts_i0

@@ -104,9 +104,8 @@ void CudaEmitter::store(const ir::Store& n) {
   const DType dt = pt.dtype();
   if (ir::isFp8(dt)) unsupported(n.range, "storing fp8 values");
   const std::string ptr = expr(n.ptr);
-  const std::string val = expr(n.value);
   const std::string mask = n.mask ? expr(n.mask) : "";
-  const std::string body = "*(" + ptr + ") = " + toMemory(dt, val) + ";";
+  const std::string body = "*(" + ptr + ") = " + storedValue(n.value, dt) + ";";
   if (pt.isScalar()) {
     line("if (ts_tid == 0" + (mask.empty() ? "" : " && (" + mask + ")") + ") " + body);
   } else if (layout(pt.numel()).vec > 1) {
@@ -185,6 +184,16 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   }
 }
 
+std::string CudaEmitter::storedValue(const ir::Expr& value, DType dt) {
+  // An fp32 value rounded to fp16/bf16 (the checker's cast to the pointer's element) and then
+  // converted to memory bits is one conversion: the rounding is the conversion's own.
+  const auto* cast = value.as<ir::Cast>();
+  if (cast && (dt == DType::FP16 || dt == DType::BF16) && value.type().dtype() == dt && !cast->bitcast &&
+      cast->rounding == ir::RoundingMode::None && !value.type().isPointer() && cast->value.type().dtype() == DType::FP32)
+    return toMemory(dt, expr(cast->value));
+  return toMemory(dt, expr(value));
+}
+
 std::string CudaEmitter::maskOfGroup(const ir::Expr& maskExpr, const std::string& mask, int vec) {
   // Groups start at multiples of vec along the last dimension; a mask constant over such runs (Triton's
   // axis constancy: `cols < N` with N divisible by 16) is evaluated once per group, at its first element.
@@ -216,7 +225,7 @@ void CudaEmitter::vectorStore(const ir::Store& n) {
   const std::string V = std::to_string(layout(numel).vec);
   const std::string mt = memType(dt);
   const std::string ptr = expr(n.ptr);
-  const std::string val = expr(n.value);
+  const std::string stored = storedValue(n.value, dt);
   const std::string mask = n.mask ? expr(n.mask) : "";
   const std::string each = "for (int ts_k = 0; ts_k < " + V + "; ++ts_k)";
   openGroups(numel);
@@ -225,7 +234,7 @@ void CudaEmitter::vectorStore(const ir::Store& n) {
   line("#pragma unroll");
   open(each);
   line("const int ts_j = ts_g * " + V + " + ts_k, ts_i = ts_i0 + ts_k;");
-  line("ts_vp[ts_k] = " + ptr + "; ts_vv[ts_k] = " + toMemory(dt, val) + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + groupMask + ";"));
+  line("ts_vp[ts_k] = " + ptr + "; ts_vv[ts_k] = " + stored + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + groupMask + ";"));
   close();
   open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
   line("ts_vst(ts_vp[0], ts_vv);");

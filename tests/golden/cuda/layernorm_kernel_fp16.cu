@@ -357,7 +357,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
     #pragma unroll
     for (int ts_k = 0; ts_k < 4; ++ts_k) {
       const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-      ts_vp[ts_k] = ((v2_Y) + (((ts_i32)(0 + ts_i)))); ts_vv[ts_k] = ts_f2h(ts_rh(((((((((ts_h2f(ts_half(v5_tmp_words[ts_j / 2], ts_j % 2))) - (v7_mean))) * (v10_rstd))) * (ts_h2f(ts_half(v13_w_words[ts_j / 2], ts_j % 2))))) + (ts_h2f(ts_half(v15_b_words[ts_j / 2], ts_j % 2)))))); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
+      ts_vp[ts_k] = ((v2_Y) + (((ts_i32)(0 + ts_i)))); ts_vv[ts_k] = ts_f2h(((((((((ts_h2f(ts_half(v5_tmp_words[ts_j / 2], ts_j % 2))) - (v7_mean))) * (v10_rstd))) * (ts_h2f(ts_half(v13_w_words[ts_j / 2], ts_j % 2))))) + (ts_h2f(ts_half(v15_b_words[ts_j / 2], ts_j % 2))))); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
       ts_vst(ts_vp[0], ts_vv);
