@@ -112,6 +112,37 @@ TEST(CompileCommand, SpecializesMultiplesOf16AndTakesLaunchOptions) {
     EXPECT_EQ(runCli("compile " + path + sig + bad).exitCode, 2) << bad;
 }
 
+// --emit cuda generates for --arch: the same K loop is plain wmma before sm_80, a cp.async ring on
+// sm_90, and wgmma on Hopper's arch-specific sm_90a.
+TEST(CompileCommand, EmitCudaGeneratesForTheGivenArch) {
+  const std::string path = writeTemp("compile_mm.py", R"(import triton
+import triton.language as tl
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * BN + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+        a_ptrs += BK
+        b_ptrs += BK * BN
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+)");
+  const std::string args = " --kernel mm --signature \"*fp16,*fp16,*fp32,i32:16,128,128,64\" --num-warps 8 --emit cuda --arch ";
+  const auto old = runCli("compile " + path + args + "sm_75");
+  const auto ampere = runCli("compile " + path + args + "sm_90");
+  const auto hopper = runCli("compile " + path + args + "sm_90a");
+  for (const auto* r : {&old, &ampere, &hopper}) ASSERT_EQ(r->exitCode, 0) << r->output;
+  EXPECT_EQ(old.output.find("ts_cp_async16(ts_dst"), std::string::npos) << old.output;
+  EXPECT_NE(ampere.output.find("ts_cp_async16(ts_dst"), std::string::npos) << ampere.output;
+  EXPECT_EQ(ampere.output.find("ts_wgmma_m64n128_f16("), std::string::npos) << ampere.output;
+  EXPECT_NE(hopper.output.find("ts_wgmma_m64n128_f16(ts_acc"), std::string::npos) << hopper.output;
+}
+
 TEST(CompileCommand, EmitResourcesReportsRegistersOnAGpuAndSaysWhyNotWithout) {
   if (!tilescope::gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available";
   const std::string path = writeTemp("compile4.py", kKernels);
