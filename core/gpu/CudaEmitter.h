@@ -181,6 +181,9 @@ public:
   void pipelinedStep(const ResidentAccumulator& r);
   // After the loop: every copy landed and every warp is done with the ring.
   void pipelineDrain();
+  // In an iteration: start the copies of iteration i + stages - 1 (if there is one); move to the next slot.
+  void stageNextIteration();
+  void advanceSlot();
   // Stages both operands of the iteration `ahead` iterations after the one at `counter` into stage `slot`.
   void stageAhead(const std::string& slot, const std::string& counter, const std::string& ahead);
   void stageOperand(const OperandStream& s, const std::string& base);

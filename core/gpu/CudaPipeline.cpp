@@ -224,14 +224,26 @@ void CudaEmitter::pipelinedStep(const ResidentAccumulator& r) {
   // every warp's reads of the stage the copies below overwrite.
   line("ts_cp_wait<" + n2s(p.stages - 2) + ">();");
   sync();
+  stageNextIteration();
+  multiplyStaged(r.layout, r.frags, "ts_smem + " + p.slot + " * " + std::to_string(p.stageBytes), false);
+  advanceSlot();
+}
+
+void CudaEmitter::stageNextIteration() {
+  // Into the slot before this iteration's: the previous iteration read it, and every warp has
+  // passed the barrier since.
+  const Pipeline& p = *pipeline_;
   const std::string ahead = n2s(p.stages - 1);
   open("if (" + inRange(p.counter, ahead) + ")");
   line("const int ts_wr = " + p.slot + " == 0 ? " + ahead + " : " + p.slot + " - 1;");
   stageAhead("ts_wr", p.counter, ahead);
   close();
   line("ts_cp_commit();");
-  multiplyStaged(r.layout, r.frags, "ts_smem + " + p.slot + " * " + std::to_string(p.stageBytes), false);
-  line(p.slot + " = " + p.slot + " == " + ahead + " ? 0 : " + p.slot + " + 1;");
+}
+
+void CudaEmitter::advanceSlot() {
+  const Pipeline& p = *pipeline_;
+  line(p.slot + " = " + p.slot + " == " + n2s(p.stages - 1) + " ? 0 : " + p.slot + " + 1;");
 }
 
 void CudaEmitter::pipelineDrain() {

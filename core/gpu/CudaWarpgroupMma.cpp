@@ -107,16 +107,11 @@ void CudaEmitter::warpgroupStep(const ResidentAccumulator& r) {
   close();
   // The slot written next was read by the previous iteration's multiplies, which every warpgroup
   // waited for before the barrier above.
-  const std::string ahead = n2s(p.stages - 1);
-  open("if (" + inRange(p.counter, ahead) + ")");
-  line("const int ts_wr = " + p.slot + " == 0 ? " + ahead + " : " + p.slot + " - 1;");
-  stageAhead("ts_wr", p.counter, ahead);
-  close();
-  line("ts_cp_commit();");
+  stageNextIteration();
   line("ts_wgmma_wait<0>();");
   line("#pragma unroll");
   line("for (int ts_u = 0; ts_u < " + n2s(g.tiles * g.n / 2) + "; ++ts_u) ts_hold_register((&" + r.frags + "[0][0])[ts_u]);");
-  line(p.slot + " = " + p.slot + " == " + ahead + " ? 0 : " + p.slot + " + 1;");
+  advanceSlot();
 }
 
 }  // namespace tilescope::gpu

@@ -64,6 +64,41 @@ std::string ptxasErrors(const std::string& ptxas, const TempCache& cache, const 
   return text.empty() ? "ptxas failed without output" : text;
 }
 
+// A K loop of BM x BK @ BK x BN tiles with a masked K tail: the tensor-core and pipeline cases.
+constexpr const char* kMatmulLoop = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * BN + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k, other=0.0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k, other=0.0)
+        acc += tl.dot(a, b)
+        a_ptrs += BK
+        b_ptrs += BK * BN
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+)";
+
+// The matmul loop specialized for `in` operands, BM x BN x BK blocks and `warps` warps (default stages).
+ir::KernelPtr matmulLoop(ir::DType in, int64_t bm, int64_t bn, int64_t bk, int warps) {
+  auto program = lang::test::programFrom(kMatmulLoop, "mm.py");
+  lang::Specialization spec;
+  spec.args = {lang::ArgSpec::pointer(in), lang::ArgSpec::pointer(in), lang::ArgSpec::pointer(ir::DType::FP32),
+               lang::ArgSpec::scalar(ir::DType::I32, true), lang::ArgSpec::constexprValue(lang::ConstValue::integer(bm)),
+               lang::ArgSpec::constexprValue(lang::ConstValue::integer(bn)),
+               lang::ArgSpec::constexprValue(lang::ConstValue::integer(bk))};
+  spec.options.numWarps = warps;
+  const lang::CheckResult checked = lang::checkKernel(*program, "mm", spec);
+  EXPECT_TRUE(checked.ok()) << checked.diagnostics.render();
+  return checked.kernel;
+}
+
 class SeedPtx : public ::testing::TestWithParam<gpu::test::GpuSeedCase> {};
 
 }  // namespace
@@ -132,42 +167,16 @@ TEST(GpuCompiler, Bf16AndTf32TensorCoreLoopsAssemble) {
   const std::string ptxas = findPtxas();
   if (ptxas.empty()) GTEST_SKIP() << "ptxas not found (looked in $CUDA_HOME/bin, /usr/local/cuda/bin and PATH)";
   TempCache cache;
-  const char* src = R"(import triton
-import triton.language as tl
-
-@triton.jit
-def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    rm = tl.arange(0, BM)
-    rn = tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
-    b_ptrs = b_ptr + rk[:, None] * BN + rn[None, :]
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, K, BK):
-        a = tl.load(a_ptrs, mask=rk[None, :] < K - k, other=0.0)
-        b = tl.load(b_ptrs, mask=rk[:, None] < K - k, other=0.0)
-        acc += tl.dot(a, b)
-        a_ptrs += BK
-        b_ptrs += BK * BN
-    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
-)";
-  auto program = lang::test::programFrom(src, "mm.py");
   struct Case {
     ir::DType in;
     std::vector<std::string> present;
   };
   for (const Case& c : {Case{ir::DType::BF16, {"wmma.mma.sync.aligned.row.row.m16n16k16.f32.bf16.bf16.f32", "cp.async.cg.shared.global"}},
                         Case{ir::DType::FP32, {"wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32", "cvt.rna.tf32.f32"}}}) {
-    lang::Specialization spec;
-    spec.args = {lang::ArgSpec::pointer(c.in), lang::ArgSpec::pointer(c.in), lang::ArgSpec::pointer(ir::DType::FP32),
-                 lang::ArgSpec::scalar(ir::DType::I32, true), lang::ArgSpec::constexprValue(lang::ConstValue::integer(64)),
-                 lang::ArgSpec::constexprValue(lang::ConstValue::integer(64)),
-                 lang::ArgSpec::constexprValue(lang::ConstValue::integer(32))};
-    spec.options.numWarps = 4;
-    const lang::CheckResult checked = lang::checkKernel(*program, "mm", spec);
-    ASSERT_TRUE(checked.ok()) << checked.diagnostics.render();
+    ir::KernelPtr k = matmulLoop(c.in, 64, 64, 32, 4);
+    ASSERT_TRUE(k);
     for (const char* arch : {"sm_80", "sm_90"}) {
-      auto compiled = gpu::GpuCompiler::instance().compile(*checked.kernel, arch);
+      auto compiled = gpu::GpuCompiler::instance().compile(*k, arch);
       const std::string what = std::string(ir::dtypeName(c.in)) + " " + arch;
       for (const std::string& p : c.present) EXPECT_NE(compiled->ptx.find(p), std::string::npos) << what << " has no " << p;
       EXPECT_EQ(ptxasErrors(ptxas, cache, "mm." + std::string(ir::dtypeName(c.in)), arch, compiled->ptx), "") << what;
@@ -182,45 +191,18 @@ TEST(GpuCompiler, WarpgroupMmaLoopsAssembleForSm90a) {
   const std::string ptxas = findPtxas();
   if (ptxas.empty()) GTEST_SKIP() << "ptxas not found (looked in $CUDA_HOME/bin, /usr/local/cuda/bin and PATH)";
   TempCache cache;
-  const char* src = R"(import triton
-import triton.language as tl
-
-@triton.jit
-def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    rm = tl.arange(0, BM)
-    rn = tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
-    b_ptrs = b_ptr + rk[:, None] * BN + rn[None, :]
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, K, BK):
-        a = tl.load(a_ptrs, mask=rk[None, :] < K - k, other=0.0)
-        b = tl.load(b_ptrs, mask=rk[:, None] < K - k, other=0.0)
-        acc += tl.dot(a, b)
-        a_ptrs += BK
-        b_ptrs += BK * BN
-    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
-)";
-  auto program = lang::test::programFrom(src, "mm.py");
   for (ir::DType in : {ir::DType::FP16, ir::DType::BF16}) {
-    lang::Specialization spec;
-    spec.args = {lang::ArgSpec::pointer(in), lang::ArgSpec::pointer(in), lang::ArgSpec::pointer(ir::DType::FP32),
-                 lang::ArgSpec::scalar(ir::DType::I32, true), lang::ArgSpec::constexprValue(lang::ConstValue::integer(128)),
-                 lang::ArgSpec::constexprValue(lang::ConstValue::integer(128)),
-                 lang::ArgSpec::constexprValue(lang::ConstValue::integer(64))};
-    spec.options.numWarps = 8;
-    spec.options.numStages = 3;
-    const lang::CheckResult checked = lang::checkKernel(*program, "mm", spec);
-    ASSERT_TRUE(checked.ok()) << checked.diagnostics.render();
+    ir::KernelPtr k = matmulLoop(in, 128, 128, 64, 8);
+    ASSERT_TRUE(k);
     const std::string elem = in == ir::DType::FP16 ? "f16" : "bf16";
     const std::string what = std::string(ir::dtypeName(in));
-    auto hopper = gpu::GpuCompiler::instance().compile(*checked.kernel, "sm_90a");
+    auto hopper = gpu::GpuCompiler::instance().compile(*k, "sm_90a");
     EXPECT_NE(hopper->ptx.find(".target sm_90a"), std::string::npos) << what;
     EXPECT_NE(hopper->ptx.find("wgmma.mma_async.sync.aligned.m64n128k16.f32." + elem + "." + elem), std::string::npos) << what;
     EXPECT_NE(hopper->ptx.find("fence.proxy.async.shared::cta"), std::string::npos) << what;
     EXPECT_NE(hopper->ptx.find("cp.async.cg.shared.global"), std::string::npos) << what;
     EXPECT_EQ(ptxasErrors(ptxas, cache, "mm." + what, "sm_90a", hopper->ptx), "") << what;
-    auto portable = gpu::GpuCompiler::instance().compile(*checked.kernel, "sm_90");
+    auto portable = gpu::GpuCompiler::instance().compile(*k, "sm_90");
     EXPECT_EQ(portable->ptx.find("wgmma"), std::string::npos) << what;
     EXPECT_NE(portable->ptx.find("wmma.mma.sync"), std::string::npos) << what;
   }
