@@ -175,9 +175,12 @@ public:
                         (gpu::GpuRuntime::instance().available()
                              ? std::string("Choose the GPU backend (tilescope-cli run --backend gpu, or the toolbar's backend menu).")
                              : "This machine has no usable GPU: " + gpu::GpuRuntime::instance().unavailableReason()));
-    std::string why;
-    const std::optional<std::vector<RawKernelParam>> params = parseRawKernelSignature(code_, name_, &why);
-    if (!params) throwValueError("RawKernel '" + name_ + "': " + why);
+    if (!signatureParsed_) {  // once per kernel object: the code never changes
+      params_ = parseRawKernelSignature(code_, name_, &signatureError_);
+      signatureParsed_ = true;
+    }
+    const std::optional<std::vector<RawKernelParam>>& params = params_;
+    if (!params) throwValueError("RawKernel '" + name_ + "': " + signatureError_);
     if (params->size() != values.size())
       throwTypeError("RawKernel '" + name_ + "' takes " + std::to_string(params->size()) + " arguments (" + signature(*params) +
                      "), " + std::to_string(values.size()) + " given");
@@ -252,6 +255,9 @@ private:
 
   std::string code_, name_;
   std::vector<std::string> options_;
+  bool signatureParsed_ = false;
+  std::optional<std::vector<RawKernelParam>> params_;  // the __global__ function's parameters
+  std::string signatureError_;                         // why they could not be read
 };
 
 Value cupyModule(Interpreter&) {
