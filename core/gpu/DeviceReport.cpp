@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "core/gpu/CudaDriver.h"
+#include "core/gpu/GpuCompiler.h"
 #include "core/gpu/Nvrtc.h"
 
 namespace tilescope::gpu {
@@ -33,6 +34,10 @@ DeviceReport DeviceReport::probe() {
   report.nvrtcSummary = nvrtc.available() ? "NVRTC " + nvrtc.version() + " (" + nvrtc.libraryPath() + ")"
                                           : nvrtc.unavailableReason();
   return report;
+}
+
+void DeviceReport::warmUpCompiler() const {
+  if (gpuAvailable && nvrtcAvailable) GpuCompiler::warmUpInBackground(GpuCompiler::defaultArch());
 }
 
 std::string DeviceReport::statusLine() const {

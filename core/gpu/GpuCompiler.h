@@ -34,7 +34,8 @@ public:
                                                 const CudaCodegenOptions& options = {});
 
   // Loads NVRTC and compiles a tiny kernel on a background thread, once per process, so that the
-  // first real compile does not pay for loading the compiler (the GPU runtime calls it at start-up).
+  // first real compile does not pay for initialising the compiler (called by `run` with a GPU
+  // backend, by the app when it finds a GPU, and by the GPU runtime when it starts).
   static void warmUpInBackground(const std::string& arch);
   // The first device's arch when there is one, else sm_90.
   static std::string defaultArch();
