@@ -120,13 +120,17 @@ const lang::Diagnostic* firstError(const lang::DiagnosticList& d) {
 PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const Value& grid, const CallArgs& callArgs) {
   PreparedLaunch out;
   CallArgs args = callArgs;
+  const Signature& sig = jit.fn->signature;
   for (const char* option : kLaunchOptions) {
     if (std::optional<Value> v = args.takeKeyword(option)) {
       if (std::string(option) == "num_warps") out.numWarps = static_cast<int>(in.toIndex(*v, "num_warps"));
       if (std::string(option) == "num_stages") out.numStages = static_cast<int>(in.toIndex(*v, "num_stages"));
+      // A kernel parameter of the same name (the fused-softmax tutorial's `num_stages: tl.constexpr`)
+      // gets the value too, as in Triton.
+      for (const auto& p : sig.params())
+        if (p.name == option) args.keywords.emplace_back(option, *v);
     }
   }
-  const Signature& sig = jit.fn->signature;
   const ValueList bound = sig.bind(in, args);
 
   lang::Specialization spec;

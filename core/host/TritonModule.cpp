@@ -7,6 +7,7 @@
 #include "core/host/Interpreter.h"
 #include "core/host/JitFunction.h"
 #include "core/host/PyError.h"
+#include "core/host/TritonDriver.h"
 #include "core/host/TritonValues.h"
 
 namespace tilescope::host {
@@ -70,10 +71,11 @@ Value decorator(const std::string& name, std::function<Value(Interpreter&, const
   });
 }
 
-Value tritonModule(Interpreter&) {
+Value tritonModule(Interpreter& in) {
   auto m = std::make_shared<NamespaceObject>("triton");
   auto& t = m->attrs;
   t["__version__"] = makeStr("3.1.0");
+  t["runtime"] = tritonRuntimeNamespace(in);
   // @triton.jit and @triton.jit(debug=..., do_not_specialize=...).
   t["jit"] = makeBuiltin("triton.jit", [](Interpreter& in, CallArgs& a) -> Value {
     if (a.positional.size() == 1 && a.keywords.empty()) return makeJit(in, a.positional[0]);
@@ -155,6 +157,8 @@ void installTritonModule(Interpreter& in) {
   in.registerModule("triton", tritonModule);
   in.registerModule("triton.language", languageModule);
   in.registerModule("triton.testing", testingModule);
+  // `triton.runtime` is the namespace `import triton` already made.
+  in.registerModule("triton.runtime", [](Interpreter& in2) { return in2.getAttr(in2.importModule("triton"), "runtime"); });
 }
 
 }  // namespace tilescope::host

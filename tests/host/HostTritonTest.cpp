@@ -217,3 +217,35 @@ TEST(HostTriton, GpuBackendRunsOnTheGpuOrSaysWhyNot) {
     EXPECT_NE(r.errorValue.find("run with --backend sim or auto"), std::string::npos) << r.errorValue;
   }
 }
+
+// What Triton's tutorials ask of the active driver, as they ask it (01 vector add, 02 fused softmax,
+// 03 matmul): the torch device, the target, the device's properties.
+TEST(HostTriton, TheTutorialsDriverQueriesWork) {
+  const std::string out = tritonOut(
+      "from triton.runtime import driver\n"
+      "DEVICE = triton.runtime.driver.active.get_active_torch_device()\n"
+      "x = torch.ones(4, device=DEVICE)\n"
+      "print(DEVICE, x.device, driver.active is triton.runtime.driver.active)\n"
+      "target = triton.runtime.driver.active.get_current_target()\n"
+      "print(target.backend, target.warp_size, target.arch >= 70)\n"
+      "props = driver.active.utils.get_device_properties(DEVICE.index)\n"
+      "print(sorted(props.keys()), props['max_num_regs'], props['warpSize'], props['multiprocessor_count'] > 0,\n"
+      "      props['max_shared_mem'] >= 49152)\n"
+      "print(driver.active.get_current_device(), driver.active.get_device_interface().device_count())\n");
+  EXPECT_EQ(out, "cuda:0 cuda:0 True\ncuda 32 True\n"
+                 "['max_num_regs', 'max_shared_mem', 'multiprocessor_count', 'warpSize'] 65536 32 True True\n0 1\n");
+}
+
+// A kernel parameter named like a launch option (the fused-softmax tutorial's `num_stages:
+// tl.constexpr`) receives the value, which is also the launch option, as in Triton.
+TEST(HostTriton, ALaunchOptionThatIsAlsoAParameterReachesTheKernel) {
+  EXPECT_EQ(pyOut(std::string(kPrelude) +
+                  "@triton.jit\n"
+                  "def k(out_ptr, num_stages: tl.constexpr):\n"
+                  "    for i in tl.range(0, 4, 1, num_stages=num_stages):\n"
+                  "        tl.store(out_ptr + i, num_stages * 10 + i)\n"
+                  "out = torch.zeros(4, dtype=torch.int32)\n"
+                  "k[(1,)](out, num_stages=3, num_warps=2)\n"
+                  "print(out)\n"),
+            "tensor([30, 31, 32, 33], dtype=torch.int32)\n");
+}
