@@ -1,5 +1,5 @@
 // Debugging and compiler hints: tl.device_print, static_print, static_assert, device_assert,
-// debug_barrier, multiple_of, max_contiguous, max_constancy.
+// debug_barrier, assume, multiple_of, max_contiguous, max_constancy.
 #include "core/lang/BuiltinRegistry.h"
 
 namespace tilescope::lang {
@@ -78,6 +78,17 @@ void registerDebugBuiltins(BuiltinRegistry& r) {
       cond = ir::Binary::make(ir::BinaryOp::Or, c, ir::Unary::make(ir::UnaryOp::Invert, m, a.callRange()), a.callRange());
     }
     ec.emitter().emit(ir::Assert::make(cond, msg, a.callRange()));
+    return Value::ofConst(ConstValue::none());
+  });
+  // A promise to the compiler (Triton turns it into llvm.assume): checked for type, then dropped;
+  // nothing tilescope generates relies on it.
+  r.add("tl.assume", "cond", [](ExprChecker& ec, const BoundArgs& a) {
+    const Value& cond = a.get("cond");
+    if (cond.isConst()) {
+      if (!cond.constant.truthy()) ec.error(a.range("cond"), "tl.assume of a condition that is always false");
+    } else {
+      ec.toBool(builtin::tensorArg(ec, a, "cond"), a.range("cond"));
+    }
     return Value::ofConst(ConstValue::none());
   });
   r.add("tl.debug_barrier", "", [](ExprChecker& ec, const BoundArgs& a) {

@@ -371,6 +371,8 @@ TEST(Checker, DotAtomicsAndHintsTypeCheck) {
                              "    h = tl.dot(a.to(tl.float16), a.to(tl.float16), out_dtype=tl.float16)\n"
                              "    old = tl.atomic_add(cnt_ptr, 1)\n"
                              "    prev = tl.atomic_cas(cnt_ptr, 0, old)\n"
+                             "    tl.assume(old >= 0)\n"
+                             "    tl.assume(offs < 32)\n"
                              "    p = tl.multiple_of(c_ptr + offs, 16)\n"
                              "    tl.store(p[:, None] + offs[None, :] * 32, acc + h)\n",
                              {P(DType::FP32), P(DType::FP32), P(DType::I32)});
@@ -379,6 +381,8 @@ TEST(Checker, DotAtomicsAndHintsTypeCheck) {
   EXPECT_NE(d.find("let old: i32 = atomic_add %cnt_ptr, 1:i32"), std::string::npos) << d;
   EXPECT_NE(d.find("let prev: i32 = atomic_cas %cnt_ptr, 0:i32, old"), std::string::npos) << d;
   EXPECT_NE(d.find("= multiple_of %"), std::string::npos) << d;
+  // tl.assume is a promise to the compiler: checked, then nothing in the IR.
+  EXPECT_EQ(d.find("assume"), std::string::npos) << d;
 }
 
 TEST(Checker, NotebookCellsShareOneNamespaceAndLaterDefinitionsWin) {
