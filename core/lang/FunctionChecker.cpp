@@ -429,7 +429,9 @@ void FunctionChecker::closeLoopScope(const Scope& before, const std::vector<Carr
   for (const Carried& c : carried) after.bind(c.name, Value::ofTensor(ir::VarRef::make(c.var, loopRange)), before.find(c.name)->range);
   for (const auto& [name, b] : scope_.bindings()) {
     const Binding* prior = before.find(name);
-    if (!prior) {
+    // A name that may not be read before the loop (say, one defined inside an earlier loop, as the
+    // layer-norm tutorial's `cols` in each of its loops) is new in this one too.
+    if (!prior || (prior->value.kind == Value::Kind::Undefined && !b.value.sameAs(prior->value))) {
       after.bind(name, Value::undefined("'" + name + "' is defined inside the " + std::string(what) + " at line " +
                                         lineOf(loopRange) + " and is not available after it; assign it before the loop"),
                  b.range);

@@ -361,6 +361,22 @@ TEST(Checker, TensorMethodsAndShapeOps) {
   EXPECT_NE(d.find("let w: tensor<256xfp32> = select"), std::string::npos) << d;
 }
 
+// The layer-norm tutorial's shape: each loop defines its own `cols`, which no loop carries.
+TEST(Checker, EachLoopMayDefineANameAnEarlierLoopDefinedToo) {
+  const std::string d = dump("@triton.jit\n"
+                             "def k(x_ptr, n, BLOCK: tl.constexpr):\n"
+                             "    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n"
+                             "    for off in range(0, n, BLOCK):\n"
+                             "        cols = off + tl.arange(0, BLOCK)\n"
+                             "        acc += tl.load(x_ptr + cols, mask=cols < n, other=0.)\n"
+                             "    for off in range(0, n, BLOCK):\n"
+                             "        cols = off + tl.arange(0, BLOCK)\n"
+                             "        tl.store(x_ptr + cols, acc, mask=cols < n)\n",
+                             {P(DType::FP32), S(), C(64)});
+  EXPECT_NE(d.find("let cols: tensor<64xi32>"), std::string::npos) << d;
+  EXPECT_EQ(d.find("var cols"), std::string::npos) << d;  // not loop-carried
+}
+
 TEST(Checker, DotAtomicsAndHintsTypeCheck) {
   const std::string d = dump("@triton.jit\n"
                              "def k(a_ptr, c_ptr, cnt_ptr):\n"
