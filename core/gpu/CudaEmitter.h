@@ -54,8 +54,8 @@ public:
   void bindVar(const ir::VarPtr& var, const ir::Expr& value, bool declare);
   void memoryLet(const ir::VarPtr& var, const ir::Expr& value, bool declare);
   void store(const ir::Store& n);
-  // Tile load/store through vector accesses where the run-time checks allow (CudaCodegen.cpp).
-  // packedVar: the id of an immutable var that may stay packed (16-bit floats), else -1.
+  // Contiguity, constancy and divisibility of the kernel's tiles (AxisInfo.h).
+  const AxisAnalysis& axisAnalysis() const;
   // Whether a vector load of t keeps its elements packed in 32-bit words (fp16, bf16).
   bool packs(const ir::Type& t) const;
   // The mask of element k of a group (inside the group loop): `mask`, or a once-per-group value
@@ -63,6 +63,8 @@ public:
   std::string maskOfGroup(const ir::Expr& maskExpr, const std::string& mask, int vec);
   // The memory bits of a stored value (valid inside the store's element loop).
   std::string storedValue(const ir::Expr& value, ir::DType dt);
+  // Tile load/store through vector accesses where the run-time checks allow (CudaMemoryOps.cpp).
+  // packedVar: the id of an immutable var that may stay packed (16-bit floats), else -1.
   void vectorLoad(const ir::Load& n, const std::string& name, const ir::Type& t, int packedVar = -1);
   void vectorStore(const ir::Store& n);
   void openGroups(int64_t numel);  // loop over the vec-groups of a tile: ts_g, ts_i0
@@ -154,9 +156,11 @@ public:
   // both operands straight from the swizzled stages (CudaWarpgroupMma.cpp).
   struct WarpgroupMma {
     int64_t groups = 1, rowsPerGroup = 64, tiles = 1, n = 0;
-    std::string instruction;  // the prelude's wrapper of the wgmma for this N and element type
+    std::string elem;  // "f16" or "bf16"
   };
   std::optional<WarpgroupMma> warpgroupMmaFor(const TensorCoreLayout& l) const;
+  // The name of the prelude's wrapper of the m64nNk16 wgmma for elem, added to the kernel's prelude
+  // at its first use.
   std::string warpgroupInstruction(int64_t n, const std::string& elem);
   void declareWarpgroupAccumulator(const WarpgroupMma& g, const std::string& name);
   void moveWarpgroupAccumulator(const TensorCoreLayout& l, const WarpgroupMma& g, const std::string& acc, bool toShared);
@@ -235,7 +239,7 @@ private:
   // Immutable 16-bit float tiles kept as loaded, two per 32-bit word, converted where read: half
   // the registers of an fp32 array. Var id -> the words array.
   std::map<int, std::string> packedLoads_;
-  std::optional<AxisAnalysis> axes_;  // built at the first masked vector access
+  mutable std::optional<AxisAnalysis> axes_;  // axisAnalysis(), built at its first use
   std::optional<Pipeline> pipeline_;
   // While staging ahead: the loop's iv and the induction offsets at the future iteration (by var id).
   std::map<int, std::string> prefetchScalars_, prefetchOffsets_;

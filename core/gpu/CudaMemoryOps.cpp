@@ -125,7 +125,8 @@ void CudaEmitter::store(const ir::Store& n) {
 // converting inside a group's branch would wait for its load before the next group's is issued.
 void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const ir::Type& t, int packedVar) {
   const int64_t numel = t.numel();
-  const std::string V = std::to_string(layout(numel).vec);
+  const int vec = layout(numel).vec;
+  const std::string V = std::to_string(vec);
   const std::string T = regType(t);
   const std::string mt = memType(t.dtype());
   const std::string ptr = expr(n.ptr);
@@ -134,7 +135,6 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   const std::string slot = "ts_g * " + V + " + ts_k";
   const std::string each = "for (int ts_k = 0; ts_k < " + V + "; ++ts_k)";
   const std::string at = "const int ts_j = " + slot + ", ts_i = ts_i0 + ts_k;";
-  const int vec = layout(numel).vec;
   const bool packed = packs(t);
   const std::string words = name + "_words", W = std::to_string(vec / 2);
   if (packed) line("unsigned " + words + "[" + std::to_string(slots(numel) / 2) + "];");
@@ -197,19 +197,24 @@ std::string CudaEmitter::storedValue(const ir::Expr& value, DType dt) {
 std::string CudaEmitter::maskOfGroup(const ir::Expr& maskExpr, const std::string& mask, int vec) {
   // Groups start at multiples of vec along the last dimension; a mask constant over such runs (Triton's
   // axis constancy: `cols < N` with N divisible by 16) is evaluated once per group, at its first element.
-  if (!axes_) {
-    std::map<int, ir::Expr> inductionInits;
-    for (const auto& [id, tile] : induction_) inductionInits[id] = tile.init;
-    axes_.emplace(kernel_, inductionInits);
-  }
   std::set<int> assumedUnit;
-  if (axes_->of(maskExpr, assumedUnit).constancy < vec || !assumedUnit.empty()) return mask;
+  if (axisAnalysis().of(maskExpr, assumedUnit).constancy < vec || !assumedUnit.empty()) return mask;
   line("bool ts_m0;");
   open("");
   line("const int ts_j = ts_g * " + std::to_string(vec) + ", ts_i = ts_i0;");
   line("ts_m0 = " + mask + ";");
   close();
   return "ts_m0";
+}
+
+const AxisAnalysis& CudaEmitter::axisAnalysis() const {
+  // Built once, after findInductionTiles: induction tiles are their initial value plus an offset.
+  if (!axes_) {
+    std::map<int, ir::Expr> inductionInits;
+    for (const auto& [id, tile] : induction_) inductionInits[id] = tile.init;
+    axes_.emplace(kernel_, std::move(inductionInits));
+  }
+  return *axes_;
 }
 
 bool CudaEmitter::packs(const ir::Type& t) const {

@@ -101,9 +101,7 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
   }
 
   // 16-byte chunks: one pointer and one mask per chunk.
-  std::map<int, ir::Expr> inductionInits;
-  for (const auto& [id, tile] : induction_) inductionInits[id] = tile.init;
-  const AxisAnalysis axes(kernel_, inductionInits);
+  const AxisAnalysis& axes = axisAnalysis();
   for (const ir::Load* load : {loads.at(aRef->var->id), loads.at(bRef->var->id)}) {
     if (ir::bitWidth(load->type.dtype()) != 16 || load->isVolatile) return std::nullopt;
     if (axes.of(load->ptr, p.unitParams).contiguity < kChunk) return std::nullopt;

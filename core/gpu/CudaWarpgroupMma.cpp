@@ -27,7 +27,7 @@ std::optional<CudaEmitter::WarpgroupMma> CudaEmitter::warpgroupMmaFor(const Tens
   g.tiles = g.rowsPerGroup / 64;
   g.n = l.n;
   if (g.tiles * g.n / 2 > kMaxAccumulators) return std::nullopt;
-  g.instruction = "ts_wgmma_m64n" + n2s(g.n) + "_" + l.elem;
+  g.elem = l.elem;
   return g;
 }
 
@@ -52,7 +52,6 @@ std::string CudaEmitter::warpgroupInstruction(int64_t n, const std::string& elem
 
 void CudaEmitter::declareWarpgroupAccumulator(const WarpgroupMma& g, const std::string& name) {
   line("float " + name + "[" + n2s(g.tiles) + "][" + n2s(g.n / 2) + "];");
-  warpgroupInstruction(g.n, g.instruction.substr(g.instruction.rfind('_') + 1));
 }
 
 void CudaEmitter::moveWarpgroupAccumulator(const TensorCoreLayout& l, const WarpgroupMma& g, const std::string& acc,
@@ -99,7 +98,7 @@ void CudaEmitter::warpgroupStep(const ResidentAccumulator& r) {
   line("const unsigned ts_a = ts_sa + (ts_k / 4) * " + n2s(l.m * 128) + " + (ts_wg * " + n2s(g.rowsPerGroup) +
        " + ts_t * 64) * 128 + (ts_k % 4) * 32;");
   line("const unsigned ts_b = ts_sa + " + std::to_string(p.b.offset) + " + ts_k * 2048;");
-  line(g.instruction + "(" + r.frags + "[ts_t], ts_wgmma_desc(ts_a, 16, 1024), ts_wgmma_desc(ts_b, " + n2s(l.k * 128) +
+  line(warpgroupInstruction(g.n, g.elem) + "(" + r.frags + "[ts_t], ts_wgmma_desc(ts_a, 16, 1024), ts_wgmma_desc(ts_b, " + n2s(l.k * 128) +
        ", 1024));");
   close();
   close();
