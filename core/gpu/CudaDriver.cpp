@@ -67,6 +67,7 @@ void CudaDriver::enumerateDevices() {
     api_.cuDeviceGetAttribute(&info.computeMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
     api_.cuDeviceGetAttribute(&info.computeMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
     api_.cuDeviceGetAttribute(&info.multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    api_.cuDeviceGetAttribute(&info.maxSharedBytesPerProgram, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev);
     api_.cuDeviceTotalMem(&info.totalMemoryBytes, dev);
     devices_.push_back(std::move(info));
   }

@@ -16,6 +16,7 @@ struct GpuDeviceInfo {
   int computeMajor = 0;
   int computeMinor = 0;
   int multiprocessors = 0;
+  int maxSharedBytesPerProgram = 0;  // what one CTA may opt into
   size_t totalMemoryBytes = 0;
   // The target to compile for: Hopper (9.0) gets its arch-specific target sm_90a, for wgmma.
   std::string arch() const {

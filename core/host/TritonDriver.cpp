@@ -14,29 +14,14 @@ namespace {
 
 // The device the properties describe: device 0 of the driver, or, in simulator mode, an H100's
 // figures, so occupancy arithmetic in host code (the fused-softmax tutorial) gives sensible grids.
-struct DeviceFigures {
-  int computeCapability = 90;
-  int multiprocessors = 132;
-};
-
-DeviceFigures deviceFigures() {
-  DeviceFigures f;
+gpu::GpuDeviceInfo describedDevice() {
   const gpu::CudaDriver& driver = gpu::CudaDriver::instance();
-  if (driver.available() && !driver.devices().empty()) {
-    const gpu::GpuDeviceInfo& d = driver.devices().front();
-    f.computeCapability = d.computeMajor * 10 + d.computeMinor;
-    f.multiprocessors = d.multiprocessors;
-  }
-  return f;
-}
-
-// Shared memory one program may opt into, by compute capability (CUDA's documented limits).
-int64_t maxSharedBytes(int cc) {
-  if (cc >= 90) return 232448;
-  if (cc == 80 || cc == 87) return 166912;
-  if (cc >= 86) return 101376;
-  if (cc >= 75) return 65536;
-  return 49152;
+  if (driver.available() && !driver.devices().empty()) return driver.devices().front();
+  gpu::GpuDeviceInfo h100;
+  h100.computeMajor = 9;
+  h100.multiprocessors = 132;
+  h100.maxSharedBytesPerProgram = 232448;
+  return h100;
 }
 
 }  // namespace
@@ -54,7 +39,8 @@ Value tritonRuntimeNamespace(Interpreter&) {
     // GPUTarget(backend, arch, warp_size)
     auto target = std::make_shared<NamespaceObject>("GPUTarget");
     target->attrs["backend"] = makeStr("cuda");
-    target->attrs["arch"] = Value::integer(deviceFigures().computeCapability);
+    const gpu::GpuDeviceInfo d = describedDevice();
+    target->attrs["arch"] = Value::integer(d.computeMajor * 10 + d.computeMinor);
     target->attrs["warp_size"] = Value::integer(32);
     return Value(target);
   });
@@ -66,10 +52,10 @@ Value tritonRuntimeNamespace(Interpreter&) {
   });
   auto utils = std::make_shared<NamespaceObject>("triton.runtime.driver.active.utils");
   utils->attrs["get_device_properties"] = makeBuiltin("get_device_properties", "device", [](Interpreter& in, ValueList&) {
-    const DeviceFigures f = deviceFigures();
+    const gpu::GpuDeviceInfo d = describedDevice();
     auto props = std::make_shared<DictObject>();
-    props->set(in, makeStr("max_shared_mem"), Value::integer(maxSharedBytes(f.computeCapability)));
-    props->set(in, makeStr("multiprocessor_count"), Value::integer(f.multiprocessors));
+    props->set(in, makeStr("max_shared_mem"), Value::integer(d.maxSharedBytesPerProgram));
+    props->set(in, makeStr("multiprocessor_count"), Value::integer(d.multiprocessors));
     props->set(in, makeStr("max_num_regs"), Value::integer(65536));
     props->set(in, makeStr("warpSize"), Value::integer(32));
     return Value(props);
