@@ -7,8 +7,8 @@ namespace tilescope::ui {
 
 DeviceStatus CoreFacade::probeDevices() {
   const gpu::DeviceReport report = gpu::DeviceReport::probe();
-  // With a GPU, the first kernel run compiles: initialise NVRTC in the background from the start.
-  report.warmUpCompiler();
+  // With a GPU, the first kernel run compiles and needs a CUDA context: start both in the background.
+  report.warmUp();
   return {report.gpuAvailable, QString::fromStdString(report.statusLine()), QString::fromStdString(report.text())};
 }
 

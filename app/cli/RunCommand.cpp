@@ -233,8 +233,9 @@ int runRun(const Args& args) {
     // simulator), else the simulator.
     executor.setBackend(o.backend == "gpu" ? host::Backend::Gpu
                                            : (report.gpuAvailable ? host::Backend::Auto : host::Backend::Simulator));
-    // NVRTC's first compile initialises the compiler; start that now, while the script is read.
-    report.warmUpCompiler();
+    // NVRTC's first compile initialises the compiler, and the first launch needs a CUDA context: start
+    // both now, while the script is read.
+    report.warmUp();
   } else {
     std::fprintf(stderr, "tilescope-cli run: unknown backend '%s' (use sim, gpu or auto)\n", o.backend.c_str());
     return 2;

@@ -257,6 +257,9 @@ template <class M, int V> TS_DEV void ts_vst(M* p, const M (&v)[V]) {
   for (int c = 0; c < ts_vec<M, V>::chunks; ++c) ts_st_raw((R*)p + c, r[c]);
 }
 
+// Shared-memory index with one padding word per 32 (reductions that read with a power-of-two stride).
+TS_DEV int ts_pad(int i) { return i + (i >> 5); }
+
 // Warp shuffles of register values (tree reductions).
 TS_DEV float ts_shfl_xor(float v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
 TS_DEV double ts_shfl_xor(double v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }

@@ -209,14 +209,30 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
       live[j + step] = false;
     }
   }
+  // Lane bits [lv, min(lv + 5, ln)): both partners compute combine(lower, upper), so every lane of
+  // the group ends with the same bits.
+  const int laneLo = std::max(lo, lv), laneHi = std::min({hi, lv + 5, ln});
+  auto laneLevels = [&](const std::string& x) {
+    for (int b = laneHi - 1; b >= laneLo; --b) {
+      const std::string m = n2s(int64_t{1} << (b - lv));
+      open("");
+      line("const " + T + " ts_s = ts_shfl_xor(" + x + ", " + m + ");");
+      line(x + " = (ts_tid & " + m + ") ? " + combine(n.op, dt, "ts_s", x) + " : " + combine(n.op, dt, x, "ts_s") + ";");
+      close();
+    }
+  };
+  bool lanesDone = false;
+  bool resultEverywhere = false;  // every thread holds the (scalar) result in its first live slot
   // Warp bits [lv + 5, min(lv + lt, ln)).
   const int wlo = std::max(lo, lv + 5), whi = std::min({hi, lv + lt, ln});
   size_t outOffset = 0;
   if (whi > wlo) {
     const int r = whi - wlo;
+    // One padding word per 32: threads reading with a stride of vec (or count) words hit distinct banks.
+    auto pad = [](const std::string& i) { return "ts_pad(" + i + ")"; };
     line(T + "* ts_sx = (" + T + "*)ts_smem;");
     for (int j = 0; j < S; ++j)
-      if (live[j]) line((partial ? "if (" + active + ") " : std::string()) + "ts_sx[" + elem(j) + "] = " + xs(j) + ";");
+      if (live[j]) line((partial ? "if (" + active + ") " : std::string()) + "ts_sx[" + pad(elem(j)) + "] = " + xs(j) + ";");
     sync();
     const int64_t tmask = ((int64_t{1} << r) - 1) << (wlo - lv);
     const int64_t partners = int64_t{1} << r;
@@ -226,8 +242,8 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
     auto warpLevels = [&](const std::string& e, const std::string& own, const std::string& into) {
       open("");
       line(T + " ts_y[" + n2s(partners) + "];");
-      line("ts_y[0] = " + (own.empty() ? "ts_sx[" + e + "]" : own) + ";");
-      for (int64_t q = 1; q < partners; ++q) line("ts_y[" + n2s(q) + "] = ts_sx[" + e + " + " + n2s(q << wlo) + "];");
+      line("ts_y[0] = " + (own.empty() ? "ts_sx[" + pad(e) + "]" : own) + ";");
+      for (int64_t q = 1; q < partners; ++q) line("ts_y[" + n2s(q) + "] = ts_sx[" + pad(e + " + " + n2s(q << wlo)) + "];");
       for (int64_t half = partners / 2; half >= 1; half /= 2)
         for (int64_t q = 0; q < half; ++q) line(combineInto("ts_y[" + n2s(q) + "]", "ts_y[" + n2s(q + half) + "]"));
       line(into + " = ts_y[0];");
@@ -237,11 +253,13 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
     for (int j = 0; j < S; ++j)
       if (live[j]) liveSlots.push_back(j);
     const int64_t count = static_cast<int64_t>(liveSlots.size());
-    outOffset = (static_cast<size_t>(N * bytes) + 15) / 16 * 16;
+    outOffset = (static_cast<size_t>((N + N / 32) * bytes) + 15) / 16 * 16;
     if (!partial && count >= 2 && count <= partners) {
       // Spread the live slots over the partner threads (the one with warp bits w does slot
       // liveSlots[w] for the thread whose warp bits are zero), instead of one warp doing all of them;
-      // the same tree per slot, so the same result. The results go back through shared memory.
+      // that warp also does the slot's lane levels (w is the same across a warp, so the shuffles see
+      // every lane). The same tree per slot, so the same result. The results go back through shared
+      // memory.
       std::string slotsList;
       for (int j : liveSlots) slotsList += (slotsList.empty() ? "" : ", ") + n2s(j);
       const std::string w = "((ts_tid & " + n2s(tmask) + ") >> " + n2s(wlo - lv) + ")";
@@ -256,31 +274,34 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
       }
       const std::string e = "((ts_js / " + n2s(l.vec) + ") * " + n2s(static_cast<int64_t>(threads_) * l.vec) + " + ts_js % " +
                             n2s(l.vec) + " + " + owner + " * " + n2s(l.vec) + ")";
-      warpLevels(e, "", "ts_sr[" + owner + " * " + n2s(count) + " + " + w + "]");
+      line(T + " ts_r;");
+      warpLevels(e, "", "ts_r");
+      laneLevels("ts_r");
+      line("ts_sr[" + pad(owner + " * " + n2s(count) + " + " + w) + "] = ts_r;");
       close();
+      lanesDone = true;
       sync();
-      open("if ((ts_tid & " + n2s(tmask) + ") == 0)");
-      for (int64_t k = 0; k < count; ++k)
-        line(xs(liveSlots[static_cast<size_t>(k)]) + " = ts_sr[ts_tid * " + n2s(count) + " + " + n2s(k) + "];");
-      close();
-      outOffset += (static_cast<size_t>(threads_ * count * bytes) + 15) / 16 * 16;
+      if (!out.isTile()) {
+        // Every bit is reduced: the owner-0 row of ts_sr is the whole answer; every thread reads it
+        // (one address per load, a broadcast) and finishes the vec levels itself.
+        for (int64_t k = 0; k < count; ++k) line(xs(liveSlots[static_cast<size_t>(k)]) + " = ts_sr[" + n2s(k) + "];");
+        resultEverywhere = true;
+      } else {
+        open("if ((ts_tid & " + n2s(tmask) + ") == 0)");
+        for (int64_t k = 0; k < count; ++k)
+          line(xs(liveSlots[static_cast<size_t>(k)]) + " = ts_sr[" + pad("ts_tid * " + n2s(count) + " + " + n2s(k)) + "];");
+        close();
+      }
+      outOffset += (static_cast<size_t>((threads_ * count + threads_ * count / 32) * bytes) + 15) / 16 * 16;
     } else {
       open("if ((ts_tid & " + n2s(tmask) + ") == 0" + (partial ? " && " + active : "") + ")");
       for (int j : liveSlots) warpLevels(elem(j), xs(j), xs(j));
       close();
     }
   }
-  // Lane bits [lv, min(lv + 5, ln)): every lane of every warp takes part.
-  for (int b = std::min({hi, lv + 5, ln}) - 1; b >= std::max(lo, lv); --b) {
-    const std::string m = n2s(int64_t{1} << (b - lv));
-    for (int j = 0; j < S; ++j) {
-      if (!live[j]) continue;
-      open("");
-      line("const " + T + " ts_y = ts_shfl_xor(" + xs(j) + ", " + m + ");");
-      line(xs(j) + " = (ts_tid & " + m + ") ? " + combine(n.op, dt, "ts_y", xs(j)) + " : " + combine(n.op, dt, xs(j), "ts_y") + ";");
-      close();
-    }
-  }
+  if (!lanesDone)
+    for (int j = 0; j < S; ++j)
+      if (live[j]) laneLevels(xs(j));
   // Vec bits [0, lv).
   for (int b = std::min(hi, lv) - 1; b >= lo; --b) {
     for (int j = 0; j < S; ++j) {
@@ -288,6 +309,17 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
       line(combineInto(xs(j), xs(j + (1 << b))));
       live[j + (1 << b)] = false;
     }
+  }
+  if (resultEverywhere) {
+    useShared(outOffset);
+    for (int j = 0; j < S; ++j)
+      if (live[j]) {
+        line(res + " = " + xs(j) + ";");
+        break;
+      }
+    sync();  // before the next op reuses ts_smem
+    close();
+    return element(res, out);
   }
   // Slot j holds the result of output element ((e >> hi) << lo) + (e & (inner - 1)) where the
   // thread's reduced bits are zero.

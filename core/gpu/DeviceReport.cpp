@@ -4,6 +4,7 @@
 
 #include "core/gpu/CudaDriver.h"
 #include "core/gpu/GpuCompiler.h"
+#include "core/gpu/GpuRuntime.h"
 #include "core/gpu/Nvrtc.h"
 
 namespace tilescope::gpu {
@@ -36,8 +37,10 @@ DeviceReport DeviceReport::probe() {
   return report;
 }
 
-void DeviceReport::warmUpCompiler() const {
-  if (gpuAvailable && nvrtcAvailable) GpuCompiler::warmUpInBackground(GpuCompiler::defaultArch());
+void DeviceReport::warmUp() const {
+  if (!gpuAvailable || !nvrtcAvailable) return;
+  GpuCompiler::warmUpInBackground(GpuCompiler::defaultArch());
+  GpuRuntime::instance().prepareInBackground();
 }
 
 std::string DeviceReport::statusLine() const {

@@ -14,9 +14,9 @@ struct DeviceReport {
   static DeviceReport probe();
   // One line for the status bar.
   std::string statusLine() const;
-  // With a GPU and NVRTC, starts the compiler's warm-up on a background thread (once per process),
-  // so the first kernel run does not pay for initialising NVRTC.
-  void warmUpCompiler() const;
+  // With a GPU and NVRTC, starts the compiler's warm-up and the CUDA context's creation on background
+  // threads (once per process), so the first kernel run pays for neither.
+  void warmUp() const;
   // Several lines for the CLI.
   std::string text() const;
 };

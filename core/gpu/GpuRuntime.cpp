@@ -2,7 +2,10 @@
 
 #include <array>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <thread>
 
 #include "core/gpu/CudaDriver.h"
 #include "core/gpu/Nvrtc.h"
@@ -118,6 +121,24 @@ GpuRuntime::GpuRuntime() : api_(std::make_unique<Api>()) {
   }
   reason_.clear();
   GpuCompiler::warmUpInBackground(GpuCompiler::defaultArch());
+}
+
+void GpuRuntime::prepareInBackground() {
+  if (!available()) return;
+  static std::once_flag once;
+  std::call_once(once, [this] {
+    static std::thread worker([this] {
+      std::lock_guard<std::recursive_mutex> lock(mutex_);
+      try {
+        ensureContext("preparing the GPU");
+      } catch (const std::exception&) {
+        // context_ stays empty; the next call that needs it tries again and reports the error there.
+      }
+    });
+    std::atexit([] {
+      if (worker.joinable()) worker.join();
+    });
+  });
 }
 
 bool GpuRuntime::available() const { return reason_.empty(); }

@@ -68,6 +68,10 @@ public:
   static GpuRuntime& instance();
   bool available() const;
   std::string unavailableReason() const;
+  // Creates the CUDA context on a background thread, once per process, as torch does when the first
+  // CUDA tensor is made: the first launch then does not wait for the driver's set-up. A failure is
+  // reported where the context is next needed.
+  void prepareInBackground();
 
   // --- device memory. Freed blocks are kept for reuse (keyed by size); when an allocation fails the
   // cache is emptied and the allocation retried. Addresses of an older generation() died with the

@@ -74,9 +74,10 @@ def k(x_ptr, y_ptr, n, B: tl.constexpr):
   const CudaKernelSource out = CudaCodegen::generate(*k);
   EXPECT_EQ(out.numThreads, 256);
   EXPECT_EQ(out.entryName, "ts_k");
-  // 512 fp32 partial sums exchanged between the warps of the reduction, the two slots' sums over the
-  // warps (each done by another warp, 256 x 2 floats), then 16 bytes for its result.
-  EXPECT_EQ(out.dynamicSharedBytes, 512u * 4u + 256u * 2u * 4u + 16u);
+  // 512 fp32 partial sums exchanged between the warps of the reduction, then the two slots' sums
+  // over the warps and lanes (each slot done by another warp, 256 x 2 floats), both with one padding
+  // word per 32; every thread reads the scalar result from the second buffer.
+  EXPECT_EQ(out.dynamicSharedBytes, (512u + 16u) * 4u + (256u * 2u + 16u) * 4u);
   // offs and the masks are recomputed where used: no per-thread array holds them.
   EXPECT_EQ(out.source.find("_offs["), std::string::npos) << out.source;
   EXPECT_NE(out.source.find("__launch_bounds__(256) ts_k("), std::string::npos);
@@ -159,9 +160,10 @@ def k(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
   // axis=1 (columns: vec bits and lanes 0..3): shuffles over lane masks 8, 4, 2, 1, no warp exchange.
   EXPECT_NE(out.source.find("ts_shfl_xor(ts_x[0], 8)"), std::string::npos) << out.source;
   // axis=0 (rows: lane bit 16, the warps, the groups): the partner rows of other warps come through
-  // shared memory.
+  // shared memory; the warp that did a slot's warp levels also does its lane level.
   EXPECT_NE(out.source.find("if ((ts_tid & 96) == 0)"), std::string::npos) << out.source;
-  EXPECT_NE(out.source.find("ts_shfl_xor(ts_x[0], 16)"), std::string::npos) << out.source;
+  EXPECT_LT(out.source.find("ts_y[0] = fmaxf(ts_y[0], ts_y[1]);"), out.source.find("ts_shfl_xor(ts_r, 16)")) << out.source;
+  EXPECT_NE(out.source.find("ts_shfl_xor(ts_r, 16)"), std::string::npos) << out.source;
   // Its group bits first, in registers: rows 16 apart (slot + 8), then 8 apart (slot + 4).
   EXPECT_LT(out.source.find("fmaxf(ts_x[0], ts_x[8])"), out.source.find("fmaxf(ts_x[0], ts_x[4])")) << out.source;
   EXPECT_NE(out.source.find("fmaxf(ts_x[0], ts_x[4])"), std::string::npos) << out.source;
