@@ -302,24 +302,32 @@ void CudaEmitter::stmt(const ir::Stmt& s) {
     case K::If: {
       const auto* n = s.as<ir::If>();
       open("if (" + expr(n->cond) + ")");
-      const bool before = storesBefore_;
+      // Either branch may run, or neither: each starts from the state before, and the join keeps
+      // the worst of them.
+      const PendingStores before = storesBefore_;
       stmt(n->thenBody);
+      PendingStores after = std::max(before, storesBefore_);
       if (n->elseBody) {
         close("} else {");
         ++indent_;
+        storesBefore_ = before;
         stmt(n->elseBody);
+        after = std::max(after, storesBefore_);
       }
-      storesBefore_ = storesBefore_ || before;
+      storesBefore_ = after;
       close();
       return;
     }
     case K::For: forLoop(*s.as<ir::For>()); return;
     case K::While: {
       const auto* n = s.as<ir::While>();
-      if (containsStore(n->body)) storesBefore_ = true;
+      // The body may follow its own stores (the previous iteration), and may not run at all.
+      if (containsStore(n->body)) storesBefore_ = PendingStores::ByAnyThread;
+      const PendingStores before = storesBefore_;
       open("while (" + varName(n->cond) + ")");
       stmt(n->body);
       close();
+      storesBefore_ = std::max(before, storesBefore_);
       return;
     }
     case K::Print: print(*s.as<ir::Print>()); return;
@@ -430,13 +438,16 @@ void CudaEmitter::emitForLoop(const ir::For& n) {
     pipeline_->unitOk = "ts_unit" + id;
     pipelinePrologue();
   }
-  if (containsStore(n.body)) storesBefore_ = true;
+  // The body may follow its own stores (the previous iteration), and may not run at all.
+  if (containsStore(n.body)) storesBefore_ = PendingStores::ByAnyThread;
+  const PendingStores before = storesBefore_;
   open("for (ts_i64 " + c + " = " + s + "; " + st + " > 0 ? " + c + " < " + e + " : " + c + " > " + e + "; " + c + " += " + st +
        ")");
   line("const " + T + " " + varName(n.iv) + " = (" + T + ")" + c + ";");
   stmt(n.body);
   close();
   close();
+  storesBefore_ = std::max(before, storesBefore_);
 }
 
 void CudaEmitter::print(const ir::Print& n) {

@@ -38,7 +38,12 @@ public:
   // unroll partially to keep several loads in flight.
   void openLoop(int64_t numel, bool holdsArrays = true);
   void closeLoop(int64_t numel);
-  void sync() { line("__syncthreads();"); }
+  // A barrier also orders every global store before it (scalar conditions are uniform, so one is
+  // never inside a branch only some threads take).
+  void sync() {
+    line("__syncthreads();");
+    storesBefore_ = PendingStores::None;
+  }
   BlockedLayout layout(int64_t numel) const;
   int slots(int64_t numel) const { return layout(numel).slots(numel); }
   // Whether element loops over numel need the `ts_i < numel` guard.
@@ -229,7 +234,10 @@ private:
   int tempCounter_ = 0;
   size_t sharedBytes_ = 0;
   std::unordered_map<const ir::ExprNode*, std::string> memo_;  // per statement
-  bool storesBefore_ = false;  // a store may precede the next load: order them with a barrier
+  // Global stores since the last barrier, which the next load or store must be ordered after: a
+  // scalar store is done by thread 0 alone, so one scalar store after another needs no barrier.
+  enum class PendingStores { None, ByThreadZero, ByAnyThread };
+  PendingStores storesBefore_ = PendingStores::None;
   std::string index_ = "ts_i";
   std::map<int, ir::Expr> inlined_;  // immutable tile vars recomputed at each use, by var id
   std::map<int, InductionTile> induction_;  // by var id

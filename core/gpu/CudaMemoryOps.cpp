@@ -9,7 +9,7 @@ using ir::DType;
 
 void CudaEmitter::memoryBarrierIfNeeded() {
   // Stores of other threads of this program must be visible to the loads that follow them.
-  if (storesBefore_) sync();
+  if (storesBefore_ != PendingStores::None) sync();
 }
 
 void CudaEmitter::memoryLet(const ir::VarPtr& var, const ir::Expr& value, bool declare) {
@@ -95,11 +95,13 @@ void CudaEmitter::memoryLet(const ir::VarPtr& var, const ir::Expr& value, bool d
     line(guarded + name + "[ts_j] = ts_v; }");
     closeLoop(t.numel());
   }
-  storesBefore_ = true;
+  storesBefore_ = PendingStores::ByAnyThread;
 }
 
 void CudaEmitter::store(const ir::Store& n) {
-  memoryBarrierIfNeeded();
+  const bool scalar = n.ptr.type().isScalar();
+  // Thread 0 does a scalar store: after its own scalar stores it needs no barrier.
+  if (!scalar || storesBefore_ == PendingStores::ByAnyThread) memoryBarrierIfNeeded();
   const ir::Type& pt = n.ptr.type();
   const DType dt = pt.dtype();
   if (ir::isFp8(dt)) unsupported(n.range, "storing fp8 values");
@@ -115,7 +117,7 @@ void CudaEmitter::store(const ir::Store& n) {
     line(mask.empty() ? body : "if (" + mask + ") " + body);
     closeLoop(pt.numel());
   }
-  storesBefore_ = true;
+  storesBefore_ = scalar ? std::max(storesBefore_, PendingStores::ByThreadZero) : PendingStores::ByAnyThread;
 }
 
 // A tile load with vec > 1: per group of vec slots, one vector access when the run-time check

@@ -253,7 +253,11 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
     for (int j = 0; j < S; ++j)
       if (live[j]) liveSlots.push_back(j);
     const int64_t count = static_cast<int64_t>(liveSlots.size());
-    outOffset = (static_cast<size_t>((N + N / 32) * bytes) + 15) / 16 * 16;
+    // Only the live slots are staged: the highest element index they hold, plus one, padded.
+    int64_t staged = 0;
+    for (int j : liveSlots)
+      staged = std::max<int64_t>(staged, (j / l.vec) * threads_ * l.vec + j % l.vec + (threads_ - 1) * l.vec + 1);
+    outOffset = (static_cast<size_t>((staged + staged / 32 + 1) * bytes) + 15) / 16 * 16;
     if (!partial && count >= 2 && count <= partners) {
       // Spread the live slots over the partner threads (the one with warp bits w does slot
       // liveSlots[w] for the thread whose warp bits are zero), instead of one warp doing all of them;
@@ -264,7 +268,17 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
       for (int j : liveSlots) slotsList += (slotsList.empty() ? "" : ", ") + n2s(j);
       const std::string w = "((ts_tid & " + n2s(tmask) + ") >> " + n2s(wlo - lv) + ")";
       const std::string owner = "(ts_tid & ~" + n2s(tmask) + ")";
-      line(T + "* ts_sr = (" + T + "*)(ts_smem + " + n2s(static_cast<int64_t>(outOffset)) + ");");
+      // A scalar result is read by every thread after the last barrier: its buffer is this
+      // reduction's own static array, which no other op writes, and which this reduction writes again
+      // only after its next first barrier; so no barrier is needed at the end.
+      resultEverywhere = !out.isTile();
+      if (resultEverywhere) {
+        const std::string own = "ts_sr" + std::to_string(tempCounter_++);
+        line("__shared__ __align__(16) " + T + " " + own + "[" + n2s(count) + "];");
+        line(T + "* ts_sr = " + own + ";");
+      } else {
+        line(T + "* ts_sr = (" + T + "*)(ts_smem + " + n2s(static_cast<int64_t>(outOffset)) + ");");
+      }
       open("if (" + w + " < " + n2s(count) + ")");
       if (liveSlots.back() == count - 1) {
         line("const int ts_js = " + w + ";");  // slots 0 .. count - 1
@@ -277,22 +291,22 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
       line(T + " ts_r;");
       warpLevels(e, "", "ts_r");
       laneLevels("ts_r");
-      line("ts_sr[" + pad(owner + " * " + n2s(count) + " + " + w) + "] = ts_r;");
+      if (resultEverywhere) line("if (" + owner + " == 0) ts_sr[" + w + "] = ts_r;");  // the lanes agree
+      else line("ts_sr[" + pad(owner + " * " + n2s(count) + " + " + w) + "] = ts_r;");
       close();
       lanesDone = true;
       sync();
-      if (!out.isTile()) {
+      if (resultEverywhere) {
         // Every bit is reduced: the owner-0 row of ts_sr is the whole answer; every thread reads it
         // (one address per load, a broadcast) and finishes the vec levels itself.
         for (int64_t k = 0; k < count; ++k) line(xs(liveSlots[static_cast<size_t>(k)]) + " = ts_sr[" + n2s(k) + "];");
-        resultEverywhere = true;
       } else {
         open("if ((ts_tid & " + n2s(tmask) + ") == 0)");
         for (int64_t k = 0; k < count; ++k)
           line(xs(liveSlots[static_cast<size_t>(k)]) + " = ts_sr[" + pad("ts_tid * " + n2s(count) + " + " + n2s(k)) + "];");
         close();
       }
-      outOffset += (static_cast<size_t>((threads_ * count + threads_ * count / 32) * bytes) + 15) / 16 * 16;
+      if (!resultEverywhere) outOffset += (static_cast<size_t>((threads_ * count + threads_ * count / 32 + 1) * bytes) + 15) / 16 * 16;
     } else {
       open("if ((ts_tid & " + n2s(tmask) + ") == 0" + (partial ? " && " + active : "") + ")");
       for (int j : liveSlots) warpLevels(elem(j), xs(j), xs(j));
@@ -317,7 +331,6 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
         line(res + " = " + xs(j) + ";");
         break;
       }
-    sync();  // before the next op reuses ts_smem
     close();
     return element(res, out);
   }

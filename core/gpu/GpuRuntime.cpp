@@ -387,8 +387,12 @@ void GpuRuntime::flushL2() {
 
 GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[3], const std::vector<GpuArg>& args,
                                    bool programTiming) {
+  const auto entered = std::chrono::steady_clock::now();
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   GpuLaunchResult result;
+  ensureContext("kernel '" + kernel.name + "'");
+  const auto ready = std::chrono::steady_clock::now();
+  result.waitSeconds = std::chrono::duration<double>(ready - entered).count();
   const std::string arch = GpuCompiler::defaultArch();
   CudaCodegenOptions codegen;
   codegen.programTiming = programTiming;
@@ -399,8 +403,10 @@ GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[
   if (grid[0] > 2147483647 || grid[1] > 65535 || grid[2] > 65535)
     throw GpuError("grid (" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " + std::to_string(grid[2]) +
                    ") of kernel '" + name + "' exceeds the device's limits (2^31-1, 65535, 65535)");
+  const auto compiled = std::chrono::steady_clock::now();
   Loaded& loaded = load(ck, what);
   result.resources = loaded.resources;
+  result.loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compiled).count();
 
   // The status words (code, pid) a device assertion or a zero loop step writes.
   const uint64_t status = allocate(16, what);

@@ -48,6 +48,8 @@ struct GpuLaunchResult {
   std::shared_ptr<const CompiledKernel> compiled;
   KernelResources resources;
   double kernelSeconds = 0;  // launch + synchronize (host clock)
+  double waitSeconds = 0;    // waiting for the runtime (another launch, the context's creation)
+  double loadSeconds = 0;    // cuModuleLoadData (the driver's PTX -> SASS) and attributes; 0 when loaded
   std::optional<lang::Diagnostic> failure;  // a device assertion or zero loop step, with the pid
   // With programTiming: per program (linear index x + y*gx + z*gx*gy) its start and end time
   // (%globaltimer, ns) and SM (%smid), 3 words each.

@@ -177,6 +177,7 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
   if (cached != jit.cache->kernels.end()) {
     out.kernel = cached->second;
   } else {
+    const auto t0 = std::chrono::steady_clock::now();
     lang::Program& program = programFor(in);
     const lang::JitFunctionInfo* info = program.infoFor(jit.fn->def);
     if (!info) {
@@ -188,6 +189,7 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
     if (!r.diagnostics.empty()) in.writeStderr(rendered(r.diagnostics) + "\n");
     out.kernel = r.kernel;
     jit.cache->kernels.emplace(key, r.kernel);
+    out.checkSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   for (const ir::KernelParam* p : out.kernel->runtimeParams()) {
     const int idx = sig.indexOf(p->name);
@@ -229,6 +231,7 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
   std::vector<std::shared_ptr<Storage>> storages;
   std::vector<gpu::GpuArg> args;
   const std::string forWhat = "kernel '" + jit.name() + "'";
+  const auto uploadStart = std::chrono::steady_clock::now();
   try {
     for (const Value& v : launch.runtimeArgs) {
       if (const Tensor* t = tensorOf(v)) {
@@ -244,6 +247,7 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
   } catch (const gpu::GpuError& e) {
     throw PyError("RuntimeError", e.what());
   }
+  const double uploadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - uploadStart).count();
   gpu::GpuLaunchResult result;
   try {
     result = gpu::GpuRuntime::instance().launch(*launch.kernel, launch.grid.data(), args,
@@ -268,10 +272,14 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
   if (!result.programTiming.empty()) appendProgramTiming(in, jit, launch, result.programTiming);
   if (state.warningsShown.insert("gpu-compiled:" + result.compiled->cacheKey).second) {
     for (const lang::Diagnostic& w : result.compiled->cuda.warnings) in.writeStderr(w.render());
-    if (const char* verbose = std::getenv("TILESCOPE_GPU_VERBOSE"); verbose && *verbose && *verbose != '0')
+    if (const char* verbose = std::getenv("TILESCOPE_GPU_VERBOSE"); verbose && *verbose && *verbose != '0') {
+      auto ms = [](double seconds) { return std::to_string(static_cast<int>(seconds * 1000)) + " ms"; };
       in.writeStderr("gpu: kernel '" + jit.name() + "' (" + result.compiled->arch + "): " + result.resources.str() +
-                     "; compile " + std::to_string(static_cast<int>(result.compiled->compileSeconds * 1000)) + " ms" +
-                     (result.compiled->cacheHit.empty() ? "" : " (" + result.compiled->cacheHit + " cache)") + "\n");
+                     "; first launch: check " + ms(launch.checkSeconds) + ", arguments to the device " + ms(uploadSeconds) +
+                     ", waited " + ms(result.waitSeconds) + " for the runtime, compile " + ms(result.compiled->compileSeconds) +
+                     (result.compiled->cacheHit.empty() ? "" : " (" + result.compiled->cacheHit + " cache)") + ", load " +
+                     ms(result.loadSeconds) + ", run " + ms(result.kernelSeconds) + "\n");
+    }
   }
   if (result.failure) {
     lang::DiagnosticList d;

@@ -27,6 +27,7 @@ struct PreparedLaunch {
   std::vector<int64_t> grid;   // 3 entries
   int numWarps = 4;
   int numStages = 3;
+  double checkSeconds = 0;     // type-checking and lowering this specialization (0 when cached)
 };
 
 class KernelLauncher {

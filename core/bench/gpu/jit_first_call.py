@@ -15,6 +15,9 @@ def scale_kernel(x_ptr, out_ptr, n, factor, BLOCK: tl.constexpr):
 
 x = torch.rand(1 << 20, device='cuda')
 out = torch.empty_like(x)
+# Both sides start with the GPU initialised: torch made its context at torch.rand; tilescope keeps
+# tensors on the host until a launch needs them, and makes its context at the latest here.
+torch.cuda.synchronize()
 t0 = time.perf_counter()
 scale_kernel[(256,)](x, out, x.numel(), 2.0, BLOCK=4096)
 torch.cuda.synchronize()
