@@ -191,6 +191,47 @@ Tensor nonzero(const Tensor& x) {
   return out;
 }
 
+Tensor gather(const Tensor& x, int64_t dimIn, const Tensor& indexIn) {
+  if (indexIn.dtype() != DType::I64 && indexIn.dtype() != DType::I32)
+    throw TensorError("gather(): Expected dtype int64 for index");
+  if (indexIn.dim() != x.dim() && !(x.dim() == 0 && indexIn.dim() <= 1))
+    throw TensorError("Index tensor must have the same number of dimensions as input tensor");
+  const int64_t nd = x.dim();
+  const int64_t dim = nd == 0 ? 0 : wrapDim(dimIn, nd);
+  for (int64_t d = 0; d < nd; ++d)
+    if (d != dim && indexIn.shape()[static_cast<size_t>(d)] > x.shape()[static_cast<size_t>(d)])
+      throw TensorError("Size does not match at dimension " + std::to_string(d) + " expected index " +
+                        shapeRepr(indexIn.shape()) + " to be no larger than self " + shapeRepr(x.shape()) +
+                        " apart from dimension " + std::to_string(dim));
+  const Tensor index = indexIn.to(DType::I64).contiguous();
+  const Tensor src = x.contiguous();
+  Tensor out = Tensor::allocate(index.shape(), x.dtype(), x.device(), true);
+  const int64_t* idx = index.data<int64_t>();
+  const int64_t extent = nd == 0 ? 1 : x.shape()[static_cast<size_t>(dim)];
+  std::vector<int64_t> coord(static_cast<size_t>(nd), 0);
+  dispatchDType(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* in = src.data<T>();
+    T* o = out.data<T>();
+    for (int64_t n = 0; n < index.numel(); ++n) {
+      int64_t at = idx[n];
+      if (at < -extent || at >= extent)
+        throw TensorError("index " + std::to_string(at) + " is out of bounds for dimension " + std::to_string(dim) +
+                          " with size " + std::to_string(extent), TensorError::Kind::IndexError);
+      if (at < 0) at += extent;
+      int64_t offset = 0;
+      for (int64_t d = 0; d < nd; ++d)
+        offset += (d == dim ? at : coord[static_cast<size_t>(d)]) * src.strides()[static_cast<size_t>(d)];
+      o[n] = in[offset];
+      for (int64_t d = nd; d-- > 0;) {
+        if (++coord[static_cast<size_t>(d)] < index.shape()[static_cast<size_t>(d)]) break;
+        coord[static_cast<size_t>(d)] = 0;
+      }
+    }
+  });
+  return out;
+}
+
 Tensor getItem(const Tensor& self, std::span<const TensorIndex> indices) {
   const IndexPlan p = plan(self, indices);
   if (p.advancedIndices.empty()) return p.view;

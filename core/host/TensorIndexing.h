@@ -32,5 +32,8 @@ void setItem(const Tensor& self, std::span<const TensorIndex> indices, const Ten
 
 // torch.nonzero(x): int64 tensor of shape [count, x.dim()].
 Tensor nonzero(const Tensor& x);
+// torch.gather(x, dim, index): out[..., j, ...] = x[..., index[..., j, ...], ...] along dim; index is
+// int64 (int32 accepted) with x's number of dims and no dim larger than x's, except along dim.
+Tensor gather(const Tensor& x, int64_t dim, const Tensor& index);
 
 }  // namespace tilescope::host

@@ -303,6 +303,11 @@ std::optional<Value> TensorObject::getAttr(Interpreter& in, const std::string& n
     copy.fill_(requireScalar(in2, a[0], "fill_() value"));
     return Value(self);
   });
+  if (name == "masked_fill_") return method("mask, value", [self, t](Interpreter& in2, ValueList& a) {
+    Tensor copy = t;
+    copy.copy_(maskedFill(t, requireTensor(a[0], "mask"), requireScalar(in2, a[1], "masked_fill_() value")));
+    return Value(self);
+  });
   if (name == "zero_") return method("", [self, t](Interpreter&, ValueList&) {
     Tensor copy = t;
     copy.fill_(Scalar(int64_t{0}));

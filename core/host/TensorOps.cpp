@@ -441,6 +441,28 @@ Tensor where(const Tensor& condition, const TensorOrScalar& x, const TensorOrSca
   return out;
 }
 
+Tensor maskedFill(const Tensor& x, const Tensor& mask, const Scalar& value) {
+  if (mask.dtype() != DType::I1)
+    throw TensorError("masked_fill_ only supports boolean masks, but got mask with dtype " +
+                      std::string(scalarTypeName(mask.dtype())));
+  if (broadcastShapes(x.shape(), mask.shape()) != x.shape())
+    throw TensorError("masked_fill: the mask's shape does not broadcast to the tensor's shape");
+  Tensor filled = where(mask, TensorOrScalar(value), TensorOrScalar(x));
+  return filled.dtype() == x.dtype() ? filled : filled.to(x.dtype());
+}
+
+Tensor triangle(const Tensor& x, int64_t diagonal, bool upper) {
+  if (x.dim() < 2)
+    throw TensorError(std::string(upper ? "triu" : "tril") + ": input tensor must have at least 2 dimensions");
+  const int64_t rows = x.shape()[x.dim() - 2], cols = x.shape()[x.dim() - 1];
+  const Tensor row = arange(Scalar(rows), TensorOptions(x.device())).view({rows, 1});
+  const Tensor col = arange(Scalar(cols), TensorOptions(x.device())).view({1, cols});
+  const Tensor offset = binary(BinaryOp::Sub, col, row);  // col - row
+  const Tensor keep = binary(upper ? BinaryOp::Ge : BinaryOp::Le, offset, Scalar(diagonal));
+  const Scalar zero = x.dtype() == DType::I1 ? Scalar(false) : Scalar(int64_t{0});
+  return maskedFill(x, binary(BinaryOp::Eq, keep, Scalar(false)), zero);
+}
+
 Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> max) {
   if (!min && !max) throw TensorError("torch.clamp: At least one of 'min' or 'max' must not be None");
   std::vector<PromotionOperand> ops = {promotionOperand(x)};

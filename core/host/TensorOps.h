@@ -85,6 +85,11 @@ inline Tensor sqrt(const Tensor& x) { return unary(UnaryOp::Sqrt, x); }
 
 // torch.where(cond, x, y): cond must be bool; x/y promote together.
 Tensor where(const Tensor& condition, const TensorOrScalar& x, const TensorOrScalar& y);
+// x.masked_fill(mask, value): value where mask holds (mask broadcasts to x), x's dtype kept.
+Tensor maskedFill(const Tensor& x, const Tensor& mask, const Scalar& value);
+// torch.triu / torch.tril over the last two dims: elements with col - row >= diagonal (triu) or
+// <= diagonal (tril) kept, the others zero.
+Tensor triangle(const Tensor& x, int64_t diagonal, bool upper);
 // torch.clamp(x, min=, max=): at least one bound; the result dtype promotes with the bounds.
 Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> max);
 

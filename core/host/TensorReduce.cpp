@@ -157,6 +157,52 @@ Tensor boolReduce(const Tensor& x, std::optional<int64_t> dim, bool keepdim, boo
   return out;
 }
 
+// cumsum / cumprod along one dim: floats accumulate in double and round each prefix once; integers
+// (and bools) accumulate in int64 with wrap-around, like torch.
+Tensor cumulative(const Tensor& x, int64_t dim, std::optional<DType> dtype, bool product) {
+  const DType outType = dtype.value_or(isIntegralType(x.dtype(), true) ? DType::I64 : x.dtype());
+  const Tensor src = dtype ? x.to(*dtype) : x;
+  if (src.dim() == 0) return src.to(outType).clone();
+  const int64_t d = wrapDim(dim, src.dim());
+  ReductionLayout layout = prepare(src, {d}, true);  // each run of `inner` values is one line along dim
+  Tensor moved = Tensor::allocate(layout.data.shape(), outType, x.device(), true);
+  dispatchDType(layout.data.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* in = layout.data.data<T>();
+    dispatchDType(outType, [&](auto outTag) {
+      using O = typename decltype(outTag)::type;
+      O* o = moved.data<O>();
+      for (int64_t i = 0; i < layout.outer; ++i) {
+        const T* run = in + i * layout.inner;
+        O* dst = o + i * layout.inner;
+        if constexpr (kIsFloating<T>) {
+          double acc = product ? 1.0 : 0.0;
+          for (int64_t k = 0; k < layout.inner; ++k) {
+            const double v = static_cast<double>(toCompute(run[k]));
+            acc = product ? acc * v : acc + v;
+            dst[k] = convertValue<O>(acc);
+          }
+        } else {
+          uint64_t acc = product ? 1 : 0;
+          for (int64_t k = 0; k < layout.inner; ++k) {
+            const auto v = static_cast<uint64_t>(static_cast<int64_t>(run[k]));
+            acc = product ? acc * v : acc + v;
+            dst[k] = convertValue<O>(static_cast<int64_t>(acc));
+          }
+        }
+      }
+    });
+  });
+  // `prepare` moved dim last; move it back.
+  std::vector<int64_t> perm;
+  for (int64_t k = 0; k < src.dim(); ++k)
+    if (k != d) perm.push_back(k);
+  perm.push_back(d);
+  std::vector<int64_t> inverse(perm.size());
+  for (size_t k = 0; k < perm.size(); ++k) inverse[static_cast<size_t>(perm[k])] = static_cast<int64_t>(k);
+  return moved.permute(inverse).contiguous();
+}
+
 }  // namespace
 
 Tensor sum(const Tensor& x, std::optional<DType> dtype) { return sumImpl(x, {}, false, dtype, false); }
@@ -205,5 +251,8 @@ Tensor all(const Tensor& x) { return boolReduce(x, std::nullopt, false, true); }
 Tensor any(const Tensor& x) { return boolReduce(x, std::nullopt, false, false); }
 Tensor all(const Tensor& x, int64_t dim, bool keepdim) { return boolReduce(x, dim, keepdim, true); }
 Tensor any(const Tensor& x, int64_t dim, bool keepdim) { return boolReduce(x, dim, keepdim, false); }
+
+Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype) { return cumulative(x, dim, dtype, false); }
+Tensor cumprod(const Tensor& x, int64_t dim, std::optional<DType> dtype) { return cumulative(x, dim, dtype, true); }
 
 }  // namespace tilescope::host

@@ -30,6 +30,9 @@ Tensor argmax(const Tensor& x, std::optional<int64_t> dim = {}, bool keepdim = f
 Tensor argmin(const Tensor& x, std::optional<int64_t> dim = {}, bool keepdim = false);
 
 // bool results (0-dim without dims).
+// torch.cumsum / torch.cumprod along dim; integer and bool inputs give int64 unless dtype says otherwise.
+Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype = {});
+Tensor cumprod(const Tensor& x, int64_t dim, std::optional<DType> dtype = {});
 Tensor all(const Tensor& x);
 Tensor any(const Tensor& x);
 Tensor all(const Tensor& x, int64_t dim, bool keepdim = false);

@@ -131,6 +131,27 @@ const std::map<std::string, std::pair<std::string, std::function<Value(Interpret
                     return makeTensor(clamp(requireTensor(a[0], "input"), lo, hi));
                   }};
     m["clip"] = m["clamp"];
+    for (const char* n : {"cumsum", "cumprod"}) {
+      const bool product = std::string(n) == "cumprod";
+      m[n] = {"input, dim, *, dtype=None", [product](Interpreter& in, ValueList& a) {
+                const Tensor& x = requireTensor(a[0], "input");
+                const int64_t d = in.toIndex(a[1], "dim");
+                return makeTensor(product ? cumprod(x, d, optDType(a[2])) : cumsum(x, d, optDType(a[2])));
+              }};
+    }
+    m["gather"] = {"input, dim, index, *, sparse_grad=False", [](Interpreter& in, ValueList& a) {
+                     return makeTensor(gather(requireTensor(a[0], "input"), in.toIndex(a[1], "dim"), requireTensor(a[2], "index")));
+                   }};
+    m["masked_fill"] = {"input, mask, value", [](Interpreter& in, ValueList& a) {
+                          return makeTensor(maskedFill(requireTensor(a[0], "input"), requireTensor(a[1], "mask"),
+                                                       requireScalar(in, a[2], "masked_fill() value")));
+                        }};
+    for (const char* n : {"triu", "tril"}) {
+      const bool upper = std::string(n) == "triu";
+      m[n] = {"input, diagonal=0", [upper](Interpreter& in, ValueList& a) {
+                return makeTensor(triangle(requireTensor(a[0], "input"), in.toIndex(a[1], "diagonal"), upper));
+              }};
+    }
     m["allclose"] = {"input, other, rtol=1e-05, atol=1e-08, equal_nan=False", [](Interpreter& in, ValueList& a) {
                        return Value::boolean(allclose(requireTensor(a[0], "input"), requireTensor(a[1], "other"), in.toFloat(a[2], "rtol"),
                                                       in.toFloat(a[3], "atol"), in.truthy(a[4])));

@@ -115,3 +115,34 @@ TEST(HostTorch, TensorErrorHasTraceback) {
   auto r = runPy("import torch\ndef f(x):\n    return x.view(5)\nf(torch.ones(4))\n");
   EXPECT_NE(r.traceback.find("  File \"test.py\", line 3, in f\n    return x.view(5)\n"), std::string::npos) << r.traceback;
 }
+
+// Reference-side helpers that attention and scan kernels' tests use (values as torch gives them).
+TEST(HostTorch, MaskedFillKeepsTheDtypeAndBroadcastsTheMask) {
+  EXPECT_EQ(torchOut("x = torch.arange(6).view(2, 3)\nm = x % 2 == 0\n"
+                     "print(x.masked_fill(m, -1).tolist(), torch.masked_fill(x.float(), m[0], 0.5).tolist(), x.masked_fill(m, 2.7).dtype)\n"
+                     "x.masked_fill_(x > 3, 9)\nprint(x.tolist())"),
+            "[[-1, 1, -1], [3, -1, 5]] [[0.5, 1.0, 0.5], [0.5, 4.0, 0.5]] torch.int64\n[[0, 1, 2], [3, 9, 9]]\n");
+  EXPECT_EQ(pyError("import torch\ntorch.ones(3).masked_fill(torch.ones(3), 0)"),
+            "RuntimeError: masked_fill_ only supports boolean masks, but got mask with dtype Float");
+}
+TEST(HostTorch, TriuAndTrilWithDiagonals) {
+  EXPECT_EQ(torchOut("a = torch.ones(3, 4, dtype=torch.int32)\n"
+                     "print(torch.triu(a).tolist(), a.tril(-1).tolist(), torch.triu(a, diagonal=2).tolist(), torch.triu(a).dtype)\n"
+                     "print(torch.ones(2, 2, dtype=torch.bool).tril().tolist(), torch.ones(2, 2, 2).triu().sum().item())"),
+            "[[1, 1, 1, 1], [0, 1, 1, 1], [0, 0, 1, 1]] [[0, 0, 0, 0], [1, 0, 0, 0], [1, 1, 0, 0]] "
+            "[[0, 0, 1, 1], [0, 0, 0, 1], [0, 0, 0, 0]] torch.int32\n[[True, False], [True, True]] 6.0\n");
+  EXPECT_EQ(pyError("import torch\ntorch.triu(torch.ones(3))"), "RuntimeError: triu: input tensor must have at least 2 dimensions");
+}
+TEST(HostTorch, CumsumAndCumprodAlongEitherDim) {
+  EXPECT_EQ(torchOut("x = torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.int32)\n"
+                     "print(x.cumsum(1).tolist(), torch.cumsum(x, dim=0).tolist(), x.cumsum(-1).dtype)\n"
+                     "print(x.float().cumprod(1).tolist(), x.float().cumprod(1).dtype, torch.cumsum(x, 1, dtype=torch.float16).dtype)"),
+            "[[1, 3, 6], [4, 9, 15]] [[1, 2, 3], [5, 7, 9]] torch.int64\n[[1.0, 2.0, 6.0], [4.0, 20.0, 120.0]] torch.float32 torch.float16\n");
+}
+TEST(HostTorch, GatherAlongADim) {
+  EXPECT_EQ(torchOut("x = torch.tensor([[10, 11, 12], [20, 21, 22]])\n"
+                     "print(x.gather(1, torch.tensor([[2, 0], [1, 1]])).tolist(), torch.gather(x, 0, torch.tensor([[1, 0, 1]])).tolist())"),
+            "[[12, 10], [21, 21]] [[20, 11, 22]]\n");
+  EXPECT_EQ(pyError("import torch\ntorch.ones(2, 3).gather(1, torch.tensor([[3]]))"),
+            "IndexError: index 3 is out of bounds for dimension 1 with size 3");
+}
