@@ -1,5 +1,6 @@
 #include "core/gpu/GpuCompiler.h"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,44 @@
 namespace tilescope::gpu {
 
 namespace fs = std::filesystem;
+
+std::string KernelResources::str() const {
+  return std::to_string(registers) + " registers, " + std::to_string(staticSharedBytes) + "+" +
+         std::to_string(dynamicSharedBytes) + " bytes shared, " + std::to_string(localBytes) + " bytes local (spills/stack)";
+}
+
+KernelResources GpuCompiler::assembledResources(const ir::Kernel& kernel, const std::string& arch,
+                                                const CudaCodegenOptions& options) {
+  const CudaKernelSource cuda = CudaCodegen::generate(kernel, optionsFor(arch, options));
+  const Nvrtc& nvrtc = Nvrtc::instance();
+  if (!nvrtc.available()) throw std::runtime_error(nvrtc.unavailableReason());
+  std::string realArch = arch;
+  if (realArch.rfind("compute_", 0) == 0) realArch = "sm_" + realArch.substr(8);
+  const NvrtcOutput r = nvrtc.assembleWithReport(cuda.source, kernel.name + ".cu", realArch, nvrtcOptions());
+  if (!r.ok)
+    throw lang::InternalError("the CUDA C++ generated for kernel '" + kernel.name + "' does not compile (" + r.error +
+                              "); this is a tilescope bug. NVRTC said:\n" + r.log.substr(0, 4000));
+  // ptxas info    : Used 72 registers, used 0 barriers, 128 bytes smem
+  // ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+  auto numberBefore = [&](const std::string& unit) {
+    const size_t at = r.log.find(unit);
+    if (at == std::string::npos) return 0;
+    size_t begin = at;
+    while (begin > 0 && r.log[begin - 1] == ' ') --begin;
+    size_t digits = begin;
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(r.log[digits - 1]))) --digits;
+    return digits < begin ? std::stoi(r.log.substr(digits, begin - digits)) : 0;
+  };
+  KernelResources out;
+  out.registers = numberBefore(" registers");
+  out.staticSharedBytes = numberBefore(" bytes smem");
+  out.localBytes = numberBefore(" bytes stack frame");
+  out.dynamicSharedBytes = static_cast<int>(cuda.dynamicSharedBytes);
+  out.maxThreadsPerBlock = cuda.numThreads;
+  if (out.registers == 0)
+    throw lang::InternalError("ptxas's report for kernel '" + kernel.name + "' has no register count:\n" + r.log.substr(0, 2000));
+  return out;
+}
 
 GpuCompiler& GpuCompiler::instance() {
   static GpuCompiler compiler;

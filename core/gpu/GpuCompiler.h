@@ -23,9 +23,25 @@ struct CompiledKernel {
   double compileSeconds = 0;   // codegen + NVRTC (0 for a memory hit)
 };
 
+// What a compiled kernel needs per program: from the driver after loading (GpuRuntime::resources),
+// or from ptxas's report without a GPU (GpuCompiler::assembledResources).
+struct KernelResources {
+  int registers = 0;
+  int staticSharedBytes = 0;
+  int dynamicSharedBytes = 0;
+  int localBytes = 0;  // per thread: spills and stack
+  int maxThreadsPerBlock = 0;
+  std::string str() const;  // "38 registers, 0+4096 bytes shared, 0 bytes local (spills)"
+};
+
 class GpuCompiler {
 public:
   static GpuCompiler& instance();
+
+  // Registers, local and shared memory as ptxas reports them when NVRTC assembles the kernel for
+  // `arch` (no GPU needed). Throws std::runtime_error when NVRTC is missing.
+  static KernelResources assembledResources(const ir::Kernel& kernel, const std::string& arch,
+                                            const CudaCodegenOptions& options = {});
 
   // Throws lang::CompileError for kernels the GPU backend cannot translate yet, and
   // std::runtime_error when NVRTC is missing. Generated code that NVRTC rejects is our bug:

@@ -62,10 +62,6 @@ struct GpuRuntime::Loaded {
   KernelResources resources;
 };
 
-std::string KernelResources::str() const {
-  return std::to_string(registers) + " registers, " + std::to_string(staticSharedBytes) + "+" +
-         std::to_string(dynamicSharedBytes) + " bytes shared, " + std::to_string(localBytes) + " bytes local (spills/stack)";
-}
 
 GpuRuntime& GpuRuntime::instance() {
   // Never destroyed: tensors released during static destruction still give their device memory back.

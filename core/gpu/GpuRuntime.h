@@ -24,15 +24,6 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-struct KernelResources {
-  int registers = 0;
-  int staticSharedBytes = 0;
-  int dynamicSharedBytes = 0;
-  int localBytes = 0;  // per thread: spills and stack
-  int maxThreadsPerBlock = 0;
-  std::string str() const;  // "38 registers, 0+4096 bytes shared, 0 bytes local (spills)"
-};
-
 // A runtime argument: a device address (pointer parameters) or a scalar.
 struct GpuArg {
   bool isPointer = false;

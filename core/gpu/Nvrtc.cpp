@@ -88,6 +88,20 @@ std::vector<int> Nvrtc::supportedArchs() const {
 
 NvrtcOutput Nvrtc::compileToPtx(const std::string& source, const std::string& name, const std::string& arch,
                                 const std::vector<std::string>& extraOptions) const {
+  std::vector<std::string> options = {"-arch=compute_" + arch.substr(arch.find('_') + 1), "-std=c++17", "-lineinfo"};
+  options.insert(options.end(), extraOptions.begin(), extraOptions.end());
+  return run(source, name, std::move(options), true);
+}
+
+NvrtcOutput Nvrtc::assembleWithReport(const std::string& source, const std::string& name, const std::string& arch,
+                                      const std::vector<std::string>& extraOptions) const {
+  std::vector<std::string> options = {"-arch=sm_" + arch.substr(arch.find('_') + 1), "-std=c++17", "-Xptxas=-v"};
+  options.insert(options.end(), extraOptions.begin(), extraOptions.end());
+  return run(source, name, std::move(options), false);
+}
+
+NvrtcOutput Nvrtc::run(const std::string& source, const std::string& name, std::vector<std::string> options,
+                       bool wantPtx) const {
   NvrtcOutput out;
   if (!available_) {
     out.error = reason_;
@@ -99,9 +113,6 @@ NvrtcOutput Nvrtc::compileToPtx(const std::string& source, const std::string& na
     out.error = std::string("nvrtcCreateProgram: ") + api_.nvrtcGetErrorString(r);
     return out;
   }
-  std::vector<std::string> options = {"-arch=compute_" + arch.substr(arch.find('_') + 1), "-std=c++17",
-                                      "-lineinfo"};
-  options.insert(options.end(), extraOptions.begin(), extraOptions.end());
   std::vector<const char*> argv;
   for (const std::string& o : options) argv.push_back(o.c_str());
   r = api_.nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
@@ -113,6 +124,8 @@ NvrtcOutput Nvrtc::compileToPtx(const std::string& source, const std::string& na
   }
   if (r != NVRTC_SUCCESS) {
     out.error = std::string("nvrtcCompileProgram: ") + api_.nvrtcGetErrorString(r);
+  } else if (!wantPtx) {
+    out.ok = true;
   } else {
     size_t ptxSize = 0;
     api_.nvrtcGetPTXSize(program, &ptxSize);

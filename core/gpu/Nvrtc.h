@@ -32,9 +32,14 @@ public:
 
   NvrtcOutput compileToPtx(const std::string& source, const std::string& name, const std::string& arch,
                            const std::vector<std::string>& extraOptions = {}) const;
+  // Compiles for the real architecture (`sm_90`: NVRTC runs ptxas itself) with ptxas's verbose
+  // report in the log ("Used 38 registers", "... bytes stack frame"); `ptx` stays empty.
+  NvrtcOutput assembleWithReport(const std::string& source, const std::string& name, const std::string& arch,
+                                 const std::vector<std::string>& extraOptions = {}) const;
 
 private:
   Nvrtc();
+  NvrtcOutput run(const std::string& source, const std::string& name, std::vector<std::string> options, bool wantPtx) const;
   bool loadFrom(const std::vector<std::string>& candidates);
 
   util::DynamicLibrary builtins_;  // loaded first from the same folder; NVRTC dlopens it itself

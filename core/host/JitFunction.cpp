@@ -6,6 +6,7 @@
 #include "core/gpu/GpuRuntime.h"
 #include "core/host/GpuMatmul.h"
 
+#include "core/host/CompiledKernelObject.h"
 #include "core/host/Containers.h"
 #include "core/host/Interpreter.h"
 #include "core/host/KernelLauncher.h"
@@ -172,6 +173,10 @@ Value launch(Interpreter& in, const Value& target, const Value& grid, CallArgs& 
 
 }  // namespace
 
+Value launchKernel(Interpreter& in, const Value& target, const Value& grid, CallArgs& args) {
+  return launch(in, target, grid, args);
+}
+
 std::string JitFunction::repr(Interpreter&) const { return "JITFunction(__main__:" + fn->name + ")"; }
 
 std::optional<Value> JitFunction::getItem(Interpreter&, const Value& grid) { return launcher(shared_from_this(), grid); }
@@ -187,6 +192,12 @@ std::optional<Value> JitFunction::getAttr(Interpreter& in, const std::string& na
       args.takeKeyword("warmup");
       if (!grid) throwTypeError("run() missing required keyword argument 'grid'");
       return launch(in2, Value(self), *grid, args);
+    });
+  }
+  if (name == "warmup") {
+    auto self = std::static_pointer_cast<JitFunction>(shared_from_this());
+    return makeBuiltin(fn->name + ".warmup", [self](Interpreter& in2, CallArgs& args) {
+      return CompiledKernelObject::warmUp(in2, self, args);
     });
   }
   return std::nullopt;

@@ -66,6 +66,9 @@ public:
   Value grid;
 };
 
+// `target[grid](*args)` for a JitFunction, Autotuner or Heuristics.
+Value launchKernel(Interpreter& in, const Value& target, const Value& grid, CallArgs& args);
+
 // The JitFunction at the bottom of a decorator stack (nullptr if `v` is none of the three).
 JitFunction* innermostJit(const Value& v);
 

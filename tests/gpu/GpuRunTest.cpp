@@ -498,3 +498,21 @@ for dtype, tol in [(torch.float16, 2e-3), (torch.bfloat16, 2e-2), (torch.float32
       expected += std::string(dtype) + " " + config + " True\n";
   EXPECT_EQ(r.out, expected) << r.err;
 }
+
+// On the GPU backend, warmup() reads the loaded kernel's registers and shared memory from the driver,
+// and the handle launches on the GPU.
+TEST(GpuRun, WarmupReportsTheDriversFiguresAndLaunches) {
+  SKIP_WITHOUT_GPU();
+  tilescope::host::HostExecutor ex;
+  PyRun r = runOnGpu(std::string(kAddKernel) + R"(
+x = torch.rand(5000, device='cuda')
+y = torch.rand(5000, device='cuda')
+out = torch.empty_like(x)
+k = add_kernel.warmup(x, y, out, 5000, BLOCK=256, num_warps=4, grid=(1,))
+print(0 < k.n_regs <= 255, k.n_spills, k.metadata.num_warps)
+k[(triton.cdiv(5000, 256),)](x, y, out, 5000, 256)
+print(torch.equal(out, x + y))
+)", ex);
+  ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << r.err;
+  EXPECT_EQ(r.out, "True 0 4\nTrue\n");
+}

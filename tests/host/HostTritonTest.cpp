@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/gpu/GpuRuntime.h"
+#include "core/gpu/Nvrtc.h"
 #include "core/host/BenchmarkRunner.h"
 #include "core/host/Interpreter.h"
 #include "tests/host/InterpTestUtil.h"
@@ -248,4 +249,37 @@ TEST(HostTriton, ALaunchOptionThatIsAlsoAParameterReachesTheKernel) {
                   "k[(1,)](out, num_stages=3, num_warps=2)\n"
                   "print(out)\n"),
             "tensor([30, 31, 32, 33], dtype=torch.int32)\n");
+}
+
+// Triton's fused-softmax tutorial sizes its persistent grid from a warmed-up kernel's registers and
+// shared memory, then launches the compiled kernel with every parameter positionally.
+TEST(HostTriton, WarmupReportsResourcesAndTheCompiledKernelLaunches) {
+  if (!tilescope::gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not found: " << tilescope::gpu::Nvrtc::instance().unavailableReason();
+  const PyRun r = runPy(std::string(kPrelude) + R"(
+@triton.jit
+def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_rows, n_cols, BLOCK_SIZE: tl.constexpr,
+                   num_stages: tl.constexpr):
+    row_start = tl.program_id(0)
+    row_step = tl.num_programs(0)
+    for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages):
+        row_start_ptr = input_ptr + row_idx * input_row_stride
+        col_offsets = tl.arange(0, BLOCK_SIZE)
+        mask = col_offsets < n_cols
+        row = tl.load(row_start_ptr + col_offsets, mask=mask, other=-float('inf'))
+        num = tl.exp(row - tl.max(row, axis=0))
+        tl.store(output_ptr + row_idx * output_row_stride + col_offsets, num / tl.sum(num, axis=0), mask=mask)
+
+x = torch.randn(37, 300)
+y = torch.empty_like(x)
+kernel = softmax_kernel.warmup(y, x, x.stride(0), y.stride(0), 37, 300, BLOCK_SIZE=512, num_stages=2, num_warps=8, grid=(1, ))
+kernel._init_handles()
+print(0 < kernel.n_regs <= 255, kernel.n_spills, kernel.metadata.shared > 0, kernel.metadata.num_warps, kernel.metadata.num_stages, kernel.name)
+occupancy = min(65536 // (kernel.n_regs * 32 * 8), 232448 // kernel.metadata.shared)
+kernel[(min(5 * occupancy, 37), 1, 1)](y, x, x.stride(0), y.stride(0), 37, 300, 512, 2)
+print(torch.allclose(y, torch.softmax(x, axis=1), atol=1e-6))
+)");
+  ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << "\n" << r.traceback;
+  EXPECT_EQ(r.out, "True 0 True 8 2 softmax_kernel\nTrue\n");
+  EXPECT_EQ(pyError(std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel.warmup(x, x, x, 4, BLOCK_SIZE=4)"),
+            "TypeError: warmup() missing required keyword argument 'grid'");
 }

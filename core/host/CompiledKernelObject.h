@@ -1,0 +1,32 @@
+#pragma once
+// What `kernel.warmup(*args, grid=..., **meta)` returns, like Triton's CompiledKernel: the kernel
+// checked for one specialization, with the registers, spills and shared memory its compiled code
+// needs (from the driver on the GPU backend, from ptxas through NVRTC otherwise), and
+// `compiled[grid](*args)` to launch that specialization (the fused-softmax tutorial sizes its grid
+// from these figures).
+#include <memory>
+
+#include "core/gpu/GpuCompiler.h"
+#include "core/host/JitFunction.h"
+#include "core/host/KernelLauncher.h"
+
+namespace tilescope::host {
+
+class CompiledKernelObject : public Object {
+public:
+  std::string typeName() const override { return "CompiledKernel"; }
+  std::string repr(Interpreter& in) const override;
+  std::optional<Value> getAttr(Interpreter& in, const std::string& name) override;
+  std::optional<Value> getItem(Interpreter& in, const Value& grid) override;
+
+  // Checks `jit` for the warm-up's arguments and finds its resources. PyError when neither a GPU
+  // nor NVRTC can compile it.
+  static Value warmUp(Interpreter& in, const std::shared_ptr<JitFunction>& jit, CallArgs args);
+
+  std::shared_ptr<JitFunction> jit;
+  int numWarps = 4;
+  int numStages = 3;
+  gpu::KernelResources resources;
+};
+
+}  // namespace tilescope::host
