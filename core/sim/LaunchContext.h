@@ -86,7 +86,23 @@ struct ProgramState {
   // Per-worker cache of program-invariant expressions (see InvariantAnalysis.h).
   std::unordered_map<const ir::ExprNode*, TileRef>* invariantCache = nullptr;
 
+  // Spin locks this program holds (Triton's `while tl.atomic_cas(lock, 0, 1) == 1: pass` ...
+  // `tl.atomic_xchg(lock, 0)`): taken by a successful atomic_cas from zero to nonzero, given back
+  // by an atomic that writes zero again. Stores made while holding one are ordered with the other
+  // programs' stores under the same lock, so they are not reported as races.
+  struct HeldLock {
+    uint64_t key = 0;       // lockKey(tensor id, element)
+    uint64_t freeBits = 0;  // the value the word had before it was taken
+  };
+  std::vector<HeldLock> heldLocks;
+  uint64_t innermostLock() const { return heldLocks.empty() ? 0 : heldLocks.back().key; }
+
   std::string pidText() const { return pidString(pid); }
 };
+
+// A nonzero key for the lock word at (tensor, element).
+inline uint64_t lockKey(int tensorId, int64_t element) {
+  return (static_cast<uint64_t>(static_cast<uint32_t>(tensorId)) << 40) ^ static_cast<uint64_t>(element) ^ (uint64_t{1} << 63);
+}
 
 }  // namespace tilescope::sim

@@ -71,6 +71,7 @@ void Tensor::touchForLaunch(uint64_t launchId) {
   writer_.assign(static_cast<size_t>(storageElements_), -1);
   writeFlags_.assign(static_cast<size_t>(storageElements_), 0);
   conflicts_.clear();
+  writeLock_.clear();
 }
 
 // --- Memory ----------------------------------------------------------------------------------------

@@ -84,6 +84,17 @@ public:
   std::span<const int32_t> writers() const { return writer_; }
   std::span<uint8_t> writeFlags() { return writeFlags_; }
   std::span<const uint8_t> writeFlags() const { return writeFlags_; }
+  // The lock (LockKey, 0 for none) the last writer of each element held, allocated at the first
+  // write under a lock in the launch: writes under one lock are ordered by it, not racing.
+  bool hasWriteLocks() const { return !writeLock_.empty(); }
+  uint64_t writeLockOf(int64_t element) const { return writeLock_.empty() ? 0 : writeLock_[element]; }
+  void setWriteLock(int64_t element, uint64_t lock) {
+    if (writeLock_.empty()) {
+      if (lock == 0) return;
+      writeLock_.assign(static_cast<size_t>(storageElements_), 0);
+    }
+    writeLock_[element] = lock;
+  }
   // The first few conflicts of the launch (the count is in the flags).
   std::vector<WriteConflict>& conflicts() { return conflicts_; }
   const std::vector<WriteConflict>& conflicts() const { return conflicts_; }
@@ -105,6 +116,7 @@ private:
   std::vector<int32_t> writer_;  // -1: not written in this launch
   std::vector<uint8_t> writeFlags_;
   std::vector<WriteConflict> conflicts_;
+  std::vector<uint64_t> writeLock_;
   mutable SpinSharedMutex mutex_;
 };
 

@@ -328,6 +328,7 @@ void writeLanes(LaunchContext& L, ProgramState& P, Tensor& T, const Plan& pl, co
   const int64_t n = pl.count;
   const int64_t* table = pl.table.get();
   const int64_t first = pl.first;
+  const uint64_t lock = P.innermostLock();
   for (int64_t i = 0; i < n; ++i) {
     if (m && !m[i]) continue;
     if (onlyLanesOfT && pl.lanes[i] != &T) continue;
@@ -339,12 +340,14 @@ void writeLanes(LaunchContext& L, ProgramState& P, Tensor& T, const Plan& pl, co
         w = pid;
       } else if (w != pid) {
         flags[e] |= kWrittenByMany;
-        if (std::memcmp(dst, &bits[i], static_cast<size_t>(size)) != 0) {
+        const bool ordered = lock != 0 && T.writeLockOf(e) == lock;
+        if (!ordered && std::memcmp(dst, &bits[i], static_cast<size_t>(size)) != 0) {
           flags[e] |= kConflicting;
           if (T.conflicts().size() < kShownOffsets) T.conflicts().push_back({e, w, pid});
         }
         w = pid;
       }
+      T.setWriteLock(e, lock);
     }
     writeBits(dst, bits[i], size);
     if (init) T.markInitialized(e);
@@ -362,12 +365,17 @@ void writeConsecutiveFp32(LaunchContext& L, ProgramState& P, Tensor& T, int64_t 
     int32_t* __restrict writers = T.writers().data() + first;
     uint8_t* __restrict flags = T.writeFlags().data() + first;
     const uint8_t* old = T.bytes().data() + first * 4;
+    const uint64_t lock = P.innermostLock();
+    const bool locks = lock != 0 || T.hasWriteLocks();  // else the plain loop below
     for (int64_t i = 0; i < n; ++i) {
-      if ((m && !m[i]) || writers[i] < 0 || writers[i] == pid) continue;
+      if (m && !m[i]) continue;
+      const bool ordered = locks && lock != 0 && T.writeLockOf(first + i) == lock;
+      if (locks) T.setWriteLock(first + i, lock);
+      if (writers[i] < 0 || writers[i] == pid) continue;
       // Another program wrote this element in this launch.
       flags[i] |= kWrittenByMany;
       const auto bits = std::bit_cast<uint32_t>(static_cast<float>(values[i]));
-      if (std::memcmp(old + i * 4, &bits, 4) != 0) {
+      if (!ordered && std::memcmp(old + i * 4, &bits, 4) != 0) {
         flags[i] |= kConflicting;
         if (T.conflicts().size() < kShownOffsets) T.conflicts().push_back({first + i, writers[i], pid});
       }
@@ -513,6 +521,20 @@ void atomicLane(LaunchContext& L, ProgramState& P, Tensor& T, int64_t e, ir::DTy
   T.markInitialized(e);
 }
 
+// After an atomic wrote `written` to element e of T: a held lock whose word gets its free value
+// back is released.
+void releaseIfFreed(ProgramState& P, const Tensor& T, int64_t e, uint64_t written, int size) {
+  if (P.heldLocks.empty()) return;
+  const uint64_t key = lockKey(T.id(), e);
+  const uint64_t mask = size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * size)) - 1;
+  for (size_t k = P.heldLocks.size(); k-- > 0;) {
+    if (P.heldLocks[k].key == key && (P.heldLocks[k].freeBits & mask) == (written & mask)) {
+      P.heldLocks.erase(P.heldLocks.begin() + static_cast<std::ptrdiff_t>(k));
+      return;
+    }
+  }
+}
+
 int64_t orderKey(ir::DType t, int64_t v) {
   return t == ir::DType::U64 ? static_cast<int64_t>(static_cast<uint64_t>(v) ^ (uint64_t{1} << 63)) : v;
 }
@@ -532,6 +554,7 @@ TileRef atomicRMW(LaunchContext& L, ProgramState& P, const ir::AtomicRMW& node, 
     if (m && !m[i]) continue;
     Tensor& T = pl.single ? *pl.single : *pl.lanes[i];
     std::unique_lock lock(T.mutex());
+    uint64_t written = 0;
     atomicLane(L, P, T, pl.element(i), t, size, old, i, [&](uint8_t* p) {
       if (old.hasFloatStorage()) {
         const double cur = old.floats()[i];
@@ -544,7 +567,8 @@ TileRef atomicRMW(LaunchContext& L, ProgramState& P, const ir::AtomicRMW& node, 
           case ir::AtomicOp::Xchg: r = x; break;
           default: throw lang::InternalError("bitwise atomic on a float");
         }
-        writeBits(p, encodeFloatBits(t, r), size);
+        written = encodeFloatBits(t, r);
+        writeBits(p, written, size);
       } else {
         const int64_t cur = old.ints()[i];
         const int64_t x = v.ints()[i];
@@ -558,9 +582,11 @@ TileRef atomicRMW(LaunchContext& L, ProgramState& P, const ir::AtomicRMW& node, 
           case ir::AtomicOp::Or: r = cur | x; break;
           case ir::AtomicOp::Xor: r = cur ^ x; break;
         }
-        writeBits(p, encodeIntBits(t, wrapInt(t, r)), size);
+        written = encodeIntBits(t, wrapInt(t, r));
+        writeBits(p, written, size);
       }
     });
+    releaseIfFreed(P, T, pl.element(i), written, size);
   }
   TileRef result = makeTileRef(std::move(old));
   record(L, P, MemOpKind::AtomicRMW, node.range, ptr, mask, value, opName, pl.mainTensorId);
@@ -579,15 +605,27 @@ TileRef atomicCAS(LaunchContext& L, ProgramState& P, const ir::AtomicCAS& node, 
     if (m && !m[i]) continue;
     Tensor& T = pl.single ? *pl.single : *pl.lanes[i];
     std::unique_lock lock(T.mutex());
+    bool swapped = false;
+    uint64_t want = 0, written = 0;
+    const uint64_t mask = size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * size)) - 1;
     atomicLane(L, P, T, pl.element(i), t, size, old, i, [&](uint8_t* p) {
       // Compared bit for bit, as the GPU's integer CAS does for every dtype.
       uint64_t cur = 0;
       std::memcpy(&cur, p, static_cast<size_t>(size));
-      const uint64_t want = cmp.hasFloatStorage() ? encodeFloatBits(t, cmp.floats()[i]) : encodeIntBits(t, cmp.ints()[i]);
-      const uint64_t mask = size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * size)) - 1;
-      if ((cur & mask) == (want & mask))
-        writeBits(p, v.hasFloatStorage() ? encodeFloatBits(t, v.floats()[i]) : encodeIntBits(t, v.ints()[i]), size);
+      want = cmp.hasFloatStorage() ? encodeFloatBits(t, cmp.floats()[i]) : encodeIntBits(t, cmp.ints()[i]);
+      if ((cur & mask) == (want & mask)) {
+        written = v.hasFloatStorage() ? encodeFloatBits(t, v.floats()[i]) : encodeIntBits(t, v.ints()[i]);
+        writeBits(p, written, size);
+        swapped = true;
+      }
     });
+    if (!swapped) continue;
+    const int64_t e = pl.element(i);
+    const size_t before = P.heldLocks.size();
+    releaseIfFreed(P, T, e, written, size);
+    // A swap of a zero word to nonzero takes it as a lock (Triton's spin-lock idiom; released when
+    // the word is set back to zero).
+    if (P.heldLocks.size() == before && (want & mask) == 0 && (written & mask) != 0) P.heldLocks.push_back({lockKey(T.id(), e), 0});
   }
   TileRef result = makeTileRef(std::move(old));
   record(L, P, MemOpKind::AtomicCAS, node.range, ptr, nullptr, value, "cas", pl.mainTensorId);

@@ -283,3 +283,41 @@ print(torch.allclose(y, torch.softmax(x, axis=1), atol=1e-6))
   EXPECT_EQ(pyError(std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel.warmup(x, x, x, 4, BLOCK_SIZE=4)"),
             "TypeError: warmup() missing required keyword argument 'grid'");
 }
+
+// The race check knows Triton's spin-lock idiom (layer-norm backward's partial sums): stores made
+// while holding the same lock are ordered by it; the same stores without the lock, or after it is
+// released, are still races.
+TEST(HostTriton, StoresUnderOneSpinLockAreNotRaces) {
+  const std::string kernel = R"(
+@triton.jit
+def accumulate(Acc, Lock, LOCKED: tl.constexpr, RELEASE_FIRST: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, 8)
+    if LOCKED:
+        while tl.atomic_cas(Lock, 0, 1) == 1:
+            pass
+        if RELEASE_FIRST:
+            tl.atomic_xchg(Lock, 0)
+    acc = tl.load(Acc + offs)
+    tl.store(Acc + offs, acc + pid + 1)
+    if LOCKED and not RELEASE_FIRST:
+        tl.debug_barrier()
+        tl.atomic_xchg(Lock, 0)
+
+def run(locked, release_first):
+    acc = torch.zeros(8, dtype=torch.int32)
+    lock = torch.zeros(1, dtype=torch.int32)
+    accumulate[(6,)](acc, lock, LOCKED=locked, RELEASE_FIRST=release_first)
+    return acc.tolist() == [21] * 8
+)";
+  const std::string race = "were written by more than one program";
+  PyRun r = runPy(std::string(kPrelude) + kernel + "print(run(True, False))");
+  ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << "\n" << r.traceback;
+  EXPECT_EQ(r.out, "True\n");
+  EXPECT_EQ(r.err.find(race), std::string::npos) << r.err;
+  for (const char* unprotected : {"run(False, False)", "run(True, True)"}) {
+    r = runPy(std::string(kPrelude) + kernel + unprotected);
+    ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << "\n" << r.traceback;
+    EXPECT_NE(r.err.find(race), std::string::npos) << unprotected << "\n" << r.err;
+  }
+}
