@@ -115,6 +115,23 @@ Tensor tensor(const NestedValue& data, TensorOptions options) {
 
 Tensor arange(const Scalar& end, TensorOptions options) { return arange(Scalar(int64_t{0}), end, Scalar(int64_t{1}), options); }
 
+Tensor linspace(double start, double end, int64_t steps, TensorOptions options) {
+  if (steps < 0) throw TensorError("linspace(): number of steps must be non-negative");
+  const DType dtype = options.dtype.value_or(kDefaultFloat);
+  Tensor out = Tensor::allocate({steps}, dtype, options.device.value_or(Device()), true);
+  const double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0.0;
+  const int64_t half = steps / 2;
+  dispatchDType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* data = out.data<T>();
+    for (int64_t i = 0; i < steps; ++i) {
+      const double v = i < half ? start + step * static_cast<double>(i) : end - step * static_cast<double>(steps - 1 - i);
+      data[i] = convertValue<T>(isIntegralType(dtype, true) ? std::trunc(v) : v);
+    }
+  });
+  return out;
+}
+
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, TensorOptions options) {
   const bool anyFloat = start.isFloat() || end.isFloat() || step.isFloat();
   const DType dtype = options.dtype.value_or(anyFloat ? kDefaultFloat : DType::I64);

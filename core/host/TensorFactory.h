@@ -32,6 +32,10 @@ Tensor arange(const Scalar& end, TensorOptions options = {});
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step = Scalar(int64_t{1}),
               TensorOptions options = {});
 
+// torch.linspace(start, end, steps): float32 unless dtype says otherwise; the first half counts up
+// from start and the second half down from end, as torch does, so both ends are exact.
+Tensor linspace(double start, double end, int64_t steps, TensorOptions options = {});
+
 Tensor zeros(const Shape& shape, TensorOptions options = {});
 Tensor ones(const Shape& shape, TensorOptions options = {});
 // Contents are zero but count as never written (see Storage).

@@ -256,6 +256,11 @@ Value torchModule(Interpreter& in) {
                               return makeTensor(arange(requireScalar(in2, a[0], "start"), requireScalar(in2, a[1], "end"),
                                                        requireScalar(in2, a[2], "step"), o));
                             });
+  t["linspace"] = makeBuiltin("torch.linspace", "start, end, steps, *, dtype=None, device=None, requires_grad=False",
+                              [](Interpreter& in2, ValueList& a) {
+                                return makeTensor(linspace(in2.toFloat(a[0], "start"), in2.toFloat(a[1], "end"),
+                                                           in2.toIndex(a[2], "steps"), toOptions(in2, a[3], a[4])));
+                              });
   t["randint"] = makeBuiltin("torch.randint", [](Interpreter& in2, CallArgs& args) {
     const std::optional<Value> dtype = args.takeKeyword("dtype");
     const std::optional<Value> device = args.takeKeyword("device");

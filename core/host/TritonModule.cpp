@@ -157,6 +157,13 @@ void installTritonModule(Interpreter& in) {
   in.registerModule("triton", tritonModule);
   in.registerModule("triton.language", languageModule);
   in.registerModule("triton.testing", testingModule);
+  // CUDA's libdevice, as kernels import it; its functions only mean something inside a kernel, where
+  // the checker resolves them (core/lang/Builtins.cpp). Importing a package attaches its submodules.
+  for (const char* name : {"triton.language.extra", "triton.language.extra.cuda", "triton.language.extra.libdevice",
+                           "triton.language.extra.cuda.libdevice"}) {
+    const std::string dotted = name;
+    in.registerModule(dotted, [dotted](Interpreter&) { return Value(std::make_shared<NamespaceObject>(dotted)); });
+  }
   // `triton.runtime` is the namespace `import triton` already made.
   in.registerModule("triton.runtime", [](Interpreter& in2) { return in2.getAttr(in2.importModule("triton"), "runtime"); });
 }

@@ -11,6 +11,22 @@ namespace {
 constexpr const char* kTritonLanguage = "triton.language";
 constexpr const char* kMath = "triton.language.math";
 constexpr const char* kPropagateNan = "triton.language.PropagateNan";
+constexpr const char* kExtra = "triton.language.extra";
+constexpr const char* kExtraCuda = "triton.language.extra.cuda";
+constexpr const char* kLibdevice = "triton.language.extra.libdevice";
+
+// CUDA libdevice functions (`tl.extra.cuda.libdevice.tanh`, `from triton.language.extra import
+// libdevice`) that are tl builtins under another name.
+const std::vector<std::pair<std::string, std::string>>& libdeviceNames() {
+  static const std::vector<std::pair<std::string, std::string>> names = {
+      {"exp", "tl.exp"},       {"exp2", "tl.exp2"},         {"log", "tl.log"},        {"log2", "tl.log2"},
+      {"sqrt", "tl.sqrt_rn"},  {"sqrt_rn", "tl.sqrt_rn"},   {"rsqrt", "tl.rsqrt"},    {"sin", "tl.sin"},
+      {"cos", "tl.cos"},       {"tanh", "tl.math.tanh"},    {"floor", "tl.floor"},    {"ceil", "tl.ceil"},
+      {"erf", "tl.erf"},       {"fabs", "tl.abs"},          {"abs", "tl.abs"},        {"fma", "tl.fma"},
+      {"fmin", "tl.minimum"},  {"fmax", "tl.maximum"},      {"div_rn", "tl.div_rn"},  {"fast_dividef", "tl.fdiv"},
+      {"umulhi", "tl.umulhi"}};
+  return names;
+}
 
 const std::vector<std::string>& tlDTypeNames() {
   static const std::vector<std::string> names = {"int1",   "int8",   "int16",      "int32",    "int64",
@@ -62,11 +78,13 @@ const std::vector<std::string>& dtypeMethodNames() {
 
 bool isKnownModule(const std::string& module) {
   return module == "triton" || module == kTritonLanguage || module == kMath || module == kPropagateNan ||
+         module == kExtra || module == kExtraCuda || module == kLibdevice || module == "triton.language.extra.cuda.libdevice" ||
          module == "torch";
 }
 
 Value moduleValue(const std::string& dotted) {
   if (dotted == "triton.language.core" || dotted == "triton.language.standard") return Value::ofModule(kTritonLanguage);
+  if (dotted == "triton.language.extra.cuda.libdevice") return Value::ofModule(kLibdevice);
   return Value::ofModule(dotted);
 }
 
@@ -75,6 +93,7 @@ std::optional<Value> moduleMember(const std::string& module, const std::string& 
     for (const std::string& d : tlDTypeNames())
       if (d == attr) return Value::ofConst(ConstValue::dtype(*ir::parseDType(d)));
     if (attr == "math") return Value::ofModule(kMath);
+    if (attr == "extra") return Value::ofModule(kExtra);
     if (attr == "core" || attr == "standard") return Value::ofModule(kTritonLanguage);
     if (attr == "PropagateNan") return Value::ofModule(kPropagateNan);
     if (BuiltinRegistry::instance().find("tl." + attr)) return Value::ofBuiltin("tl." + attr);
@@ -87,6 +106,16 @@ std::optional<Value> moduleMember(const std::string& module, const std::string& 
   }
   if (module == kPropagateNan) {
     if (attr == "ALL" || attr == "NONE") return Value::ofConst(ConstValue::string("PropagateNan." + attr));
+    return std::nullopt;
+  }
+  if (module == kExtra || module == kExtraCuda) {
+    if (attr == "cuda" && module == kExtra) return Value::ofModule(kExtraCuda);
+    if (attr == "libdevice") return Value::ofModule(kLibdevice);
+    return std::nullopt;
+  }
+  if (module == kLibdevice) {
+    for (const auto& [name, builtin] : libdeviceNames())
+      if (name == attr) return Value::ofBuiltin(builtin);
     return std::nullopt;
   }
   if (module == "triton") {
@@ -121,6 +150,11 @@ std::vector<std::string> moduleMemberNames(const std::string& module) {
     for (const auto& [n, t] : torchDTypes()) out.push_back(n);
   } else if (module == kPropagateNan) {
     out = {"ALL", "NONE"};
+  } else if (module == kExtra || module == kExtraCuda) {
+    out = {"libdevice"};
+    if (module == kExtra) out.emplace_back("cuda");
+  } else if (module == kLibdevice) {
+    for (const auto& [name, builtin] : libdeviceNames()) out.push_back(name);
   }
   return out;
 }

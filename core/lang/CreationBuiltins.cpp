@@ -166,7 +166,7 @@ void registerCreationBuiltins(BuiltinRegistry& r) {
   for (const char* name : {"make_block_ptr", "advance", "make_tensor_descriptor", "load_tensor_descriptor",
                            "store_tensor_descriptor", "inline_asm_elementwise", "associative_scan", "reduce",
                            "map_elementwise", "histogram", "gather", "join", "split", "interleave", "cat", "sort",
-                           "flip", "dot_scaled", "softmax", "reduce_or", "topk", "to_tensor", "extra"}) {
+                           "flip", "dot_scaled", "softmax", "reduce_or", "topk", "to_tensor"}) {
     const std::string full = std::string("tl.") + name;
     r.add(full, "*args", [full](ExprChecker& ec, const BoundArgs& a) -> Value {
       ec.error(a.callRange(), full + " is not supported by tilescope yet");

@@ -183,6 +183,12 @@ Value ExprChecker::checkAttribute(const Attribute& e) {
     case Value::Kind::Module: {
       if (auto member = moduleMember(base.name, e.attr)) return *member;
       const std::string written(e.range.text());
+      if (base.name == "triton.language.extra.libdevice") {
+        std::string known;
+        for (const std::string& n : moduleMemberNames(base.name)) known += (known.empty() ? "" : ", ") + n;
+        error(e.range, "libdevice." + e.attr + " is not supported by tilescope yet; the libdevice functions it has are " +
+                           known + " (or write it with tl.* operations)");
+      }
       std::string msg = "unknown name '" + written + "'";
       if (auto s = closestMatch(e.attr, moduleMemberNames(base.name)))
         msg += "; did you mean '" + std::string(e.value->range.text()) + "." + *s + "'?";

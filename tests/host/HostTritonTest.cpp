@@ -321,3 +321,27 @@ def run(locked, release_first):
     EXPECT_NE(r.err.find(race), std::string::npos) << unprotected << "\n" << r.err;
   }
 }
+
+// CUDA's libdevice as kernels reach it: tl.extra.cuda.libdevice, and the imports of both spellings.
+TEST(HostTriton, LibdeviceFunctionsAreTheMatchingTlBuiltins) {
+  const PyRun r = runPy(std::string(kPrelude) + R"(
+from triton.language.extra import libdevice
+from triton.language.extra.cuda import libdevice as cuda_libdevice
+
+@triton.jit
+def k(X, Y, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    y = tl.extra.cuda.libdevice.tanh(x) + libdevice.fabs(x) + cuda_libdevice.fmax(x, 0.25) + libdevice.sqrt(libdevice.fabs(x))
+    tl.store(Y + offs, y)
+
+x = torch.linspace(-1, 1, 8)
+y = torch.empty(8)
+k[(1,)](x, y, N=8)
+ref = torch.tanh(x) + x.abs() + torch.maximum(x, torch.tensor(0.25)) + x.abs().sqrt()
+print(torch.allclose(y, ref, atol=1e-6), x[0].item(), x[7].item(), abs(x[3].item() - (-1 + 3 * 2 / 7)) < 1e-7, x.dtype)
+)");
+  ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << "\n" << r.traceback;
+  // linspace ends exactly on its bounds.
+  EXPECT_EQ(r.out, "True -1.0 1.0 True torch.float32\n");
+}

@@ -216,6 +216,11 @@ const ErrorCase kCases[] = {
     {"unsupported_tl",
      "    p = tl.make_block_ptr(x_ptr)\n",
      "k.py:22:9: error: tl.make_block_ptr is not supported by tilescope yet"},
+    {"unsupported_libdevice",
+     "    y = tl.extra.cuda.libdevice.pow(tl.load(x_ptr), 2.0)\n",
+     "k.py:22:9: error: libdevice.pow is not supported by tilescope yet; the libdevice functions it has are exp, exp2, log, "
+     "log2, sqrt, sqrt_rn, rsqrt, sin, cos, tanh, floor, ceil, erf, fabs, abs, fma, fmin, fmax, div_rn, fast_dividef, "
+     "umulhi (or write it with tl.* operations)"},
     {"tensor_attribute_typo",
      "    s = tl.arange(0, 16).shap\n",
      "k.py:22:26: error: tensor has no attribute 'shap'; did you mean 'shape'?"},
