@@ -55,9 +55,71 @@ Value reshape(ExprChecker& ec, const BoundArgs& a, bool canReorder) {
   return Value::ofTensor(ir::Reshape::make(x, shape, canReorder, a.callRange()));
 }
 
+// x with a new minor dimension of size 1 (a scalar becomes [1]).
+ir::Expr expandLast(const ir::Expr& x, SourceRange range) {
+  if (x.type().isScalar()) return ir::Splat::make(x, {1}, range);
+  return ir::ExpandDims::make(x, x.type().rank(), range);
+}
+
+// tl.join(a, b): a new minor dimension of size 2 holding a then b. Built from ops the simulator and
+// the GPU already have: both operands broadcast along it, and `where(index == 0, a, b)`.
+Value join(ExprChecker& ec, const BoundArgs& a) {
+  auto [x, y] = ec.broadcastPair(tensorArg(ec, a, "a"), tensorArg(ec, a, "b"), a.callRange());
+  if (x.type().dtype() != y.type().dtype() || x.type().isPointer() != y.type().isPointer())
+    ec.error(a.callRange(), "tl.join needs two tensors of one dtype, got " + x.type().elementString() + " and " +
+                                y.type().elementString() + "; cast one with .to()");
+  ir::Shape shape = x.type().shape();
+  shape.push_back(2);
+  if (std::string err = ir::tileShapeError(shape, "tl.join"); !err.empty()) ec.error(a.callRange(), err);
+  const ir::Expr first = Emitter::broadcastTo(expandLast(x, a.callRange()), shape, a.callRange());
+  const ir::Expr second = Emitter::broadcastTo(expandLast(y, a.callRange()), shape, a.callRange());
+  const Value index = Value::ofTensor(Emitter::broadcastTo(ir::Arange::make(0, 2, a.callRange()), shape, a.callRange()));
+  const Value isFirst = ec.binary(ir::BinaryOp::Eq, index, Value::ofConst(ConstValue::integer(0)), a.callRange());
+  return ec.select(isFirst, Value::ofTensor(first), Value::ofTensor(second), a.callRange());
+}
+
+// One half of tl.split: the elements at `which` (0 or 1) of the minor dimension, bit for bit. The
+// other half is zeroed and the minor dimension xor-reduced: exact for every dtype (floats go through
+// integers of their width, so -0.0 and NaN payloads survive).
+ir::Expr half(ExprChecker& ec, const ir::Expr& x, int which, SourceRange range) {
+  const ir::DType dt = x.type().dtype();
+  const bool isBool = dt == ir::DType::I1;
+  ir::Expr bits = x;
+  if (isBool) bits = ir::Cast::make(x, ir::DType::I8, false, false, ir::RoundingMode::None, range);
+  else if (ir::isFloat(dt)) bits = ir::Cast::make(x, *ir::intDType(ir::bitWidth(dt), true), false, true, ir::RoundingMode::None, range);
+  const Value index = Value::ofTensor(Emitter::broadcastTo(ir::Arange::make(0, 2, range), x.type().shape(), range));
+  const Value keep = ec.binary(ir::BinaryOp::Eq, index, Value::ofConst(ConstValue::integer(which)), range);
+  const Value zero = Value::ofTensor(ir::Splat::make(ir::IntImm::make(bits.type().dtype(), 0, range), bits.type().shape(), range));
+  const ir::Expr kept = ec.select(keep, Value::ofTensor(bits), zero, range).expr;
+  ir::Expr picked = ir::Reduce::make(ir::ReduceOp::XorSum, kept, kept.type().rank() - 1, false, range);
+  if (isBool) return ir::Cast::make(picked, ir::DType::I1, false, false, ir::RoundingMode::None, range);
+  if (ir::isFloat(dt)) return ir::Cast::make(picked, dt, false, true, ir::RoundingMode::None, range);
+  return picked;
+}
+
+Value split(ExprChecker& ec, const BoundArgs& a) {
+  const ir::Expr x = tileArg(ec, a, "a");
+  if (x.type().shape().back() != 2)
+    ec.error(a.callRange(), "tl.split needs a tensor whose last dimension is 2, got " + x.type().str() +
+                                "; reshape it first, e.g. x.reshape(M, N // 2, 2)");
+  if (x.type().isPointer()) ec.error(a.callRange(), "tl.split of pointer tensors is not supported by tilescope yet");
+  return Value::ofTuple({Value::ofTensor(half(ec, x, 0, a.callRange())), Value::ofTensor(half(ec, x, 1, a.callRange()))});
+}
+
 }  // namespace
 
 void registerShapeBuiltins(BuiltinRegistry& r) {
+  r.add("tl.join", "a, b", join);
+  r.add("tl.split", "a", split);
+  r.add("tl.interleave", "a, b", [](ExprChecker& ec, const BoundArgs& a) {
+    // join, then the minor dimension folded into the last one: a0 b0 a1 b1 ...
+    const ir::Expr joined = join(ec, a).expr;
+    ir::Shape shape = joined.type().shape();
+    shape.pop_back();
+    if (shape.empty()) shape.push_back(1);
+    shape.back() *= 2;
+    return Value::ofTensor(ir::Reshape::make(joined, shape, false, a.callRange()));
+  });
   r.add("tl.reshape", "input, *shape, can_reorder=False",
         [](ExprChecker& ec, const BoundArgs& a) { return reshape(ec, a, false); });
   r.add("tl.view", "input, *shape", [](ExprChecker& ec, const BoundArgs& a) { return reshape(ec, a, true); });

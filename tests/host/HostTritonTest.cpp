@@ -345,3 +345,42 @@ print(torch.allclose(y, ref, atol=1e-6), x[0].item(), x[7].item(), abs(x[3].item
   // linspace ends exactly on its bounds.
   EXPECT_EQ(r.out, "True -1.0 1.0 True torch.float32\n");
 }
+
+// tl.join / tl.split / tl.interleave, bit for bit (-0.0 and NaN survive a split), for floats, bools
+// and scalars.
+TEST(HostTriton, JoinSplitAndInterleave) {
+  const PyRun r = runPy(std::string(kPrelude) + R"(
+@triton.jit
+def k(X, Y, Z, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    a, b = tl.split(tl.reshape(x, (N // 2, 2)))
+    tl.store(Y + offs, tl.reshape(tl.join(b, a), (N,)))
+    tl.store(Z + offs, tl.interleave(a * 10, b))
+
+@triton.jit
+def flags(X, Y, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    p, q = tl.split(tl.reshape(tl.load(X + offs) > 0, (N // 2, 2)))
+    tl.store(Y + tl.arange(0, N // 2), (p & ~q).to(tl.int8))
+
+@triton.jit
+def scalars(X, Y):
+    a, b = tl.split(tl.join(tl.load(X), tl.load(X + 1)))
+    tl.store(Y, b)
+    tl.store(Y + 1, a)
+
+x = torch.tensor([0.0, -0.0, 1.5, float('nan'), -2.0, 3.0, 4.0, 5.0])
+y = torch.empty(8)
+z = torch.empty(8)
+k[(1,)](x, y, z, N=8)
+print(y.tolist(), z.tolist())
+f = torch.empty(4, dtype=torch.int8)
+flags[(1,)](torch.tensor([1, 0, 1, 1, 0, 1, 0, 0], dtype=torch.int32), f, N=8)
+s = torch.empty(2, dtype=torch.int16)
+scalars[(1,)](torch.tensor([7, 9], dtype=torch.int16), s)
+print(f.tolist(), s.tolist())
+)");
+  ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << "\n" << r.traceback;
+  EXPECT_EQ(r.out, "[-0.0, 0.0, nan, 1.5, 3.0, -2.0, 5.0, 4.0] [0.0, -0.0, 15.0, nan, -20.0, 3.0, 40.0, 5.0]\n[1, 0, 0, 0] [9, 7]\n");
+}

@@ -221,6 +221,12 @@ const ErrorCase kCases[] = {
      "k.py:22:9: error: libdevice.pow is not supported by tilescope yet; the libdevice functions it has are exp, exp2, log, "
      "log2, sqrt, sqrt_rn, rsqrt, sin, cos, tanh, floor, ceil, erf, fabs, abs, fma, fmin, fmax, div_rn, fast_dividef, "
      "umulhi (or write it with tl.* operations)"},
+    {"split_needs_pairs",
+     "    a, b = tl.split(tl.arange(0, BLOCK))\n",
+     "k.py:22:12: error: tl.split needs a tensor whose last dimension is 2, got tensor<64xi32>; reshape it first, e.g. x.reshape(M, N // 2, 2)"},
+    {"join_one_dtype",
+     "    j = tl.join(tl.load(x_ptr + tl.arange(0, 16)), tl.arange(0, 16))\n",
+     "k.py:22:9: error: tl.join needs two tensors of one dtype, got fp32 and i32; cast one with .to()"},
     {"tensor_attribute_typo",
      "    s = tl.arange(0, 16).shap\n",
      "k.py:22:26: error: tensor has no attribute 'shap'; did you mean 'shape'?"},
