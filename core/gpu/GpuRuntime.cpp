@@ -16,7 +16,6 @@ namespace tilescope::gpu {
 namespace {
 // Driver enum values we use (stable ABI; spelled out so the build needs no cuda.h).
 constexpr int kAttrMaxThreads = 0, kAttrSharedBytes = 1, kAttrLocalBytes = 3, kAttrNumRegs = 4, kAttrMaxDynamicShared = 8;
-constexpr int kDeviceAttrMaxSharedOptin = 97;
 
 bool isStickyError(CUresult r) {
   // illegal address, launch timeout, launch failed, misaligned address, illegal instruction,
@@ -47,7 +46,6 @@ struct GpuRuntime::Api {
   CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
                            void**, void**) = nullptr;
   CUresult (*deviceGet)(CUdevice*, int) = nullptr;
-  CUresult (*deviceGetAttribute)(int*, int, CUdevice) = nullptr;
   CUresult (*eventCreate)(CUevent*, unsigned) = nullptr;
   CUresult (*eventDestroy)(CUevent) = nullptr;
   CUresult (*eventRecord)(CUevent, CUstream) = nullptr;
@@ -61,7 +59,6 @@ struct GpuRuntime::Loaded {
   CUfunction function = nullptr;
   KernelResources resources;
 };
-
 
 GpuRuntime& GpuRuntime::instance() {
   // Never destroyed: tensors released during static destruction still give their device memory back.
@@ -100,7 +97,6 @@ GpuRuntime::GpuRuntime() : api_(std::make_unique<Api>()) {
   bind(api_->memsetD8, "cuMemsetD8_v2");
   bind(api_->launchKernel, "cuLaunchKernel");
   bind(api_->deviceGet, "cuDeviceGet");
-  bind(api_->deviceGetAttribute, "cuDeviceGetAttribute");
   bind(api_->eventCreate, "cuEventCreate");
   bind(api_->eventDestroy, "cuEventDestroy_v2");
   bind(api_->eventRecord, "cuEventRecord");
@@ -224,10 +220,8 @@ GpuRuntime::Loaded& GpuRuntime::loadPtx(const std::string& key, const std::strin
   check(api_->funcGetAttribute(&r.maxThreadsPerBlock, kAttrMaxThreads, l->function), "cuFuncGetAttribute", what);
   r.dynamicSharedBytes = static_cast<int>(dynamicShared);
   if (dynamicShared > 48 * 1024) {
-    CUdevice dev{};
-    int optin = 0;
-    check(api_->deviceGet(&dev, 0), "cuDeviceGet", what);
-    check(api_->deviceGetAttribute(&optin, kDeviceAttrMaxSharedOptin, dev), "cuDeviceGetAttribute", what);
+    // Device 0's opt-in limit, read once when the driver enumerated the devices.
+    const int optin = CudaDriver::instance().devices().front().maxSharedBytesPerProgram;
     if (static_cast<int>(dynamicShared) + r.staticSharedBytes > optin)
       throw GpuError(what + " needs " + std::to_string(dynamicShared) +
                      " bytes of shared memory per program and the device allows " + std::to_string(optin) +

@@ -90,12 +90,8 @@ struct ProgramState {
   // `tl.atomic_xchg(lock, 0)`): taken by a successful atomic_cas from zero to nonzero, given back
   // by an atomic that writes zero again. Stores made while holding one are ordered with the other
   // programs' stores under the same lock, so they are not reported as races.
-  struct HeldLock {
-    uint64_t key = 0;       // lockKey(tensor id, element)
-    uint64_t freeBits = 0;  // the value the word had before it was taken
-  };
-  std::vector<HeldLock> heldLocks;
-  uint64_t innermostLock() const { return heldLocks.empty() ? 0 : heldLocks.back().key; }
+  std::vector<uint64_t> heldLocks;  // lockKey(tensor id, element), innermost last
+  uint64_t innermostLock() const { return heldLocks.empty() ? 0 : heldLocks.back(); }
 
   std::string pidText() const { return pidString(pid); }
 };

@@ -1,6 +1,7 @@
 #include "core/sim/MemoryAccess.h"
 
 #include <algorithm>
+#include <iterator>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -369,7 +370,7 @@ void writeConsecutiveFp32(LaunchContext& L, ProgramState& P, Tensor& T, int64_t 
     const bool locks = lock != 0 || T.hasWriteLocks();  // else the plain loop below
     for (int64_t i = 0; i < n; ++i) {
       if (m && !m[i]) continue;
-      const bool ordered = locks && lock != 0 && T.writeLockOf(first + i) == lock;
+      const bool ordered = lock != 0 && T.writeLockOf(first + i) == lock;
       if (locks) T.setWriteLock(first + i, lock);
       if (writers[i] < 0 || writers[i] == pid) continue;
       // Another program wrote this element in this launch.
@@ -521,18 +522,17 @@ void atomicLane(LaunchContext& L, ProgramState& P, Tensor& T, int64_t e, ir::DTy
   T.markInitialized(e);
 }
 
-// After an atomic wrote `written` to element e of T: a held lock whose word gets its free value
-// back is released.
-void releaseIfFreed(ProgramState& P, const Tensor& T, int64_t e, uint64_t written, int size) {
-  if (P.heldLocks.empty()) return;
-  const uint64_t key = lockKey(T.id(), e);
-  const uint64_t mask = size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * size)) - 1;
-  for (size_t k = P.heldLocks.size(); k-- > 0;) {
-    if (P.heldLocks[k].key == key && (P.heldLocks[k].freeBits & mask) == (written & mask)) {
-      P.heldLocks.erase(P.heldLocks.begin() + static_cast<std::ptrdiff_t>(k));
-      return;
-    }
-  }
+// The bits of an element of `size` bytes.
+uint64_t elementMask(int size) { return size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * size)) - 1; }
+
+// After an atomic wrote `written` to element e of T: a held lock whose word is zero again is released.
+// Returns whether one was.
+bool releaseIfFreed(ProgramState& P, const Tensor& T, int64_t e, uint64_t written, int size) {
+  if (P.heldLocks.empty() || (written & elementMask(size)) != 0) return false;
+  const auto it = std::find(P.heldLocks.rbegin(), P.heldLocks.rend(), lockKey(T.id(), e));
+  if (it == P.heldLocks.rend()) return false;
+  P.heldLocks.erase(std::next(it).base());
+  return true;
 }
 
 int64_t orderKey(ir::DType t, int64_t v) {
@@ -607,7 +607,7 @@ TileRef atomicCAS(LaunchContext& L, ProgramState& P, const ir::AtomicCAS& node, 
     std::unique_lock lock(T.mutex());
     bool swapped = false;
     uint64_t want = 0, written = 0;
-    const uint64_t mask = size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * size)) - 1;
+    const uint64_t mask = elementMask(size);
     atomicLane(L, P, T, pl.element(i), t, size, old, i, [&](uint8_t* p) {
       // Compared bit for bit, as the GPU's integer CAS does for every dtype.
       uint64_t cur = 0;
@@ -621,11 +621,10 @@ TileRef atomicCAS(LaunchContext& L, ProgramState& P, const ir::AtomicCAS& node, 
     });
     if (!swapped) continue;
     const int64_t e = pl.element(i);
-    const size_t before = P.heldLocks.size();
-    releaseIfFreed(P, T, e, written, size);
     // A swap of a zero word to nonzero takes it as a lock (Triton's spin-lock idiom; released when
     // the word is set back to zero).
-    if (P.heldLocks.size() == before && (want & mask) == 0 && (written & mask) != 0) P.heldLocks.push_back({lockKey(T.id(), e), 0});
+    if (!releaseIfFreed(P, T, e, written, size) && (want & mask) == 0 && (written & mask) != 0)
+      P.heldLocks.push_back(lockKey(T.id(), e));
   }
   TileRef result = makeTileRef(std::move(old));
   record(L, P, MemOpKind::AtomicCAS, node.range, ptr, nullptr, value, "cas", pl.mainTensorId);
