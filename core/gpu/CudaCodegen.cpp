@@ -6,6 +6,7 @@
 #include "core/gpu/CudaEmitter.h"
 #include "core/gpu/CudaPrelude.h"
 #include "core/gpu/CudaTypes.h"
+#include "core/gpu/VarCensus.h"
 #include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {
@@ -321,6 +322,7 @@ void CudaEmitter::stmt(const ir::Stmt& s) {
     case K::For: forLoop(*s.as<ir::For>()); return;
     case K::While: {
       const auto* n = s.as<ir::While>();
+      forgetAssignedIn(n->body);
       // The body may follow its own stores (the previous iteration), and may not run at all.
       if (containsStore(n->body)) storesBefore_ = PendingStores::ByAnyThread;
       const PendingStores before = storesBefore_;
@@ -358,6 +360,10 @@ void CudaEmitter::bindVar(const ir::VarPtr& var, const ir::Expr& value, bool dec
     inlined_[var->id] = value;
     return;
   }
+  if (t.isTile()) {
+    if (std::optional<ir::Expr> c = constantSplat(value)) constantTiles_[var->id] = *c;
+    else constantTiles_.erase(var->id);
+  }
   const std::string v = expr(value);
   const std::string name = varName(var);
   if (t.isScalar()) {
@@ -370,8 +376,30 @@ void CudaEmitter::bindVar(const ir::VarPtr& var, const ir::Expr& value, bool dec
   closeLoop(t.numel());
 }
 
+std::optional<ir::Expr> CudaEmitter::constantSplat(const ir::Expr& value) const {
+  if (const auto* s = value.as<ir::Splat>()) {
+    if (s->value.as<ir::FloatImm>() || s->value.as<ir::IntImm>()) return s->value;
+    return std::nullopt;
+  }
+  if (const auto* r = value.as<ir::VarRef>()) {
+    if (auto it = constantTiles_.find(r->var->id); it != constantTiles_.end()) return it->second;
+    if (auto it = inlined_.find(r->var->id); it != inlined_.end()) return constantSplat(it->second);
+  }
+  return std::nullopt;
+}
+
+void CudaEmitter::forgetAssignedIn(const ir::Stmt& body) {
+  VarCensus census;
+  census.visitStmt(body);
+  for (const auto& [id, assigns] : census.assigns) constantTiles_.erase(id);
+}
+
 void CudaEmitter::forLoop(const ir::For& n) {
   std::optional<ResidentAccumulator> resident = residentAccumulator(n);
+  // The accumulator's value on entry, when it is one constant (acc = tl.zeros(...)).
+  std::optional<ir::Expr> constantStart;
+  if (resident && resident->acc->type.dtype() == ir::DType::FP32) constantStart = constantSplat(ir::VarRef::make(resident->acc));
+  forgetAssignedIn(n.body);
   std::optional<WarpgroupMma> wgmma;
   if (resident) {
     // Load acc into tensor-core fragments (or wgmma accumulators) once; the loop accumulates there.
@@ -386,12 +414,17 @@ void CudaEmitter::forLoop(const ir::For& n) {
     useShared(l.total);
     tensorCores_ = true;
     result_.usesTensorCores = true;
-    openLoop(l.m * l.n);
-    line(sharedResultElement(l) + " = " + varName(resident->acc) + "[ts_j];");
-    closeLoop(l.m * l.n);
-    sync();
-    if (wgmma) moveWarpgroupAccumulator(l, *wgmma, resident->frags, false);
-    else moveFragments(l, resident->frags, false);
+    if (constantStart) {
+      // Every element is the same: no layout to follow, so no trip through shared memory.
+      line("#pragma unroll");
+      line("for (int ts_u = 0; ts_u < " + std::to_string(wgmma ? wgmma->tiles * (wgmma->n / 2) : l.blocksPerWarp * l.fm * l.fn * 8) +
+           "; ++ts_u) (&" + resident->frags + (wgmma ? "[0][0]" : "[0][0][0][0]") + ")[ts_u] = " + expr(*constantStart) + ";");
+    } else {
+      copyResultTile(l, resident->acc, true);
+      sync();
+      if (wgmma) moveWarpgroupAccumulator(l, *wgmma, resident->frags, false);
+      else moveFragments(l, resident->frags, false);
+    }
     residentAssigns_[resident->acc->id] = resident->result->id;
     for (const auto& [id, load] : deferrableOperandLoads(n, *resident)) deferredLoads_[id] = load;
     if (pipeline_) {
@@ -411,9 +444,7 @@ void CudaEmitter::forLoop(const ir::For& n) {
     const TensorCoreLayout& l = resident->layout;
     if (wgmma) moveWarpgroupAccumulator(l, *wgmma, resident->frags, true);
     else moveFragments(l, resident->frags, true);
-    openLoop(l.m * l.n);
-    line(varName(resident->acc) + "[ts_j] = " + sharedResultElement(l) + ";");
-    closeLoop(l.m * l.n);
+    copyResultTile(l, resident->acc, false);
     sync();
   }
 }

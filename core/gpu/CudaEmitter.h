@@ -66,6 +66,9 @@ public:
   // The mask of element k of a group (inside the group loop): `mask`, or a once-per-group value
   // where the mask is constant over each group.
   std::string maskOfGroup(const ir::Expr& maskExpr, const std::string& mask, int vec);
+  // What the group's ts_vp[ts_k] is set to: ts_p0 + ts_k when the pointers are known contiguous over
+  // the group (ts_p0 declared here), else the pointer tile's expression.
+  std::string pointerOfGroup(const ir::Expr& ptrExpr, const std::string& ptr, int vec, const std::string& memType);
   // The memory bits of a stored value (valid inside the store's element loop).
   std::string storedValue(const ir::Expr& value, ir::DType dt);
   // Tile load/store through vector accesses where the run-time checks allow (CudaMemoryOps.cpp).
@@ -130,6 +133,8 @@ public:
                       bool trailingSync = true);
   void moveFragments(const TensorCoreLayout& l, const std::string& frags, bool toShared);
   std::string sharedResultElement(const TensorCoreLayout& l) const;
+  // Between var (the blocked layout's registers) and the fp32 result tile in shared memory.
+  void copyResultTile(const TensorCoreLayout& l, const ir::VarPtr& var, bool toShared);
   // A loop `acc = acc + tl.dot(a, b)` (or tl.dot(a, b, acc)) whose acc is used nowhere else in the
   // loop keeps acc in tensor-core fragments for the whole loop: loaded before, stored after.
   struct ResidentAccumulator {
@@ -240,6 +245,13 @@ private:
   PendingStores storesBefore_ = PendingStores::None;
   std::string index_ = "ts_i";
   std::map<int, ir::Expr> inlined_;  // immutable tile vars recomputed at each use, by var id
+  // Tile vars that hold one constant in every element at this point of the emission (tl.zeros,
+  // tl.full), by var id -> the scalar: a resident accumulator that starts from one is filled in
+  // registers instead of going through shared memory.
+  std::map<int, ir::Expr> constantTiles_;
+  std::optional<ir::Expr> constantSplat(const ir::Expr& value) const;
+  // Before a loop body: what it assigns is no longer known at its top (the second iteration).
+  void forgetAssignedIn(const ir::Stmt& body);
   std::map<int, InductionTile> induction_;  // by var id
   std::map<int, InductionStep> inductionSteps_;  // by the id of the Let `tile + splat(step)`
   // Loads whose only use is a resident dot's operand: read straight into the staging buffer.

@@ -143,10 +143,11 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   openGroups(numel);
   line(mt + "* ts_vp[" + V + "];" + (mask.empty() ? "" : " bool ts_vm[" + V + "];"));
   const std::string groupMask = mask.empty() ? "" : maskOfGroup(n.mask, mask, vec);
+  const std::string groupPtr = pointerOfGroup(n.ptr, ptr, vec, mt);
   line("#pragma unroll");
   open(each);
   line(at);
-  line("ts_vp[ts_k] = " + ptr + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + groupMask + ";"));
+  line("ts_vp[ts_k] = " + groupPtr + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + groupMask + ";"));
   close();
   open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
   if (packed) {
@@ -209,6 +210,20 @@ std::string CudaEmitter::maskOfGroup(const ir::Expr& maskExpr, const std::string
   return "ts_m0";
 }
 
+std::string CudaEmitter::pointerOfGroup(const ir::Expr& ptrExpr, const std::string& ptr, int vec, const std::string& memType) {
+  // Pointers contiguous over runs of vec along the last dimension (Triton's axis contiguity): the
+  // group's address is computed once, at its first element, and the others follow from it. The
+  // vector access still checks the alignment at run time.
+  std::set<int> assumedUnit;
+  if (axisAnalysis().of(ptrExpr, assumedUnit).contiguity < vec || !assumedUnit.empty()) return ptr;
+  line(memType + "* ts_p0;");
+  open("");
+  line("const int ts_j = ts_g * " + std::to_string(vec) + ", ts_i = ts_i0;");
+  line("ts_p0 = " + ptr + ";");
+  close();
+  return "ts_p0 + ts_k";
+}
+
 const AxisAnalysis& CudaEmitter::axisAnalysis() const {
   // Built once, after findInductionTiles: induction tiles are their initial value plus an offset.
   if (!axes_) {
@@ -238,10 +253,11 @@ void CudaEmitter::vectorStore(const ir::Store& n) {
   openGroups(numel);
   line(mt + "* ts_vp[" + V + "]; " + mt + " ts_vv[" + V + "];" + (mask.empty() ? "" : " bool ts_vm[" + V + "];"));
   const std::string groupMask = mask.empty() ? "" : maskOfGroup(n.mask, mask, layout(numel).vec);
+  const std::string groupPtr = pointerOfGroup(n.ptr, ptr, layout(numel).vec, mt);
   line("#pragma unroll");
   open(each);
   line("const int ts_j = ts_g * " + V + " + ts_k, ts_i = ts_i0 + ts_k;");
-  line("ts_vp[ts_k] = " + ptr + "; ts_vv[ts_k] = " + stored + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + groupMask + ";"));
+  line("ts_vp[ts_k] = " + groupPtr + "; ts_vv[ts_k] = " + stored + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + groupMask + ";"));
   close();
   open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
   line("ts_vst(ts_vp[0], ts_vv);");

@@ -179,21 +179,39 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   const std::string ptr = expr(load.ptr);
   const std::string mask = load.mask.defined() ? expr(load.mask) : "";
   const std::string other = load.other.defined() ? toMemory(dt, expr(load.other)) : "(ts_u16)0";
-  // A counted loop, fully unrolled: the chunks' addresses are known apart from the loop's offsets.
   const int64_t perThread = (chunks + threads_ - 1) / threads_;
+  // Chunk ts_r of this thread: its first element ts_i0 and where it goes in the stage.
+  auto chunkHead = [&] {
+    line("const int ts_c = ts_tid + ts_r * " + n2s(threads_) + ";");
+    if (chunks % threads_ != 0) line("if (ts_c >= " + n2s(chunks) + ") break;");
+    line("const int ts_i0 = ts_c * " + n2s(kChunk) + ";");
+    if (s.swizzled) {
+      line("const int ts_row = ts_i0 / " + n2s(s.cols) + ", ts_col = ts_i0 % " + n2s(s.cols) + ";");
+      line("ts_u16* ts_dst = (ts_u16*)(" + base + " + " + std::to_string(s.offset) + " + (ts_col / 64) * " + n2s(s.rows * 128) +
+           " + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));");
+    } else {
+      line("ts_u16* ts_dst = (ts_u16*)(" + base + " + " + std::to_string(s.offset) + ") + (ts_i0 / " + n2s(s.cols) + ") * " +
+           n2s(s.ld) + " + ts_i0 % " + n2s(s.cols) + ";");
+    }
+  };
+  // The element-wise copy of a chunk (edges, misaligned or strided operands): rare, so small code
+  // over speed. The chunks that need it are marked in ts_missed and copied by one rolled loop
+  // after the fast copies, instead of a copy of this code in each unrolled chunk.
+  auto elementWise = [&] {
+    line("#pragma unroll 1");
+    open("for (int ts_k = 0; ts_k < " + n2s(kChunk) + "; ++ts_k)");
+    line("const int ts_i = ts_i0 + ts_k;");
+    if (mask.empty()) line("ts_dst[ts_k] = *(const ts_u16*)(" + ptr + ");");
+    else line("ts_dst[ts_k] = (" + mask + ") ? *(const ts_u16*)(" + ptr + ") : " + other + ";");
+    close();
+  };
+  const bool deferred = perThread <= 32;
+  open("");
+  if (deferred) line("unsigned ts_missed = 0;");
+  // A counted loop, fully unrolled: the chunks' addresses are known apart from the loop's offsets.
   line("#pragma unroll");
   open("for (int ts_r = 0; ts_r < " + n2s(perThread) + "; ++ts_r)");
-  line("const int ts_c = ts_tid + ts_r * " + n2s(threads_) + ";");
-  if (chunks % threads_ != 0) line("if (ts_c >= " + n2s(chunks) + ") break;");
-  line("const int ts_i0 = ts_c * " + n2s(kChunk) + ";");
-  if (s.swizzled) {
-    line("const int ts_row = ts_i0 / " + n2s(s.cols) + ", ts_col = ts_i0 % " + n2s(s.cols) + ";");
-    line("ts_u16* ts_dst = (ts_u16*)(" + base + " + " + std::to_string(s.offset) + " + (ts_col / 64) * " + n2s(s.rows * 128) +
-         " + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));");
-  } else {
-    line("ts_u16* ts_dst = (ts_u16*)(" + base + " + " + std::to_string(s.offset) + ") + (ts_i0 / " + n2s(s.cols) + ") * " +
-         n2s(s.ld) + " + ts_i0 % " + n2s(s.cols) + ";");
-  }
+  chunkHead();
   line("bool ts_whole;");
   open("");
   line("const int ts_i = ts_i0;");
@@ -201,14 +219,24 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   line("ts_whole = " + p.unitOk + (mask.empty() ? "" : " && (" + mask + ")") + " && ((unsigned long long)ts_src & 15) == 0;");
   line("if (ts_whole) ts_cp_async16(ts_dst, ts_src);");
   close();
-  open("if (!ts_whole)");
-  line("#pragma unroll 1");  // rare (edges, misaligned or strided operands): small code over speed
-  open("for (int ts_k = 0; ts_k < " + n2s(kChunk) + "; ++ts_k)");
-  line("const int ts_i = ts_i0 + ts_k;");
-  if (mask.empty()) line("ts_dst[ts_k] = *(const ts_u16*)(" + ptr + ");");
-  else line("ts_dst[ts_k] = (" + mask + ") ? *(const ts_u16*)(" + ptr + ") : " + other + ";");
+  if (deferred) {
+    line("if (!ts_whole) ts_missed |= 1u << ts_r;");
+  } else {
+    open("if (!ts_whole)");
+    elementWise();
+    close();
+  }
   close();
-  close();
+  if (deferred) {
+    open("if (ts_missed != 0)");
+    line("#pragma unroll 1");
+    open("for (int ts_r = 0; ts_r < " + n2s(perThread) + "; ++ts_r)");
+    line("if (((ts_missed >> ts_r) & 1u) == 0) continue;");
+    chunkHead();
+    elementWise();
+    close();
+    close();
+  }
   close();
 }
 

@@ -620,6 +620,30 @@ void CudaEmitter::moveFragments(const TensorCoreLayout& l, const std::string& fr
   sync();
 }
 
+void CudaEmitter::copyResultTile(const TensorCoreLayout& l, const ir::VarPtr& var, bool toShared) {
+  const int64_t numel = l.m * l.n;
+  const int vec = layout(numel).vec;
+  const std::string name = varName(var);
+  if (var->type.dtype() != DType::FP32 || vec % 4 != 0 || l.n % 4 != 0 || l.ldc % 4 != 0 || l.offC % 16 != 0 ||
+      slots(numel) > kMaxUnrolledSlots) {
+    openLoop(numel);
+    line(toShared ? sharedResultElement(l) + " = " + name + "[ts_j];" : name + "[ts_j] = " + sharedResultElement(l) + ";");
+    closeLoop(numel);
+    return;
+  }
+  // Runs of 4 elements of a thread lie in one row, 16-byte aligned (n, ldc and offC allow it): one
+  // 16-byte shared access each, a quarter of the instructions for NVRTC and ptxas to go through.
+  openGroups(numel);
+  line("#pragma unroll");
+  open("for (int ts_k = 0; ts_k < " + std::to_string(vec) + "; ts_k += 4)");
+  line("const int ts_j = ts_g * " + std::to_string(vec) + " + ts_k, ts_i = ts_i0 + ts_k;");
+  line("float4& ts_q = *(float4*)&" + sharedResultElement(l) + ";");
+  if (toShared) line("ts_q = make_float4(" + name + "[ts_j], " + name + "[ts_j + 1], " + name + "[ts_j + 2], " + name + "[ts_j + 3]);");
+  else line(name + "[ts_j] = ts_q.x; " + name + "[ts_j + 1] = ts_q.y; " + name + "[ts_j + 2] = ts_q.z; " + name + "[ts_j + 3] = ts_q.w;");
+  close();
+  closeGroups(numel);
+}
+
 std::string CudaEmitter::sharedResultElement(const TensorCoreLayout& l) const {
   return "((float*)(ts_smem + " + std::to_string(l.offC) + "))[(ts_i / " + n2s(l.n) + ") * " + n2s(l.ldc) + " + ts_i % " +
          n2s(l.n) + "]";

@@ -63,13 +63,15 @@ void CudaEmitter::moveWarpgroupAccumulator(const TensorCoreLayout& l, const Warp
   line("float* ts_c = (float*)(ts_smem + " + std::to_string(l.offC) + ");");
   line("#pragma unroll");
   open("for (int ts_t = 0; ts_t < " + n2s(g.tiles) + "; ++ts_t)");
+  // Registers 2i and 2i + 1 are neighbours in a row: one 8-byte shared access per pair (ldc is even).
   line("#pragma unroll");
-  open("for (int ts_r = 0; ts_r < " + n2s(g.n / 2) + "; ++ts_r)");
+  open("for (int ts_r = 0; ts_r < " + n2s(g.n / 2) + "; ts_r += 2)");
   line("const int ts_row = ts_wg * " + n2s(g.rowsPerGroup) +
        " + ts_t * 64 + (ts_wt >> 5) * 16 + ((ts_wt & 31) >> 2) + 8 * ((ts_r & 3) >> 1);");
-  line("const int ts_col = 8 * (ts_r >> 2) + 2 * (ts_wt & 3) + (ts_r & 1);");
-  const std::string at = "ts_c[ts_row * " + n2s(l.ldc) + " + ts_col]";
-  line(toShared ? at + " = " + acc + "[ts_t][ts_r];" : acc + "[ts_t][ts_r] = " + at + ";");
+  line("const int ts_col = 8 * (ts_r >> 2) + 2 * (ts_wt & 3);");
+  line("float2& ts_p = *(float2*)&ts_c[ts_row * " + n2s(l.ldc) + " + ts_col];");
+  line(toShared ? "ts_p = make_float2(" + acc + "[ts_t][ts_r], " + acc + "[ts_t][ts_r + 1]);"
+                : acc + "[ts_t][ts_r] = ts_p.x; " + acc + "[ts_t][ts_r + 1] = ts_p.y;");
   close();
   close();
   close();

@@ -499,6 +499,63 @@ for dtype, tol in [(torch.float16, 2e-3), (torch.bfloat16, 2e-2), (torch.float32
   EXPECT_EQ(r.out, expected) << r.err;
 }
 
+// A loop-resident accumulator that starts from a constant is filled in registers; one that starts
+// from a load, or from an earlier pass of an outer loop, goes through shared memory. Each must hold
+// its start value (wgmma on sm_90a at 128x128x64, mma.sync fragments at 64x64x32).
+TEST(GpuRun, ResidentAccumulatorsKeepTheirStartValues) {
+  SKIP_WITHOUT_GPU();
+  tilescope::host::HostExecutor ex;
+  PyRun r = runOnGpu(R"(import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def mm_from(a_ptr, b_ptr, c_ptr, d_ptr, N, K, START: tl.constexpr, PASSES: tl.constexpr,
+            BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    if START == 0:
+        acc = tl.full((BM, BN), 0.5, dtype=tl.float32)
+    else:
+        acc = tl.load(d_ptr + rm[:, None] * N + rn[None, :])
+    if PASSES == 1:
+        for k in range(0, K, BK):
+            a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+            b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+            acc += tl.dot(a, b)
+    else:
+        # The inner loop's acc starts from the constant only in the first pass.
+        kp = K // PASSES
+        for p in range(PASSES):
+            for k in range(p * kp, (p + 1) * kp, BK):
+                a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+                b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+                acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+torch.manual_seed(2)
+M = N = K = 256
+a = torch.randn((M, K), device='cuda', dtype=torch.float16)
+b = torch.randn((K, N), device='cuda', dtype=torch.float16)
+d = torch.randn((M, N), device='cuda', dtype=torch.float32)
+for BM, BN, BK, warps in [(128, 128, 64, 8), (64, 64, 32, 4)]:
+    for start in [0, 1]:
+        for passes in [1, 2]:
+            ref = a.double() @ b.double() + (0.5 if start == 0 else d.double())
+            c = torch.empty((M, N), device='cuda', dtype=torch.float32)
+            mm_from[(M // BM, N // BN)](a, b, c, d, N, K, START=start, PASSES=passes, BM=BM, BN=BN, BK=BK,
+                                        num_warps=warps, num_stages=3)
+            err = (c.double() - ref).abs().max().item() / ref.abs().max().item()
+            print(BM, BN, BK, warps, start, passes, err < 1e-5)
+)", ex);
+  ASSERT_TRUE(r.ok) << r.errorValue << r.err;
+  std::string expected;
+  for (const char* config : {"128 128 64 8", "64 64 32 4"})
+    for (const char* startAndPasses : {"0 1", "0 2", "1 1", "1 2"}) expected += std::string(config) + " " + startAndPasses + " True\n";
+  EXPECT_EQ(r.out, expected) << r.err;
+}
+
 // On the GPU backend, warmup() reads the loaded kernel's registers and shared memory from the driver,
 // and the handle launches on the GPU.
 TEST(GpuRun, WarmupReportsTheDriversFiguresAndLaunches) {

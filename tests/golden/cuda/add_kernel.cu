@@ -17,10 +17,15 @@ extern "C" __global__ void __launch_bounds__(128) ts_add_kernel(float* __restric
   for (int ts_g = 0; ts_g < 2; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
     float* ts_vp[4]; bool ts_vm[4];
+    float* ts_p0;
+    {
+      const int ts_j = ts_g * 4, ts_i = ts_i0;
+      ts_p0 = ((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))));
+    }
     #pragma unroll
     for (int ts_k = 0; ts_k < 4; ++ts_k) {
       const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-      ts_vp[ts_k] = ((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i))))))); ts_vm[ts_k] = ((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3));
+      ts_vp[ts_k] = ts_p0 + ts_k; ts_vm[ts_k] = ((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
       float ts_vv[4];
@@ -41,10 +46,15 @@ extern "C" __global__ void __launch_bounds__(128) ts_add_kernel(float* __restric
   for (int ts_g = 0; ts_g < 2; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
     float* ts_vp[4]; bool ts_vm[4];
+    float* ts_p0;
+    {
+      const int ts_j = ts_g * 4, ts_i = ts_i0;
+      ts_p0 = ((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))));
+    }
     #pragma unroll
     for (int ts_k = 0; ts_k < 4; ++ts_k) {
       const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-      ts_vp[ts_k] = ((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i))))))); ts_vm[ts_k] = ((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3));
+      ts_vp[ts_k] = ts_p0 + ts_k; ts_vm[ts_k] = ((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
       float ts_vv[4];
@@ -65,10 +75,15 @@ extern "C" __global__ void __launch_bounds__(128) ts_add_kernel(float* __restric
   for (int ts_g = 0; ts_g < 2; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
     float* ts_vp[4]; float ts_vv[4]; bool ts_vm[4];
+    float* ts_p0;
+    {
+      const int ts_j = ts_g * 4, ts_i = ts_i0;
+      ts_p0 = ((p2) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))));
+    }
     #pragma unroll
     for (int ts_k = 0; ts_k < 4; ++ts_k) {
       const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-      ts_vp[ts_k] = ((p2) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i))))))); ts_vv[ts_k] = ((v5_x[ts_j]) + (v7_y[ts_j])); ts_vm[ts_k] = ((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3));
+      ts_vp[ts_k] = ts_p0 + ts_k; ts_vv[ts_k] = ((v5_x[ts_j]) + (v7_y[ts_j])); ts_vm[ts_k] = ((((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v1_block_start) + (ts_u32)(ts_u32)(((ts_i32)(0 + ts_i)))))) < (p3));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
       ts_vst(ts_vp[0], ts_vv);

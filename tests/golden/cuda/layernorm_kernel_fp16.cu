@@ -19,10 +19,15 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
   for (int ts_g = 0; ts_g < 1; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
     ts_u16* ts_vp[4]; bool ts_vm[4];
+    ts_u16* ts_p0;
+    {
+      const int ts_j = ts_g * 4, ts_i = ts_i0;
+      ts_p0 = ((v1_X) + (((ts_i32)(0 + ts_i))));
+    }
     #pragma unroll
     for (int ts_k = 0; ts_k < 4; ++ts_k) {
       const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-      ts_vp[ts_k] = ((v1_X) + (((ts_i32)(0 + ts_i)))); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
+      ts_vp[ts_k] = ts_p0 + ts_k; ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
       ts_vld_words<4>(ts_vp[0], &v5_tmp_words[ts_g * 2]);
@@ -176,10 +181,15 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
   for (int ts_g = 0; ts_g < 1; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
     ts_u16* ts_vp[4]; bool ts_vm[4];
+    ts_u16* ts_p0;
+    {
+      const int ts_j = ts_g * 4, ts_i = ts_i0;
+      ts_p0 = ((p2) + (((ts_i32)(0 + ts_i))));
+    }
     #pragma unroll
     for (int ts_k = 0; ts_k < 4; ++ts_k) {
       const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-      ts_vp[ts_k] = ((p2) + (((ts_i32)(0 + ts_i)))); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
+      ts_vp[ts_k] = ts_p0 + ts_k; ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
       ts_vld_words<4>(ts_vp[0], &v13_w_words[ts_g * 2]);
@@ -200,10 +210,15 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
   for (int ts_g = 0; ts_g < 1; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
     ts_u16* ts_vp[4]; bool ts_vm[4];
+    ts_u16* ts_p0;
+    {
+      const int ts_j = ts_g * 4, ts_i = ts_i0;
+      ts_p0 = ((p3) + (((ts_i32)(0 + ts_i))));
+    }
     #pragma unroll
     for (int ts_k = 0; ts_k < 4; ++ts_k) {
       const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-      ts_vp[ts_k] = ((p3) + (((ts_i32)(0 + ts_i)))); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
+      ts_vp[ts_k] = ts_p0 + ts_k; ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
       ts_vld_words<4>(ts_vp[0], &v15_b_words[ts_g * 2]);
@@ -224,10 +239,15 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
   for (int ts_g = 0; ts_g < 1; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
     ts_u16* ts_vp[4]; ts_u16 ts_vv[4]; bool ts_vm[4];
+    ts_u16* ts_p0;
+    {
+      const int ts_j = ts_g * 4, ts_i = ts_i0;
+      ts_p0 = ((v2_Y) + (((ts_i32)(0 + ts_i))));
+    }
     #pragma unroll
     for (int ts_k = 0; ts_k < 4; ++ts_k) {
       const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-      ts_vp[ts_k] = ((v2_Y) + (((ts_i32)(0 + ts_i)))); ts_vv[ts_k] = ts_f2h(((((((((ts_h2f(ts_half(v5_tmp_words[ts_j / 2], ts_j % 2))) - (v7_mean))) * (v10_rstd))) * (ts_h2f(ts_half(v13_w_words[ts_j / 2], ts_j % 2))))) + (ts_h2f(ts_half(v15_b_words[ts_j / 2], ts_j % 2))))); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
+      ts_vp[ts_k] = ts_p0 + ts_k; ts_vv[ts_k] = ts_f2h(((((((((ts_h2f(ts_half(v5_tmp_words[ts_j / 2], ts_j % 2))) - (v7_mean))) * (v10_rstd))) * (ts_h2f(ts_half(v13_w_words[ts_j / 2], ts_j % 2))))) + (ts_h2f(ts_half(v15_b_words[ts_j / 2], ts_j % 2))))); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p7));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
       ts_vst(ts_vp[0], ts_vv);

@@ -18,10 +18,15 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
   for (int ts_g = 0; ts_g < 2; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
     float* ts_vp[4]; bool ts_vm[4];
+    float* ts_p0;
+    {
+      const int ts_j = ts_g * 4, ts_i = ts_i0;
+      ts_p0 = ((v1_row_start_ptr) + (((ts_i32)(0 + ts_i))));
+    }
     #pragma unroll
     for (int ts_k = 0; ts_k < 4; ++ts_k) {
       const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-      ts_vp[ts_k] = ((v1_row_start_ptr) + (((ts_i32)(0 + ts_i)))); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p4));
+      ts_vp[ts_k] = ts_p0 + ts_k; ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p4));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
       float ts_vv[4];
@@ -189,10 +194,15 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
   for (int ts_g = 0; ts_g < 2; ++ts_g) {
     const int ts_i0 = ts_g * 512 + ts_tid * 4;
     float* ts_vp[4]; float ts_vv[4]; bool ts_vm[4];
+    float* ts_p0;
+    {
+      const int ts_j = ts_g * 4, ts_i = ts_i0;
+      ts_p0 = ((v12_output_row_start_ptr) + (((ts_i32)(0 + ts_i))));
+    }
     #pragma unroll
     for (int ts_k = 0; ts_k < 4; ++ts_k) {
       const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-      ts_vp[ts_k] = ((v12_output_row_start_ptr) + (((ts_i32)(0 + ts_i)))); ts_vv[ts_k] = ((v9_numerator[ts_j]) / (v10_denominator)); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p4));
+      ts_vp[ts_k] = ts_p0 + ts_k; ts_vv[ts_k] = ((v9_numerator[ts_j]) / (v10_denominator)); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p4));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
       ts_vst(ts_vp[0], ts_vv);
