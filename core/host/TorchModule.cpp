@@ -1,5 +1,7 @@
 #include "core/host/TorchModule.h"
 
+#include <limits>
+
 #include "core/gpu/GpuRuntime.h"
 #include "core/host/Builtins.h"
 #include "core/host/Containers.h"
@@ -92,6 +94,21 @@ const std::map<std::string, std::pair<std::string, std::function<Value(Interpret
       const UnaryOp o = op;
       m[n] = {"input", [o](Interpreter&, ValueList& a) { return unaryFn(o, a); }};
     }
+    // NaN is the one value unequal to itself; infinities are the values whose magnitude is inf.
+    m["isnan"] = {"input", [](Interpreter&, ValueList& a) {
+                    ValueList self{a[0], a[0]};
+                    return binaryFn(host::BinaryOp::Ne, self);
+                  }};
+    m["isinf"] = {"input", [](Interpreter&, ValueList& a) {
+                    ValueList magnitude{unaryFn(UnaryOp::Abs, a), Value::real(std::numeric_limits<double>::infinity())};
+                    return binaryFn(host::BinaryOp::Eq, magnitude);
+                  }};
+    m["isfinite"] = {"input", [](Interpreter&, ValueList& a) {
+                       ValueList self{a[0], a[0]};
+                       ValueList magnitude{unaryFn(UnaryOp::Abs, a), Value::real(std::numeric_limits<double>::infinity())};
+                       ValueList both{binaryFn(host::BinaryOp::Eq, self), binaryFn(host::BinaryOp::Ne, magnitude)};
+                       return binaryFn(host::BinaryOp::LogicalAnd, both);
+                     }};
     m["round"] = {"input, *, decimals=0", [](Interpreter& in, ValueList& a) {
                     if (in.toIndex(a[1], "decimals") != 0) throw PyError("RuntimeError", "round(decimals=...) is not supported by tilescope");
                     return unaryFn(UnaryOp::Round, a);

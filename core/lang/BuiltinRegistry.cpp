@@ -47,6 +47,7 @@ const BuiltinRegistry& BuiltinRegistry::instance() {
 BuiltinRegistry::BuiltinRegistry() {
   registerCreationBuiltins(*this);
   registerMemoryBuiltins(*this);
+  registerBlockPointerBuiltins(*this);
   registerMathBuiltins(*this);
   registerShapeBuiltins(*this);
   registerReduceBuiltins(*this);

@@ -84,6 +84,7 @@ private:
 // Groups of handlers (one file each).
 void registerCreationBuiltins(BuiltinRegistry& r);  // program_id, arange, zeros, full, cast, rand...
 void registerMemoryBuiltins(BuiltinRegistry& r);    // load, store, atomics
+void registerBlockPointerBuiltins(BuiltinRegistry& r);  // make_block_ptr, advance
 void registerMathBuiltins(BuiltinRegistry& r);      // exp, ..., where, maximum, clamp, cdiv, swizzle2d
 void registerShapeBuiltins(BuiltinRegistry& r);     // reshape, trans, permute, expand_dims, broadcast_to
 void registerReduceBuiltins(BuiltinRegistry& r);    // sum, max, argmax, cumsum, dot

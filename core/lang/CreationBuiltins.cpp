@@ -163,7 +163,7 @@ void registerCreationBuiltins(BuiltinRegistry& r) {
   }
 
   // Names of the real tl API that tilescope does not implement yet: say so instead of "unknown".
-  for (const char* name : {"make_block_ptr", "advance", "make_tensor_descriptor", "load_tensor_descriptor",
+  for (const char* name : {"make_tensor_descriptor", "load_tensor_descriptor",
                            "store_tensor_descriptor", "inline_asm_elementwise", "associative_scan", "reduce",
                            "map_elementwise", "histogram", "gather", "cat", "sort",
                            "flip", "dot_scaled", "softmax", "reduce_or", "topk", "to_tensor"}) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/lang/BlockPointer.h"
 #include "core/lang/Builtins.h"
 #include "core/lang/BuiltinRegistry.h"
 #include "core/lang/Suggest.h"
@@ -211,8 +212,9 @@ void FunctionChecker::assignName(const std::string& name, const Value& value, So
       ctx_.letValues[ref.as<ir::VarRef>()->var.get()] = let ? let->value : value.expr;
       bound = Value::ofTensor(ref);
     }
-  } else if (value.isTuple()) {
-    // Tuple elements may read mutable vars that a later Assign changes: pin them now.
+  } else if (value.isTuple() || value.isBlockPointer()) {
+    // Tuple elements (and a block pointer's parts) may read mutable vars that a later Assign
+    // changes: pin them now.
     ValueList els;
     for (size_t i = 0; i < value.elements.size(); ++i) {
       const Value& el = value.elements[i];
@@ -224,7 +226,7 @@ void FunctionChecker::assignName(const std::string& name, const Value& value, So
         els.push_back(el);
       }
     }
-    bound = Value::ofTuple(std::move(els));
+    bound = value.isTuple() ? Value::ofTuple(std::move(els)) : Value::ofBlockPointer(std::move(els));
   } else if (value.kind == Value::Kind::Format) {
     exprs_.error(range, "f-strings with tensor fields can only be passed to print() or a host function, not stored");
   }
@@ -392,13 +394,30 @@ std::vector<FunctionChecker::Carried> FunctionChecker::carryNames(const StmtList
     if (name == exclude) continue;
     const Binding* b = scope_.find(name);
     if (!b || b->isConstexpr) continue;  // new in the body, or an error when the body assigns it
+    if (b->value.isBlockPointer()) {
+      // tl.advance changes only the offsets: those are carried, one var per dim.
+      BlockPointer bp = BlockPointer::of(b->value);
+      std::vector<ir::VarPtr> vars;
+      for (size_t d = 0; d < bp.rank(); ++d) {
+        ir::Expr init = exprs_.tensorOf(bp.offsets[d], loopRange, "a block pointer's offset");
+        ir::VarPtr var = ctx_.emitter.newVar(name + "_offset" + std::to_string(d), init.type(), b->range, true);
+        ctx_.emitter.emit(ir::Let::make(var, init, loopRange));
+        ctx_.letValues[var.get()] = init;
+        bp.offsets[d] = Value::ofTensor(ir::VarRef::make(var, b->range));
+        vars.push_back(var);
+      }
+      const Value inLoop = bp.toValue();
+      scope_.bind(name, inLoop, b->range);
+      for (size_t d = 0; d < vars.size(); ++d) carried.push_back({name, vars[d], static_cast<int>(d), inLoop});
+      continue;
+    }
     if (!(b->value.isTensor() || b->value.isNumber())) continue;  // checked after the body
     ir::Expr init = exprs_.tensorOf(b->value, loopRange, "a loop-carried value");
     ir::VarPtr var = ctx_.emitter.newVar(name, init.type(), b->range, true);
     ctx_.emitter.emit(ir::Let::make(var, init, loopRange));
     ctx_.letValues[var.get()] = init;  // pointer inference follows the initial value
     scope_.bind(name, Value::ofTensor(ir::VarRef::make(var, b->range)), b->range);
-    carried.push_back({name, var});
+    carried.push_back({name, var, -1, Value()});
   }
   return carried;
 }
@@ -407,6 +426,10 @@ void FunctionChecker::assignCarried(const std::vector<Carried>& carried, SourceR
   for (const Carried& c : carried) {
     const Binding* b = scope_.find(c.name);
     if (!b) continue;
+    if (c.offsetDim >= 0) {
+      assignCarriedOffset(c, *b);
+      continue;
+    }
     if (b->value.isTensor()) {
       if (const auto* ref = b->value.expr.as<ir::VarRef>(); ref && ref->var == c.var) continue;
     }
@@ -423,10 +446,31 @@ void FunctionChecker::assignCarried(const std::vector<Carried>& carried, SourceR
   }
 }
 
+void FunctionChecker::assignCarriedOffset(const Carried& c, const Binding& b) {
+  if (!b.value.isBlockPointer())
+    exprs_.error(b.range, "loop-carried block pointer '" + c.name + "' becomes " + b.value.describe() +
+                              " inside the loop; keep it a block pointer and move it with tl.advance");
+  const BlockPointer now = BlockPointer::of(b.value), entry = BlockPointer::of(c.blockPointer);
+  bool sameWindow = now.blockShape == entry.blockShape && now.base.sameAs(entry.base);
+  for (size_t d = 0; sameWindow && d < now.rank(); ++d)
+    sameWindow = now.shape[d].sameAs(entry.shape[d]) && now.strides[d].sameAs(entry.strides[d]);
+  if (!sameWindow)
+    exprs_.error(b.range, "block pointer '" + c.name + "' gets a new base, shape, strides or block shape inside the loop; only its "
+                              "offsets can change from one iteration to the next (tl.advance) - make the new block pointer "
+                              "under another name");
+  const Value& offset = now.offsets[static_cast<size_t>(c.offsetDim)];
+  if (const auto* ref = offset.isTensor() ? offset.expr.as<ir::VarRef>() : nullptr; ref && ref->var == c.var) return;
+  // Offsets are i32 in Triton's block pointers whatever the advance added: cast back to the carried type.
+  ir::Expr v = exprs_.tensorAs(offset, c.var->type.dtype(), b.range, "a block pointer's offset");
+  ctx_.emitter.emit(ir::Assign::make(c.var, v, b.range));
+}
+
 void FunctionChecker::closeLoopScope(const Scope& before, const std::vector<Carried>& carried, SourceRange loopRange,
                                      const char* what) {
   Scope after = before;
-  for (const Carried& c : carried) after.bind(c.name, Value::ofTensor(ir::VarRef::make(c.var, loopRange)), before.find(c.name)->range);
+  for (const Carried& c : carried)
+    after.bind(c.name, c.offsetDim >= 0 ? c.blockPointer : Value::ofTensor(ir::VarRef::make(c.var, loopRange)),
+               before.find(c.name)->range);
   for (const auto& [name, b] : scope_.bindings()) {
     const Binding* prior = before.find(name);
     // A name that may not be read before the loop (say, one defined inside an earlier loop, as the

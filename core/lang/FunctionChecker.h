@@ -66,11 +66,16 @@ private:
   struct Carried {
     std::string name;
     ir::VarPtr var;
+    // A block pointer is carried as its offsets: var is offsets[offsetDim] of blockPointer, the
+    // value the name has inside the loop (-1: var is the name's own tensor).
+    int offsetDim = -1;
+    Value blockPointer;
   };
   // Turns names assigned in `body` that exist now into mutable vars (emitting their Lets).
   std::vector<Carried> carryNames(const StmtList& body, SourceRange loopRange, const std::string& exclude);
   // At the end of a loop body: assigns the carried vars their new values.
   void assignCarried(const std::vector<Carried>& carried, SourceRange loopRange);
+  void assignCarriedOffset(const Carried& c, const Binding& b);
   // After a loop: carried names read their vars; names first bound in the body become unusable.
   void closeLoopScope(const Scope& before, const std::vector<Carried>& carried, SourceRange loopRange, const char* what);
 

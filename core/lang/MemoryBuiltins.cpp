@@ -1,5 +1,8 @@
 // tl.load, tl.store and the atomics: pointer checks, mask/other/value broadcasting and casts exactly
 // as Triton's semantic.py does them, with every effect bound by a Let.
+#include <cmath>
+
+#include "core/lang/BlockPointer.h"
 #include "core/lang/BuiltinRegistry.h"
 
 namespace tilescope::lang {
@@ -62,11 +65,55 @@ void rejectBlockPointerOptions(ExprChecker& ec, const BoundArgs& a) {
     const Value& v = a.get(opt);
     const bool empty = (v.isTuple() && v.elements.empty()) || (v.isConst() && v.constant.isString() && v.constant.asString().empty());
     if (!empty)
-      ec.error(a.range(opt), a.name() + " " + opt + " needs block pointers (tl.make_block_ptr), which tilescope does not support yet");
+      ec.error(a.range(opt), a.name() + " " + opt + " applies to block pointers (tl.make_block_ptr); for a tensor of pointers pass mask= instead");
   }
 }
 
+// boundary_check of a load or store through a block pointer: the dims whose indices are masked.
+std::vector<int64_t> boundaryDims(ExprChecker& ec, const BoundArgs& a, size_t rank) {
+  std::vector<int64_t> dims;
+  if (!a.given("boundary_check")) return dims;
+  const Value& v = a.get("boundary_check");
+  const ValueList entries = v.isTuple() ? v.elements : ValueList{v};
+  for (const Value& e : entries) {
+    const int64_t d = ec.requireConstInt(e, a.range("boundary_check"), a.name() + " boundary_check entries");
+    if (d < 0 || d >= static_cast<int64_t>(rank))
+      ec.error(a.range("boundary_check"), a.name() + " boundary_check names dimension " + std::to_string(d) +
+                                              " but the block has dimensions 0.." + std::to_string(rank - 1) + " only");
+    dims.push_back(d);
+  }
+  return dims;
+}
+
+// A load or store through a block pointer: its pointer tile and boundary mask. Triton takes no
+// mask / other there: the block pointer's shape is the bound.
+BlockAccess blockPointerAccess(ExprChecker& ec, const BoundArgs& a) {
+  for (const char* opt : {"mask", "other"})
+    if (a.has(opt) && a.given(opt))
+      ec.error(a.range(opt), a.name() + " through a block pointer takes boundary_check (and, for loads, padding_option), not " +
+                                 std::string(opt) + "; the block pointer's shape bounds the access");
+  const BlockPointer bp = BlockPointer::of(a.get("pointer"));
+  return lowerBlockPointer(ec, bp, boundaryDims(ec, a, bp.rank()), a.callRange());
+}
+
 Value load(ExprChecker& ec, const BoundArgs& a) {
+  if (a.get("pointer").isBlockPointer()) {
+    const BlockAccess access = blockPointerAccess(ec, a);
+    const std::string padding = optionString(ec, a, "padding_option");
+    if (padding != "" && padding != "zero" && padding != "nan")
+      ec.error(a.range("padding_option"), "tl.load padding_option must be '', 'zero' or 'nan', not '" + padding + "'");
+    const ir::DType t = access.pointers.type().dtype();
+    if (padding == "nan" && !ir::isFloat(t))
+      ec.error(a.range("padding_option"), "tl.load padding_option 'nan' needs floating-point elements, not " + std::string(ir::dtypeName(t)));
+    ir::Expr other;
+    if (access.mask) {
+      // Without a padding option Triton leaves the padded elements undefined; here they are zero.
+      const Value fill = Value::ofConst(padding == "nan" ? ConstValue::floating(std::nan("")) : ConstValue::integer(0));
+      other = Emitter::broadcastTo(ec.tensorAs(fill, t, a.callRange(), "tl.load padding"), access.pointers.type().shape(), a.callRange());
+    }
+    ir::Expr load = ir::Load::make(access.pointers, access.mask, other, a.callRange());
+    return Value::ofTensor(ec.emitter().effect(load, a.callRange()));
+  }
   ir::Expr ptr = pointerArg(ec, a);
   rejectBlockPointerOptions(ec, a);
   ir::Expr mask;
@@ -93,10 +140,16 @@ Value load(ExprChecker& ec, const BoundArgs& a) {
 }
 
 Value store(ExprChecker& ec, const BoundArgs& a) {
-  ir::Expr ptr = pointerArg(ec, a);
-  rejectBlockPointerOptions(ec, a);
+  ir::Expr ptr, mask;
+  if (a.get("pointer").isBlockPointer()) {
+    const BlockAccess access = blockPointerAccess(ec, a);
+    ptr = access.pointers;
+    mask = access.mask;
+  } else {
+    ptr = pointerArg(ec, a);
+    rejectBlockPointerOptions(ec, a);
+  }
   ir::Expr value = valueArg(ec, a, "value", ptr);
-  ir::Expr mask;
   if (a.given("mask")) mask = maskArg(ec, a, ptr, /*mayWidenPointer=*/false);
   const std::string cacheText = optionString(ec, a, "cache_modifier");
   auto cache = ir::parseStoreCacheModifier(cacheText);

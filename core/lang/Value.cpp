@@ -67,6 +67,13 @@ Value Value::ofFormat(std::vector<ir::FormatPart> parts) {
   return v;
 }
 
+Value Value::ofBlockPointer(ValueList elements) {
+  Value v;
+  v.kind = Kind::BlockPointer;
+  v.elements = std::move(elements);
+  return v;
+}
+
 Value Value::undefined(std::string message) {
   Value v;
   v.kind = Kind::Undefined;
@@ -96,6 +103,7 @@ std::string Value::describe() const {
     case Kind::Builtin: return "the builtin '" + name + "'";
     case Kind::Method: return "the method '" + name + "'";
     case Kind::Format: return "an f-string";
+    case Kind::BlockPointer: return "a block pointer (tl.make_block_ptr)";
     case Kind::Undefined: return "an undefined name";
   }
   return "a value";
@@ -109,6 +117,7 @@ bool Value::sameAs(const Value& other) const {
       return constant.typeName() == other.constant.typeName() && constant == other.constant;
     case Kind::Tensor: return expr.sameAs(other.expr);
     case Kind::Tuple:
+    case Kind::BlockPointer:
       if (elements.size() != other.elements.size()) return false;
       for (size_t i = 0; i < elements.size(); ++i)
         if (!elements[i].sameAs(other.elements[i])) return false;

@@ -28,6 +28,7 @@ struct Value {
     Builtin,      // `name`: qualified builtin, e.g. "tl.arange", "range", "min"
     Method,       // `name` bound to `elements[0]`: `x.to`, `x.sum`, `dtype.is_floating`
     Format,       // an f-string with runtime fields: `parts` (only host calls and print take it)
+    BlockPointer, // tl.make_block_ptr's result: `elements` laid out as BlockPointer.h says
     Undefined,    // a name that may not be read (`message` says why), e.g. defined in one branch only
   };
 
@@ -49,11 +50,13 @@ struct Value {
   static Value ofBuiltin(std::string name);
   static Value ofMethod(std::string name, Value self);
   static Value ofFormat(std::vector<ir::FormatPart> parts);
+  static Value ofBlockPointer(ValueList elements);
   static Value undefined(std::string message);
 
   bool isConst() const { return kind == Kind::Const; }
   bool isTensor() const { return kind == Kind::Tensor; }
   bool isTuple() const { return kind == Kind::Tuple; }
+  bool isBlockPointer() const { return kind == Kind::BlockPointer; }
   bool isNone() const { return isConst() && constant.isNone(); }
   // A constexpr number (bool/int/float): weakly typed in arithmetic with tensors.
   bool isNumber() const { return isConst() && constant.isNumber(); }

@@ -146,3 +146,10 @@ TEST(HostTorch, GatherAlongADim) {
   EXPECT_EQ(pyError("import torch\ntorch.ones(2, 3).gather(1, torch.tensor([[3]]))"),
             "IndexError: index 3 is out of bounds for dimension 1 with size 3");
 }
+
+TEST(HostTorch, IsNanIsInfIsFinite) {
+  EXPECT_EQ(torchOut("x = torch.tensor([1.0, float('nan'), float('inf'), -float('inf'), 0.0])\n"
+                     "print(torch.isnan(x), x.isinf(), torch.isfinite(x))\nprint(torch.isnan(torch.arange(3)))"),
+            "tensor([False,  True, False, False, False]) tensor([False, False,  True,  True, False]) "
+            "tensor([ True, False, False, False,  True])\ntensor([False, False, False])\n");
+}

@@ -384,3 +384,54 @@ print(f.tolist(), s.tolist())
   ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << "\n" << r.traceback;
   EXPECT_EQ(r.out, "[-0.0, 0.0, nan, 1.5, 3.0, -2.0, 5.0, 4.0] [0.0, -0.0, 15.0, nan, -20.0, 3.0, 40.0, 5.0]\n[1, 0, 0, 0] [9, 7]\n");
 }
+
+// Block pointers (tl.make_block_ptr / tl.advance) as Triton's block-pointer matmul uses them: the
+// K loop carries them, boundary_check masks the ragged edges (K = 72 is not a multiple of BK),
+// padding_option fills what lies outside, and a block pointer can go into a helper.
+TEST(HostTriton, BlockPointersLoadAdvanceAndStoreWithBoundaryChecks) {
+  PyRun r = runPy(std::string(kPrelude) + R"(
+@triton.jit
+def load_block(bp):
+    return tl.load(bp, boundary_check=(0, 1), padding_option="zero")
+
+@triton.jit
+def bp_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+              BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    a_bp = tl.make_block_ptr(base=a_ptr, shape=(M, K), strides=(stride_am, stride_ak), offsets=(pid_m * BM, 0),
+                             block_shape=(BM, BK), order=(1, 0))
+    b_bp = tl.make_block_ptr(base=b_ptr, shape=(K, N), strides=(stride_bk, stride_bn), offsets=(0, pid_n * BN),
+                             block_shape=(BK, BN), order=(0, 1))
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc += tl.dot(load_block(a_bp), load_block(b_bp), input_precision="ieee")
+        a_bp = tl.advance(a_bp, (0, BK))
+        b_bp = tl.advance(b_bp, (BK, 0))
+    c_bp = tl.make_block_ptr(base=c_ptr, shape=(M, N), strides=(stride_cm, stride_cn), offsets=(pid_m * BM, pid_n * BN),
+                             block_shape=(BM, BN), order=(1, 0))
+    tl.store(c_bp, acc, boundary_check=(0, 1))
+
+@triton.jit
+def padded(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    x_bp = tl.make_block_ptr(x_ptr, (n,), (1,), (tl.program_id(0) * BLOCK,), (BLOCK,), (0,))
+    x = tl.load(x_bp, boundary_check=(0,), padding_option="nan")
+    tl.store(y_ptr + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), x)
+
+torch.manual_seed(0)
+M, N, K = 50, 40, 72
+a = torch.randn((M, K))
+b = torch.randn((N, K)).t()  # column-major B: strides (1, K)
+c = torch.full((M, N), 5.0)
+bp_matmul[(triton.cdiv(M, 32), triton.cdiv(N, 32))](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                                     c.stride(0), c.stride(1), BM=32, BN=32, BK=16)
+print((c.double() - a.double() @ b.double()).abs().max().item() < 1e-4)
+
+x = torch.arange(100, dtype=torch.float32)
+y = torch.zeros(128)
+padded[(2,)](x, y, 100, BLOCK=64)
+print(torch.equal(y[:100], x), torch.isnan(y[100:]).all().item())
+)");
+  ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << r.err;
+  EXPECT_EQ(r.out, "True\nTrue True\n");
+}
