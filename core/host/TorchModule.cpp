@@ -10,6 +10,7 @@
 #include "core/host/Interpreter.h"
 #include "core/host/PyError.h"
 #include "core/host/TensorCompare.h"
+#include "core/host/TensorReorder.h"
 #include "core/host/TensorFactory.h"
 #include "core/host/TensorLinalg.h"
 #include "core/host/TensorNN.h"
@@ -109,6 +110,21 @@ const std::map<std::string, std::pair<std::string, std::function<Value(Interpret
                        ValueList both{binaryFn(host::BinaryOp::Eq, self), binaryFn(host::BinaryOp::Ne, magnitude)};
                        return binaryFn(host::BinaryOp::LogicalAnd, both);
                      }};
+    m["flip"] = {"input, dims", [](Interpreter& in, ValueList& a) {
+                   std::vector<int64_t> list;
+                   if (a[1].isInt()) list.push_back(in.toIndex(a[1], "dims"));
+                   else
+                     for (const Value& d : in.toList(a[1])) list.push_back(in.toIndex(d, "dims"));
+                   return makeTensor(host::flip(requireTensor(a[0], "input"), list));
+                 }};
+    m["sort"] = {"input, dim=-1, descending=False, stable=False", [](Interpreter& in, ValueList& a) {
+                   const ValuesIndices vi = host::sort(requireTensor(a[0], "input"), in.toIndex(a[1], "dim"), in.truthy(a[2]));
+                   return makeObject<NamedTupleObject>("torch.return_types.sort", std::vector<std::string>{"values", "indices"},
+                                                       ValueList{makeTensor(vi.values), makeTensor(vi.indices)});
+                 }};
+    m["argsort"] = {"input, dim=-1, descending=False, stable=False", [](Interpreter& in, ValueList& a) {
+                      return makeTensor(host::sort(requireTensor(a[0], "input"), in.toIndex(a[1], "dim"), in.truthy(a[2])).indices);
+                    }};
     m["round"] = {"input, *, decimals=0", [](Interpreter& in, ValueList& a) {
                     if (in.toIndex(a[1], "decimals") != 0) throw PyError("RuntimeError", "round(decimals=...) is not supported by tilescope");
                     return unaryFn(UnaryOp::Round, a);
@@ -265,6 +281,21 @@ Value torchModule(Interpreter& in) {
   }
   t["full"] = makeBuiltin("torch.full", "size, fill_value, *, dtype=None, device=None, requires_grad=False", [](Interpreter& in2, ValueList& a) {
     return makeTensor(full(toShape(in2, a[0], "full"), requireScalar(in2, a[1], "fill_value"), toOptions(in2, a[2], a[3])));
+  });
+  auto tensorList = [](Interpreter& in, const Value& v) {
+    std::vector<Tensor> out;
+    for (const Value& item : in.toList(v)) out.push_back(requireTensor(item, "tensors"));
+    return out;
+  };
+  t["cat"] = makeBuiltin("torch.cat", "tensors, dim=0, *, out=None", [tensorList](Interpreter& in, ValueList& a) {
+    if (!a[2].isNone()) throw PyError("TypeError", "torch.cat(out=...) is not supported by tilescope; assign the result");
+    return makeTensor(host::cat(tensorList(in, a[0]), in.toIndex(a[1], "dim")));
+  });
+  t["concat"] = t["cat"];
+  t["concatenate"] = t["cat"];
+  t["stack"] = makeBuiltin("torch.stack", "tensors, dim=0, *, out=None", [tensorList](Interpreter& in, ValueList& a) {
+    if (!a[2].isNone()) throw PyError("TypeError", "torch.stack(out=...) is not supported by tilescope; assign the result");
+    return makeTensor(host::stack(tensorList(in, a[0]), in.toIndex(a[1], "dim")));
   });
   t["arange"] = makeBuiltin("torch.arange", "start, end=None, step=1, *, dtype=None, device=None, requires_grad=False",
                             [](Interpreter& in2, ValueList& a) {

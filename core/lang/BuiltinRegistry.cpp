@@ -50,6 +50,7 @@ BuiltinRegistry::BuiltinRegistry() {
   registerBlockPointerBuiltins(*this);
   registerMathBuiltins(*this);
   registerShapeBuiltins(*this);
+  registerReorderBuiltins(*this);
   registerReduceBuiltins(*this);
   registerDebugBuiltins(*this);
   registerPythonBuiltins(*this);

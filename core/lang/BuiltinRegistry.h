@@ -87,6 +87,7 @@ void registerMemoryBuiltins(BuiltinRegistry& r);    // load, store, atomics
 void registerBlockPointerBuiltins(BuiltinRegistry& r);  // make_block_ptr, advance
 void registerMathBuiltins(BuiltinRegistry& r);      // exp, ..., where, maximum, clamp, cdiv, swizzle2d
 void registerShapeBuiltins(BuiltinRegistry& r);     // reshape, trans, permute, expand_dims, broadcast_to
+void registerReorderBuiltins(BuiltinRegistry& r);   // flip, cat, sort
 void registerReduceBuiltins(BuiltinRegistry& r);    // sum, max, argmax, cumsum, dot
 void registerDebugBuiltins(BuiltinRegistry& r);     // device_print, static_*, device_assert, barrier, hints
 void registerPythonBuiltins(BuiltinRegistry& r);    // min, max, float, int, len, print, triton.cdiv, ...
@@ -102,6 +103,10 @@ ir::Expr tileArg(ExprChecker& ec, const BoundArgs& a, const std::string& param);
 std::optional<int> rootParameter(const CheckContext& ctx, const ir::Expr& e);
 // "'n_elements' is i32" / "'5' is the constexpr 5": what an argument is, for error messages.
 std::string describeArg(const BoundArgs& a, const std::string& param);
+// tl.join of two tensors (broadcast to one shape): a new minor dimension of 2 holding a, then b.
+ir::Expr joinTiles(ExprChecker& ec, const ir::Expr& a, const ir::Expr& b, SourceRange range);
+// tl.split of a tile whose minor dimension is 2: its two halves, bit for bit (ShapeBuiltins.cpp).
+std::pair<ir::Expr, ir::Expr> splitTile(ExprChecker& ec, const ir::Expr& x, SourceRange range);
 }  // namespace builtin
 
 }  // namespace tilescope::lang

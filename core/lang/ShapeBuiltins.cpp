@@ -61,24 +61,22 @@ ir::Expr expandLast(const ir::Expr& x, SourceRange range) {
   return ir::ExpandDims::make(x, x.type().rank(), range);
 }
 
-// tl.join(a, b): a new minor dimension of size 2 holding a then b. Built from ops the simulator and
-// the GPU already have: both operands broadcast along it, and `where(index == 0, a, b)`.
+// tl.join(a, b): a new minor dimension of size 2 holding a then b.
 Value join(ExprChecker& ec, const BoundArgs& a) {
-  auto [x, y] = ec.broadcastPair(tensorArg(ec, a, "a"), tensorArg(ec, a, "b"), a.callRange());
-  if (x.type().dtype() != y.type().dtype() || x.type().isPointer() != y.type().isPointer())
-    ec.error(a.callRange(), "tl.join needs two tensors of one dtype, got " + x.type().elementString() + " and " +
-                                y.type().elementString() + "; cast one with .to()");
-  ir::Shape shape = x.type().shape();
-  shape.push_back(2);
-  if (std::string err = ir::tileShapeError(shape, "tl.join"); !err.empty()) ec.error(a.callRange(), err);
-  const ir::Expr first = Emitter::broadcastTo(expandLast(x, a.callRange()), shape, a.callRange());
-  const ir::Expr second = Emitter::broadcastTo(expandLast(y, a.callRange()), shape, a.callRange());
-  const Value index = Value::ofTensor(Emitter::broadcastTo(ir::Arange::make(0, 2, a.callRange()), shape, a.callRange()));
-  const Value isFirst = ec.binary(ir::BinaryOp::Eq, index, Value::ofConst(ConstValue::integer(0)), a.callRange());
-  return ec.select(isFirst, Value::ofTensor(first), Value::ofTensor(second), a.callRange());
+  return Value::ofTensor(builtin::joinTiles(ec, tensorArg(ec, a, "a"), tensorArg(ec, a, "b"), a.callRange()));
 }
 
-// One half of tl.split: the elements at `which` (0 or 1) of the minor dimension, bit for bit. The
+Value split(ExprChecker& ec, const BoundArgs& a) {
+  const ir::Expr x = tileArg(ec, a, "a");
+  if (x.type().shape().back() != 2)
+    ec.error(a.callRange(), "tl.split needs a tensor whose last dimension is 2, got " + x.type().str() +
+                                "; reshape it first, e.g. x.reshape(M, N // 2, 2)");
+  if (x.type().isPointer()) ec.error(a.callRange(), "tl.split of pointer tensors is not supported by tilescope yet");
+  auto [first, second] = builtin::splitTile(ec, x, a.callRange());
+  return Value::ofTuple({Value::ofTensor(first), Value::ofTensor(second)});
+}
+
+// One half of a split: the elements at `which` (0 or 1) of the minor dimension, bit for bit. The
 // other half is zeroed and the minor dimension xor-reduced: exact for every dtype (floats go through
 // integers of their width, so -0.0 and NaN payloads survive).
 ir::Expr half(ExprChecker& ec, const ir::Expr& x, int which, SourceRange range) {
@@ -97,16 +95,32 @@ ir::Expr half(ExprChecker& ec, const ir::Expr& x, int which, SourceRange range) 
   return picked;
 }
 
-Value split(ExprChecker& ec, const BoundArgs& a) {
-  const ir::Expr x = tileArg(ec, a, "a");
-  if (x.type().shape().back() != 2)
-    ec.error(a.callRange(), "tl.split needs a tensor whose last dimension is 2, got " + x.type().str() +
-                                "; reshape it first, e.g. x.reshape(M, N // 2, 2)");
-  if (x.type().isPointer()) ec.error(a.callRange(), "tl.split of pointer tensors is not supported by tilescope yet");
-  return Value::ofTuple({Value::ofTensor(half(ec, x, 0, a.callRange())), Value::ofTensor(half(ec, x, 1, a.callRange()))});
+}  // namespace
+
+namespace builtin {
+
+// Built from ops the simulator and the GPU already have: both operands broadcast along the new
+// dimension, and `where(index == 0, a, b)`.
+ir::Expr joinTiles(ExprChecker& ec, const ir::Expr& a, const ir::Expr& b, SourceRange range) {
+  auto [x, y] = ec.broadcastPair(a, b, range);
+  if (x.type().dtype() != y.type().dtype() || x.type().isPointer() != y.type().isPointer())
+    ec.error(range, "tl.join needs two tensors of one dtype, got " + x.type().elementString() + " and " +
+                        y.type().elementString() + "; cast one with .to()");
+  ir::Shape shape = x.type().shape();
+  shape.push_back(2);
+  if (std::string err = ir::tileShapeError(shape, "tl.join"); !err.empty()) ec.error(range, err);
+  const ir::Expr first = Emitter::broadcastTo(expandLast(x, range), shape, range);
+  const ir::Expr second = Emitter::broadcastTo(expandLast(y, range), shape, range);
+  const Value index = Value::ofTensor(Emitter::broadcastTo(ir::Arange::make(0, 2, range), shape, range));
+  const Value isFirst = ec.binary(ir::BinaryOp::Eq, index, Value::ofConst(ConstValue::integer(0)), range);
+  return ec.select(isFirst, Value::ofTensor(first), Value::ofTensor(second), range).expr;
 }
 
-}  // namespace
+std::pair<ir::Expr, ir::Expr> splitTile(ExprChecker& ec, const ir::Expr& x, SourceRange range) {
+  return {half(ec, x, 0, range), half(ec, x, 1, range)};
+}
+
+}  // namespace builtin
 
 void registerShapeBuiltins(BuiltinRegistry& r) {
   r.add("tl.join", "a, b", join);

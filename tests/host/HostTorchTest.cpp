@@ -153,3 +153,18 @@ TEST(HostTorch, IsNanIsInfIsFinite) {
             "tensor([False,  True, False, False, False]) tensor([False, False,  True,  True, False]) "
             "tensor([ True, False, False, False,  True])\ntensor([False, False, False])\n");
 }
+
+TEST(HostTorch, CatStackFlipSort) {
+  EXPECT_EQ(torchOut("x = torch.tensor([[3.0, float('nan'), 1.0, 1.0], [2.0, -1.0, 5.0, 0.0]])\n"
+                     "print(torch.cat([x, x * 2], 0).shape, torch.cat((x[:, :1], x[:, 1:].int()), dim=1).dtype)\n"
+                     "print(torch.stack([x[0], x[1]], dim=1).shape, torch.stack([torch.arange(2), torch.arange(2)]).tolist())\n"
+                     "print(x.flip(1).tolist()[1], torch.flip(x, dims=[0, 1]).tolist()[0])\n"
+                     "v, i = torch.sort(x, dim=1)\nprint(v.tolist()[0], i.tolist())\n"
+                     "print(torch.sort(x, descending=True).indices.tolist(), x.argsort(dim=0).tolist())"),
+            "torch.Size([4, 4]) torch.float32\ntorch.Size([4, 2]) [[0, 1], [0, 1]]\n"
+            "[0.0, 5.0, -1.0, 2.0] [0.0, 5.0, -1.0, 2.0]\n"
+            "[1.0, 1.0, 3.0, nan] [[2, 3, 0, 1], [1, 3, 0, 2]]\n"
+            "[[1, 0, 2, 3], [2, 0, 3, 1]] [[1, 1, 0, 1], [0, 0, 1, 0]]\n");
+  EXPECT_NE(pyError("import torch\ntorch.cat([torch.zeros(2, 3), torch.zeros(3, 2)])").find("Sizes of tensors must match except in dimension 0"),
+            std::string::npos);
+}

@@ -435,3 +435,33 @@ print(torch.equal(y[:100], x), torch.isnan(y[100:]).all().item())
   ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << r.err;
   EXPECT_EQ(r.out, "True\nTrue True\n");
 }
+
+// tl.flip, tl.sort (bitonic, ascending and descending, with ties) and tl.cat, against torch's.
+TEST(HostTriton, FlipSortAndCatMatchTorch) {
+  PyRun r = runPy(std::string(kPrelude) + R"(
+@triton.jit
+def reorder(x_ptr, flip_ptr, flip0_ptr, sort_ptr, sortd_ptr, cat_ptr, R: tl.constexpr, C: tl.constexpr):
+    offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + offs)
+    tl.store(flip_ptr + offs, tl.flip(x, 1))
+    tl.store(flip0_ptr + offs, tl.flip(x, dim=0))
+    tl.store(sort_ptr + offs, tl.sort(x))
+    tl.store(sortd_ptr + offs, tl.sort(x, descending=True))
+    c = tl.cat(x, x * 2, can_reorder=True)
+    tl.store(cat_ptr + tl.arange(0, 2 * R)[:, None] * C + tl.arange(0, C)[None, :], c)
+
+torch.manual_seed(0)
+for dtype in [torch.float32, torch.int32, torch.float16]:
+    R, C = 4, 16
+    x = (torch.randn(R, C) * 10).to(dtype)
+    x[0, :4] = x[0, 4:8]
+    outs = [torch.empty(R, C, dtype=dtype) for _ in range(4)]
+    cat = torch.empty(2 * R, C, dtype=dtype)
+    reorder[(1,)](x, *outs, cat, R=R, C=C)
+    print(torch.equal(outs[0], x.flip(1)), torch.equal(outs[1], x.flip(0)),
+          torch.equal(outs[2], torch.sort(x, dim=1).values), torch.equal(outs[3], torch.sort(x, dim=1, descending=True).values),
+          torch.equal(cat, torch.cat([x, x * 2], 0)))
+)");
+  ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << r.err;
+  EXPECT_EQ(r.out, "True True True True True\nTrue True True True True\nTrue True True True True\n");
+}

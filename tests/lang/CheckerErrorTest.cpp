@@ -291,6 +291,12 @@ const ErrorCase kCases[] = {
      "    for i in range(4):\n"
      "        p = x_ptr + tl.arange(0, 16)\n",
      "k.py:24:9: error: loop-carried block pointer 'p' becomes a tensor of type tensor<16x!ptr<fp32>> inside the loop; keep it a block pointer and move it with tl.advance"},
+    {"sort_last_dim_only",
+     "    s = tl.sort(tl.arange(0, 16)[:, None] + tl.arange(0, 4)[None, :], dim=0)\n",
+     "k.py:22:71: error: tl.sort sorts along the last dimension only (as Triton); permute the tensor first"},
+    {"cat_shapes",
+     "    c = tl.cat(tl.arange(0, 16), tl.arange(0, 32), can_reorder=True)\n",
+     "k.py:22:9: error: tl.cat needs two tensors of one shape, got tensor<16xi32> and tensor<32xi32>"},
     {"atomic_fp16_max",
      "    a = tl.atomic_max(y_ptr, 1.0)\n",
      "k.py:22:9: error: tl.atomic_max does not support fp16 (only atomic_add does)"},

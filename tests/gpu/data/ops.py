@@ -129,6 +129,47 @@ assert torch.equal(ohp, hp.view(32, 8, 2)[:, :, 0] - hp.view(32, 8, 2)[:, :, 1])
 assert torch.equal(oip.view(32, 8, 2)[:, :, 0], ip.view(32, 8, 2)[:, :, 1])
 print('pairs', op[0, :4].tolist())
 
+@triton.jit
+def reorder(x_ptr, flip_ptr, sort_ptr, sortd_ptr, cat_ptr, R: tl.constexpr, C: tl.constexpr):
+    offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + offs)
+    tl.store(flip_ptr + offs, tl.flip(x, 1))
+    tl.store(sort_ptr + offs, tl.sort(x))
+    tl.store(sortd_ptr + offs, tl.sort(x, descending=True))
+    tl.store(cat_ptr + tl.arange(0, 2 * R)[:, None] * C + tl.arange(0, C)[None, :], tl.cat(x, -x, can_reorder=True))
+
+xr = torch.randn(8, 32)
+xr[0, :4] = xr[0, 4:8]
+outs = [torch.empty(8, 32) for _ in range(3)]
+ocat = torch.empty(16, 32)
+reorder[(1,)](xr, *outs, ocat, R=8, C=32)
+assert torch.equal(outs[0], xr.flip(1)) and torch.equal(outs[1], torch.sort(xr).values)
+assert torch.equal(outs[2], torch.sort(xr, descending=True).values) and torch.equal(ocat, torch.cat([xr, -xr]))
+print('reorder', outs[1][0, :3])
+
+@triton.jit
+def bp_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+              BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    a_bp = tl.make_block_ptr(a_ptr, (M, K), (stride_am, stride_ak), (tl.program_id(0) * BM, 0), (BM, BK), (1, 0))
+    b_bp = tl.make_block_ptr(b_ptr, (K, N), (stride_bk, stride_bn), (0, tl.program_id(1) * BN), (BK, BN), (1, 0))
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc += tl.dot(tl.load(a_bp, boundary_check=(0, 1), padding_option="zero"),
+                      tl.load(b_bp, boundary_check=(0, 1), padding_option="zero"))
+        a_bp = tl.advance(a_bp, (0, BK))
+        b_bp = tl.advance(b_bp, (BK, 0))
+    c_bp = tl.make_block_ptr(c_ptr, (M, N), (stride_cm, stride_cn), (tl.program_id(0) * BM, tl.program_id(1) * BN), (BM, BN), (1, 0))
+    tl.store(c_bp, acc.to(tl.float16), boundary_check=(0, 1))
+
+for (M, N, K, BM, BN, BK, warps) in [(100, 72, 80, 32, 32, 16, 4), (256, 256, 192, 128, 128, 64, 8)]:
+    a = torch.randn(M, K, dtype=torch.float16)
+    b = torch.randn(K, N, dtype=torch.float16)
+    c = torch.empty(M, N, dtype=torch.float16)
+    bp_matmul[(triton.cdiv(M, BM), triton.cdiv(N, BN))](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                                        c.stride(0), c.stride(1), BM=BM, BN=BN, BK=BK, num_warps=warps)
+    assert torch.allclose(c.float(), a.float() @ b.float(), atol=5e-2, rtol=1e-2)
+print('block pointers', c[0, :3])
+
 xc = torch.randn(300)
 oc = torch.empty(4 * 64)
 cnt = torch.zeros(32, dtype=torch.int32)

@@ -1,0 +1,154 @@
+// tl.flip, tl.cat and tl.sort, built from reshape, permute and the exact tl.split / tl.join, so the
+// simulator and the GPU need nothing new: a power-of-two dimension of 2^s elements is viewed as s
+// binary axes, and each step works on one of them (its halves are the elements whose index differs
+// in one bit).
+#include <numeric>
+
+#include "core/lang/BuiltinRegistry.h"
+
+namespace tilescope::lang {
+
+namespace {
+
+int log2Exact(int64_t n) {
+  int s = 0;
+  while ((int64_t{1} << s) < n) ++s;
+  return s;
+}
+
+// The axis (of a tile of `rank`) moved to the end, and back.
+std::vector<int> axisLast(int rank, int axis) {
+  std::vector<int> order;
+  for (int d = 0; d < rank; ++d)
+    if (d != axis) order.push_back(d);
+  order.push_back(axis);
+  return order;
+}
+std::vector<int> inverse(const std::vector<int>& order) {
+  std::vector<int> inv(order.size());
+  for (size_t i = 0; i < order.size(); ++i) inv[static_cast<size_t>(order[i])] = static_cast<int>(i);
+  return inv;
+}
+
+ir::Expr permuted(const ir::Expr& x, const std::vector<int>& order, SourceRange range) {
+  std::vector<int> identity(order.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  return order == identity ? x : ir::Permute::make(x, order, range);
+}
+
+ir::Expr reshaped(const ir::Expr& x, const ir::Shape& shape, SourceRange range) {
+  return shape == x.type().shape() ? x : ir::Reshape::make(x, shape, false, range);
+}
+
+// x with dim `dim` (2^s elements) split into s binary axes, most significant bit first.
+ir::Expr binaryAxes(const ir::Expr& x, int dim, int s, SourceRange range) {
+  const ir::Shape& shape = x.type().shape();
+  ir::Shape out(shape.begin(), shape.begin() + dim);
+  out.insert(out.end(), static_cast<size_t>(s), 2);
+  out.insert(out.end(), shape.begin() + dim + 1, shape.end());
+  return reshaped(x, out, range);
+}
+
+// Applies step(lo, hi) -> (lo', hi') to the two halves along binary axis `axis` of y.
+// Every intermediate is bound by a Let: each step reads the previous one twice (both halves), so
+// unbound expressions would grow as 2^steps trees.
+template <class Step>
+ir::Expr alongAxis(ExprChecker& ec, const ir::Expr& y, int axis, SourceRange range, Step step) {
+  Emitter& em = ec.emitter();
+  const std::vector<int> order = axisLast(y.type().rank(), axis);
+  auto [lo, hi] = builtin::splitTile(ec, em.let("halves", permuted(y, order, range), range), range);
+  auto [newLo, newHi] = step(em.let("lo", lo, range), em.let("hi", hi, range), order);
+  return em.let("pairs", permuted(builtin::joinTiles(ec, newLo, newHi, range), inverse(order), range), range);
+}
+
+int dimArg(ExprChecker& ec, const BoundArgs& a, const ir::Expr& x, const std::string& param) {
+  const int rank = x.type().rank();
+  if (!a.given(param)) return rank - 1;
+  int64_t d = ec.requireConstInt(a.get(param), a.range(param), a.name() + " " + param);
+  if (d < 0) d += rank;
+  if (d < 0 || d >= rank)
+    ec.error(a.range(param), a.name() + " " + param + " is out of range for " + x.type().str());
+  return static_cast<int>(d);
+}
+
+Value flip(ExprChecker& ec, const BoundArgs& a) {
+  const ir::Expr x = builtin::tileArg(ec, a, "x");
+  const SourceRange range = a.callRange();
+  const int dim = dimArg(ec, a, x, "dim");
+  const int s = log2Exact(x.type().shape()[static_cast<size_t>(dim)]);
+  // Reversing an index flips every one of its bits: swap the halves along each binary axis.
+  ir::Expr y = binaryAxes(x, dim, s, range);
+  for (int axis = dim; axis < dim + s; ++axis)
+    y = alongAxis(ec, y, axis, range, [](const ir::Expr& lo, const ir::Expr& hi, const std::vector<int>&) {
+      return std::pair{hi, lo};
+    });
+  return Value::ofTensor(reshaped(y, x.type().shape(), range));
+}
+
+Value cat(ExprChecker& ec, const BoundArgs& a) {
+  const ir::Expr x = builtin::tileArg(ec, a, "input"), y = builtin::tileArg(ec, a, "other");
+  const SourceRange range = a.callRange();
+  if (x.type().shape() != y.type().shape())
+    ec.error(range, "tl.cat needs two tensors of one shape, got " + x.type().str() + " and " + y.type().str());
+  // Triton may reorder the elements (can_reorder); here the result is always input then other
+  // along dim 0: join puts them on a new minor axis, which moves to the front and folds into dim 0.
+  if (a.given("can_reorder")) ec.requireConstBool(a.get("can_reorder"), a.range("can_reorder"), "tl.cat can_reorder");
+  const ir::Expr joined = builtin::joinTiles(ec, x, y, range);
+  const int rank = joined.type().rank();
+  std::vector<int> order{rank - 1};
+  for (int d = 0; d < rank - 1; ++d) order.push_back(d);
+  ir::Shape shape = x.type().shape();
+  shape[0] *= 2;
+  if (std::string err = ir::tileShapeError(shape, "tl.cat"); !err.empty()) ec.error(range, err);
+  return Value::ofTensor(reshaped(permuted(joined, order, range), shape, range));
+}
+
+// Bitonic sort along the last dim: for block sizes 2^k (k = 1..s) and distances 2^j (j = k-1..0),
+// element i and its partner i ^ 2^j swap when out of order, ascending where bit k of i is 0.
+Value sort(ExprChecker& ec, const BoundArgs& a) {
+  const ir::Expr x = builtin::tileArg(ec, a, "x");
+  const SourceRange range = a.callRange();
+  const int rank = x.type().rank();
+  const int dim = dimArg(ec, a, x, "dim");
+  if (dim != rank - 1)
+    ec.error(a.range("dim"), "tl.sort sorts along the last dimension only (as Triton); permute the tensor first");
+  const bool descending = a.given("descending") && ec.requireConstBool(a.get("descending"), a.range("descending"), "tl.sort descending");
+  if (x.type().isPointer() || x.type().dtype() == ir::DType::I1)
+    ec.error(range, "tl.sort needs numbers, not " + x.type().str());
+  const int s = log2Exact(x.type().shape().back());
+  ir::Expr y = binaryAxes(x, dim, s, range);
+  auto axisOfBit = [&](int bit) { return dim + (s - 1 - bit); };
+  for (int k = 1; k <= s; ++k) {
+    for (int j = k - 1; j >= 0; --j) {
+      y = alongAxis(ec, y, axisOfBit(j), range, [&](const ir::Expr& lo, const ir::Expr& hi, const std::vector<int>& order) {
+        // The halves' axes are y's in `order` without the last; bit k's axis among them gives the
+        // direction of each pair's block (all ascending for the last merge).
+        Value downward = Value::ofConst(ConstValue::boolean(descending));
+        if (k < s) {
+          const int at = static_cast<int>(std::find(order.begin(), order.end(), axisOfBit(k)) - order.begin());
+          ir::Expr bit = ir::Arange::make(0, 2, range);
+          for (int d = 0; d < at; ++d) bit = ir::ExpandDims::make(bit, 0, range);
+          for (int d = at + 1; d < lo.type().rank(); ++d) bit = ir::ExpandDims::make(bit, d, range);
+          const Value set = ec.compare(ir::BinaryOp::Eq, Value::ofTensor(bit), Value::ofConst(ConstValue::integer(descending ? 0 : 1)), range);
+          downward = Value::ofTensor(Emitter::broadcastTo(set.expr, lo.type().shape(), range));
+        }
+        const Value l = Value::ofTensor(lo), h = Value::ofTensor(hi);
+        const Value swap = Value::ofTensor(ec.emitter().let(
+            "swap", ec.select(downward, ec.compare(ir::BinaryOp::Lt, l, h, range), ec.compare(ir::BinaryOp::Gt, l, h, range), range).expr,
+            range));
+        return std::pair{ec.select(swap, h, l, range).expr, ec.select(swap, l, h, range).expr};
+      });
+    }
+  }
+  return Value::ofTensor(reshaped(y, x.type().shape(), range));
+}
+
+}  // namespace
+
+void registerReorderBuiltins(BuiltinRegistry& r) {
+  r.add("tl.flip", "x, dim=None", flip);
+  r.add("tl.cat", "input, other, can_reorder=False", cat);
+  r.add("tl.sort", "x, dim=None, descending=False", sort);
+}
+
+}  // namespace tilescope::lang
