@@ -18,6 +18,18 @@ int64_t powerOfTwoDividing(int64_t v) {
   return std::min<int64_t>(static_cast<int64_t>(u & (~u + 1)), kUnbounded);
 }
 
+// Whether e reads var `id` (directly).
+bool readsVar(const ir::Expr& e, int id) {
+  struct Finder : ir::IRVisitor {
+    int id = -1;
+    bool found = false;
+    void visitVarRef(const ir::VarRef& n) override { found |= n.var->id == id; }
+  } finder;
+  finder.id = id;
+  finder.visitExpr(e);
+  return finder.found;
+}
+
 int64_t floorPowerOfTwo(int64_t v) {
   int64_t p = 1;
   while (p * 2 <= v && p < kUnbounded) p *= 2;
@@ -52,6 +64,28 @@ AxisAnalysis::AxisAnalysis(const ir::Kernel& kernel, std::map<int, ir::Expr> ind
   for (const auto& [id, let] : census.lets)
     if (!let->var->isMutable) letValues_[id] = let->value;
   loopsByIv_ = std::move(census.loops);
+  for (const auto& [id, let] : census.lets) {
+    const ir::VarPtr& v = let->var;
+    if (!v->isMutable || !v->type.isScalar() || !ir::isInt(v->type.dtype()) || census.assignCount(id) != 1) continue;
+    // v = v + step, directly or through an immutable Let (a pinned tl.advance).
+    ir::Expr value = census.assigns.at(id).front()->value;
+    if (const auto* ref = value.as<ir::VarRef>(); ref && letValues_.count(ref->var->id)) value = letValues_.at(ref->var->id);
+    const auto* add = value.as<ir::Binary>();
+    if (!add || add->op != ir::BinaryOp::Add) continue;
+    auto isSelf = [&](const ir::Expr& x) {
+      const auto* r = x.as<ir::VarRef>();
+      return r && r->var->id == id;
+    };
+    const ir::Expr step = isSelf(add->a) ? add->b : isSelf(add->b) ? add->a : ir::Expr();
+    if (!step.defined() || readsVar(step, id) || readsVar(let->value, id)) continue;
+    scalarInductions_[id] = {let->value, step};
+  }
+}
+
+std::optional<ir::Expr> AxisAnalysis::scalarInductionStep(int varId) const {
+  auto it = scalarInductions_.find(varId);
+  if (it == scalarInductions_.end()) return std::nullopt;
+  return it->second.second;
 }
 
 AxisInfo AxisAnalysis::of(const ir::Expr& e, std::set<int>& unitParams) const { return visit(e, unitParams, 0); }
@@ -82,6 +116,8 @@ AxisInfo AxisAnalysis::visit(const ir::Expr& e, std::set<int>& unitParams, int d
         r.divisibility = 1;  // plus an offset of unknown divisibility
       } else if (auto let = letValues_.find(id); let != letValues_.end()) {
         r = sub(let->second);
+      } else if (auto si = scalarInductions_.find(id); si != scalarInductions_.end()) {
+        r.divisibility = std::min(sub(si->second.first).divisibility, sub(si->second.second).divisibility);
       }
       break;
     }

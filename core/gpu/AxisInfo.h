@@ -6,6 +6,7 @@
 // evaluation instead of eight.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/ir/Kernel.h"
@@ -36,6 +37,11 @@ public:
   // at run time before relying on the result.
   AxisInfo of(const ir::Expr& e, std::set<int>& unitParams) const;
 
+  // A mutable integer scalar whose only assignment is `v = v + step` (a block pointer's carried
+  // offset, a hand-written `k_off += BK`): its step, else nullopt. Every value it takes is its
+  // initial value plus a multiple of the step.
+  std::optional<ir::Expr> scalarInductionStep(int varId) const;
+
 private:
   AxisInfo visit(const ir::Expr& e, std::set<int>& unitParams, int depth) const;
   AxisInfo binary(const ir::Binary& n, std::set<int>& unitParams, int depth) const;
@@ -43,6 +49,7 @@ private:
   const ir::Kernel& kernel_;
   std::map<int, ir::Expr> inductionInits_;
   std::map<int, ir::Expr> letValues_;         // immutable vars by id
+  std::map<int, std::pair<ir::Expr, ir::Expr>> scalarInductions_;  // var id -> (initial value, step)
   std::map<int, const ir::For*> loopsByIv_;  // loop induction variables by id
 };
 

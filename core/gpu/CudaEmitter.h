@@ -187,6 +187,7 @@ public:
     std::set<int> unitParams;               // integer parameters the fast path needs to be 1
     std::map<int, ir::Expr> bodyValues;     // the loop body's immutable Lets the loads read, by var id
     std::map<int, ir::Expr> inductionSteps;  // induction tiles the loads read -> their step
+    std::map<int, std::pair<ir::VarPtr, ir::Expr>> scalarSteps;  // scalar induction vars the loads read, with their step
     std::string start, step, end, counter, slot, unitOk;  // C names, set by emitForLoop
   };
   std::optional<Pipeline> pipelineFor(const ir::For& n, const ResidentAccumulator& r) const;

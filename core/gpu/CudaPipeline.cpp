@@ -87,9 +87,17 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
         if (v->type.isTile() && !inlined_.count(v->id)) return std::nullopt;
         continue;
       }
+      auto at = assignAt.find(v->id);
+      if (std::optional<ir::Expr> step = axisAnalysis().scalarInductionStep(v->id)) {
+        // A scalar `v = v + step` after the dot (a block pointer's offset): v + n * step later.
+        if (at == assignAt.end() || at->second < dotAt) return std::nullopt;
+        for (const ir::VarPtr& s : varsRead(*step))
+          if (s->id == loop.iv->id || body.lets.count(s->id) || body.assigns.count(s->id)) return std::nullopt;
+        p.scalarSteps[v->id] = {v, *step};
+        continue;
+      }
       auto ind = induction_.find(v->id);
       auto stepLet = stepLetOf.find(v->id);
-      auto at = assignAt.find(v->id);
       if (ind == induction_.end() || stepLet == stepLetOf.end() || body.assignCount(v->id) != 1 || at == assignAt.end() ||
           at->second < dotAt)
         return std::nullopt;
@@ -162,6 +170,11 @@ void CudaEmitter::stageAhead(const std::string& slot, const std::string& counter
   prefetchScalars_[p.loop->iv->id] = "((" + T + ")(" + counter + " + " + ahead + " * " + p.step + "))";
   for (const auto& [id, step] : p.inductionSteps)
     prefetchOffsets_[id] = "(" + induction_.at(id).offset + " + (ts_i64)" + ahead + " * (ts_i64)(" + expr(step) + "))";
+  for (const auto& [id, varAndStep] : p.scalarSteps) {
+    const auto& [v, step] = varAndStep;
+    const std::string S = regType(v->type);
+    prefetchScalars_[id] = "((" + S + ")(" + varName(v) + " + (" + S + ")" + ahead + " * (" + S + ")(" + expr(step) + ")))";
+  }
   memo_.clear();
   const std::string base = p.ring + " + " + slot + " * " + std::to_string(p.stageBytes);
   stageOperand(p.a, base);

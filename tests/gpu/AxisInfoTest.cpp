@@ -107,3 +107,43 @@ TEST(AxisInfo, RunsAlongTheLastDimension) {
     EXPECT_EQ(unit.count(strideParam) == 1, c.strideAssumedOne);
   }
 }
+
+// A scalar assigned only `v = v + step` (a block pointer's offset, a hand-written `off += BK`) keeps
+// the divisibility its initial value and its step share, so a K mask built on it is constant over
+// runs; one started at 1 is not.
+TEST(AxisInfo, ScalarInductionsKeepTheirDivisibility) {
+  auto program = lang::test::programFrom(R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, K, BK: tl.constexpr):
+    off = 0
+    odd = 1
+    twice = 0
+    for i in range(0, K, BK):
+        kmask_ind = (off + tl.arange(0, BK)) < K
+        kmask_odd = (odd + tl.arange(0, BK)) < K
+        kmask_twice = (twice + tl.arange(0, BK)) < K
+        x = tl.load(x_ptr + off + tl.arange(0, BK), mask=kmask_ind & kmask_odd & kmask_twice)
+        tl.store(x_ptr + tl.arange(0, BK), x)
+        off += BK
+        odd += BK
+        twice += BK
+        twice += 1
+)",
+                                               "k.py");
+  lang::Specialization spec;
+  spec.args = {lang::ArgSpec::pointer(ir::DType::FP16), lang::ArgSpec::scalar(ir::DType::I32, true),
+               lang::ArgSpec::constexprValue(lang::ConstValue::integer(64))};
+  lang::CheckResult checked = lang::checkKernel(*program, "k", spec);
+  ASSERT_TRUE(checked.ok()) << checked.diagnostics.render();
+  LetsByName lets;
+  lets.visitKernel(*checked.kernel);
+  const gpu::AxisAnalysis axes(*checked.kernel, {});
+  for (const auto& [var, constancy] : {std::pair{"kmask_ind", 16}, std::pair{"kmask_odd", 1}, std::pair{"kmask_twice", 1}}) {
+    SCOPED_TRACE(var);
+    ASSERT_TRUE(lets.values.count(var));
+    std::set<int> unit;
+    EXPECT_EQ(axes.of(lets.values.at(var), unit).constancy, constancy);
+  }
+}
