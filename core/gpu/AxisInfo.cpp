@@ -72,9 +72,10 @@ AxisAnalysis::AxisAnalysis(const ir::Kernel& kernel, std::map<int, ir::Expr> ind
     if (const auto* ref = value.as<ir::VarRef>(); ref && letValues_.count(ref->var->id)) value = letValues_.at(ref->var->id);
     const auto* add = value.as<ir::Binary>();
     if (!add || add->op != ir::BinaryOp::Add) continue;
-    auto isSelf = [&](const ir::Expr& x) {
+    const int self = id;  // clang before 16 cannot capture structured bindings
+    auto isSelf = [self](const ir::Expr& x) {
       const auto* r = x.as<ir::VarRef>();
-      return r && r->var->id == id;
+      return r && r->var->id == self;
     };
     const ir::Expr step = isSelf(add->a) ? add->b : isSelf(add->b) ? add->a : ir::Expr();
     if (!step.defined() || readsVar(step, id) || readsVar(let->value, id)) continue;
