@@ -97,36 +97,35 @@ BlockAccess blockPointerAccess(ExprChecker& ec, const BoundArgs& a) {
 }
 
 Value load(ExprChecker& ec, const BoundArgs& a) {
+  ir::Expr ptr, mask, other;
   if (a.get("pointer").isBlockPointer()) {
     const BlockAccess access = blockPointerAccess(ec, a);
+    ptr = access.pointers;
+    mask = access.mask;
     const std::string padding = optionString(ec, a, "padding_option");
     if (padding != "" && padding != "zero" && padding != "nan")
       ec.error(a.range("padding_option"), "tl.load padding_option must be '', 'zero' or 'nan', not '" + padding + "'");
-    const ir::DType t = access.pointers.type().dtype();
+    const ir::DType t = ptr.type().dtype();
     if (padding == "nan" && !ir::isFloat(t))
       ec.error(a.range("padding_option"), "tl.load padding_option 'nan' needs floating-point elements, not " + std::string(ir::dtypeName(t)));
-    ir::Expr other;
-    if (access.mask) {
+    if (mask) {
       // Without a padding option Triton leaves the padded elements undefined; here they are zero.
       const Value fill = Value::ofConst(padding == "nan" ? ConstValue::floating(std::nan("")) : ConstValue::integer(0));
-      other = Emitter::broadcastTo(ec.tensorAs(fill, t, a.callRange(), "tl.load padding"), access.pointers.type().shape(), a.callRange());
+      other = Emitter::broadcastTo(ec.tensorAs(fill, t, a.callRange(), "tl.load padding"), ptr.type().shape(), a.callRange());
     }
-    ir::Expr load = ir::Load::make(access.pointers, access.mask, other, a.callRange());
-    return Value::ofTensor(ec.emitter().effect(load, a.callRange()));
-  }
-  ir::Expr ptr = pointerArg(ec, a);
-  rejectBlockPointerOptions(ec, a);
-  ir::Expr mask;
-  if (a.given("mask")) mask = maskArg(ec, a, ptr, /*mayWidenPointer=*/true);
-  ir::Expr other;
-  if (a.given("other")) {
-    if (!mask) ec.error(a.range("other"), "tl.load 'other' is only used for masked-off lanes, so it needs a mask");
-    other = ec.tensorAs(a.get("other"), ptr.type().dtype(), a.range("other"), "tl.load other");
-    auto common = ir::broadcastShapes(ptr.type().shape(), other.type().shape());
-    if (!common || *common != ptr.type().shape())
-      ec.error(a.range("other"), "tl.load other has shape " + ir::shapeString(other.type().shape()) +
-                                     " but the pointer tile is " + ir::shapeString(ptr.type().shape()));
-    other = Emitter::broadcastTo(other, ptr.type().shape(), a.range("other"));
+  } else {
+    ptr = pointerArg(ec, a);
+    rejectBlockPointerOptions(ec, a);
+    if (a.given("mask")) mask = maskArg(ec, a, ptr, /*mayWidenPointer=*/true);
+    if (a.given("other")) {
+      if (!mask) ec.error(a.range("other"), "tl.load 'other' is only used for masked-off lanes, so it needs a mask");
+      other = ec.tensorAs(a.get("other"), ptr.type().dtype(), a.range("other"), "tl.load other");
+      auto common = ir::broadcastShapes(ptr.type().shape(), other.type().shape());
+      if (!common || *common != ptr.type().shape())
+        ec.error(a.range("other"), "tl.load other has shape " + ir::shapeString(other.type().shape()) +
+                                       " but the pointer tile is " + ir::shapeString(ptr.type().shape()));
+      other = Emitter::broadcastTo(other, ptr.type().shape(), a.range("other"));
+    }
   }
   const std::string cacheText = optionString(ec, a, "cache_modifier");
   auto cache = ir::parseLoadCacheModifier(cacheText);
