@@ -1,5 +1,6 @@
-// Reductions (tl.sum/max/min/argmax/argmin/xor_sum), scans (cumsum/cumprod) and tl.dot, with
-// Triton's input promotions made explicit as casts.
+// Reductions (tl.sum/max/min/argmax/argmin/xor_sum, tl.reduce), scans (cumsum/cumprod,
+// tl.associative_scan) and tl.dot, with Triton's input promotions made explicit as casts.
+#include "core/lang/Ast.h"
 #include "core/lang/BuiltinRegistry.h"
 
 namespace tilescope::lang {
@@ -66,6 +67,93 @@ Value scan(ExprChecker& ec, const BoundArgs& a, ir::ScanOp op) {
   return Value::ofTensor(ir::Scan::make(op, x, *n, flag(ec, a, "reverse", false), a.callRange()));
 }
 
+// What a user combine function of tl.reduce / tl.associative_scan computes, when it is one of the
+// operations the IR has: a @triton.jit function of two parameters returning `a + b`, `a * b`,
+// `a ^ b`, `a | b`, `a & b`, `tl.maximum(a, b)` or `tl.minimum(a, b)` (either order).
+enum class Combine { Add, Mul, Xor, Or, And, Max, Min };
+
+std::optional<Combine> combineOf(const Value& fn) {
+  if (fn.kind != Value::Kind::JitFunction || !fn.function) return std::nullopt;
+  const FunctionDef& def = *fn.function;
+  if (def.params.params.size() != 2) return std::nullopt;
+  const std::string& p0 = def.params.params[0].name;
+  const std::string& p1 = def.params.params[1].name;
+  const Return* ret = nullptr;
+  for (const StmtPtr& st : def.body) {
+    if (st.get() == def.body.front().get() && def.docstring()) continue;
+    if (ret || !(ret = st->as<Return>()) || !ret->value) return std::nullopt;
+  }
+  if (!ret) return std::nullopt;
+  auto isName = [](const ExprPtr& e, const std::string& name) {
+    const auto* n = e ? e->as<Name>() : nullptr;
+    return n && n->id == name;
+  };
+  auto bothParams = [&](const ExprPtr& x, const ExprPtr& y) { return (isName(x, p0) && isName(y, p1)) || (isName(x, p1) && isName(y, p0)); };
+  if (const auto* b = ret->value->as<Binary>(); b && bothParams(b->left, b->right)) {
+    switch (b->op) {
+      case BinaryOp::Add: return Combine::Add;
+      case BinaryOp::Mult: return Combine::Mul;
+      case BinaryOp::BitXor: return Combine::Xor;
+      case BinaryOp::BitOr: return Combine::Or;
+      case BinaryOp::BitAnd: return Combine::And;
+      default: return std::nullopt;
+    }
+  }
+  if (const auto* c = ret->value->as<Call>(); c && c->args.size() == 2 && c->keywords.empty() && bothParams(c->args[0], c->args[1])) {
+    std::string callee;
+    if (const auto* at = c->func->as<Attribute>()) callee = at->attr;
+    else if (const auto* n = c->func->as<Name>()) callee = n->id;
+    if (callee == "maximum") return Combine::Max;
+    if (callee == "minimum") return Combine::Min;
+  }
+  return std::nullopt;
+}
+
+// The combine function of tl.reduce / tl.associative_scan as one of the IR's operations, or a clear error.
+Combine combineArg(ExprChecker& ec, const BoundArgs& a, const char* supported) {
+  const Value& fn = a.get("combine_fn");
+  if (a.get("input").isTuple())
+    ec.error(a.range("input"), a.name() + " of a tuple of tensors is not supported by tilescope yet; reduce each tensor on its own");
+  if (fn.kind != Value::Kind::JitFunction)
+    ec.error(a.range("combine_fn"), a.name() + " combine_fn must be a @triton.jit function of two values, not " + fn.describe());
+  std::optional<Combine> c = combineOf(fn);
+  if (!c)
+    ec.error(a.range("combine_fn"), a.name() + " supports combine functions that return " + supported +
+                                        " of their two parameters; '" + fn.name +
+                                        "' computes something else, which tilescope does not support yet");
+  return *c;
+}
+
+// Triton's tl.reduce / associative_scan keep the input's dtype; tl.sum / tl.cumsum widen small
+// integers, so the result goes back (modular arithmetic gives the same bits).
+Value inInputDType(const BoundArgs& a, const ir::Expr& input, const Value& result) {
+  if (result.expr.type().dtype() == input.type().dtype()) return result;
+  return Value::ofTensor(Emitter::cast(result.expr, input.type().dtype(), a.callRange()));
+}
+
+Value reduceWith(ExprChecker& ec, const BoundArgs& a) {
+  const Combine c = combineArg(ec, a, "a + b, a ^ b, tl.maximum(a, b) or tl.minimum(a, b)");
+  ir::ReduceOp op;
+  switch (c) {
+    case Combine::Add: op = ir::ReduceOp::Sum; break;
+    case Combine::Xor: op = ir::ReduceOp::XorSum; break;
+    case Combine::Max: op = ir::ReduceOp::Max; break;
+    case Combine::Min: op = ir::ReduceOp::Min; break;
+    default:
+      ec.error(a.range("combine_fn"), "tl.reduce with a combine function of '*', '|' or '&' is not supported by tilescope yet; "
+                                      "a + b, a ^ b, tl.maximum(a, b) and tl.minimum(a, b) are");
+  }
+  return inInputDType(a, reductionInput(ec, a), reduce(ec, a, op));
+}
+
+Value scanWith(ExprChecker& ec, const BoundArgs& a) {
+  const Combine c = combineArg(ec, a, "a + b or a * b");
+  if (c != Combine::Add && c != Combine::Mul)
+    ec.error(a.range("combine_fn"), "tl.associative_scan with this combine function is not supported by tilescope yet; a + b "
+                                    "(a running sum) and a * b (a running product) are");
+  return inInputDType(a, reductionInput(ec, a), scan(ec, a, c == Combine::Add ? ir::ScanOp::CumSum : ir::ScanOp::CumProd));
+}
+
 Value dot(ExprChecker& ec, const BoundArgs& a) {
   ir::Expr x = tileArg(ec, a, "input");
   ir::Expr y = tileArg(ec, a, "other");
@@ -114,6 +202,8 @@ void registerReduceBuiltins(BuiltinRegistry& r) {
         [](ExprChecker& ec, const BoundArgs& a) { return scan(ec, a, ir::ScanOp::CumSum); });
   r.add("tl.cumprod", "input, axis=0, reverse=False",
         [](ExprChecker& ec, const BoundArgs& a) { return scan(ec, a, ir::ScanOp::CumProd); });
+  r.add("tl.reduce", "input, axis, combine_fn, keep_dims=False", reduceWith);
+  r.add("tl.associative_scan", "input, axis, combine_fn, reverse=False", scanWith);
   r.add("tl.dot", "input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None, out_dtype=None", dot);
 }
 

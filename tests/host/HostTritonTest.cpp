@@ -465,3 +465,47 @@ for dtype in [torch.float32, torch.int32, torch.float16]:
   ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << r.err;
   EXPECT_EQ(r.out, "True True True True True\nTrue True True True True\nTrue True True True True\n");
 }
+
+// tl.reduce and tl.associative_scan with user combine functions that are one operation (a + b,
+// tl.maximum, a * b): results as torch's, in the input's dtype (int8 wraps).
+TEST(HostTriton, ReduceAndScanWithCombineFunctions) {
+  PyRun r = runPy(std::string(kPrelude) + R"(
+
+@triton.jit
+def add(a, b):
+    return a + b
+
+
+@triton.jit
+def mul(x, y):
+    "product"
+    return y * x
+
+
+@triton.jit
+def bigger(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def k(x_ptr, i_ptr, s_ptr, m_ptr, c_ptr, p_ptr, x8_ptr, s8_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    tl.store(s_ptr, tl.reduce(x, 0, add))
+    tl.store(m_ptr, tl.reduce(x, axis=0, combine_fn=bigger))
+    tl.store(c_ptr + offs, tl.associative_scan(x, 0, add))
+    tl.store(p_ptr + offs, tl.associative_scan(x, 0, mul, reverse=True))
+    x8 = tl.load(x8_ptr + offs)
+    tl.store(s8_ptr, tl.reduce(x8, 0, add))
+
+
+x = torch.rand(16) + 0.5
+x8 = torch.arange(16, dtype=torch.int8) * 20
+s = torch.empty(1); m = torch.empty(1); c = torch.empty(16); p = torch.empty(16); s8 = torch.empty(1, dtype=torch.int8)
+k[(1,)](x, None, s, m, c, p, x8, s8, N=16)
+print(torch.allclose(s, x.sum()), m.item() == x.max().item(), torch.allclose(c, x.cumsum(0)),
+      torch.allclose(p, x.flip(0).cumprod(0).flip(0)), s8.dtype, s8.item() == ((x8.int().sum().item() + 128) % 256) - 128)
+)");
+  ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << r.err;
+  EXPECT_EQ(r.out, "True True True True torch.int8 True\n");
+}
