@@ -87,7 +87,7 @@ void registerMemoryBuiltins(BuiltinRegistry& r);    // load, store, atomics
 void registerBlockPointerBuiltins(BuiltinRegistry& r);  // make_block_ptr, advance
 void registerMathBuiltins(BuiltinRegistry& r);      // exp, ..., where, maximum, clamp, cdiv, swizzle2d
 void registerShapeBuiltins(BuiltinRegistry& r);     // reshape, trans, permute, expand_dims, broadcast_to
-void registerReorderBuiltins(BuiltinRegistry& r);   // flip, cat, sort
+void registerReorderBuiltins(BuiltinRegistry& r);   // flip, cat, sort, gather, histogram
 void registerReduceBuiltins(BuiltinRegistry& r);    // sum, max, argmax, cumsum, dot
 void registerDebugBuiltins(BuiltinRegistry& r);     // device_print, static_*, device_assert, barrier, hints
 void registerPythonBuiltins(BuiltinRegistry& r);    // min, max, float, int, len, print, triton.cdiv, ...

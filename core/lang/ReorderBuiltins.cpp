@@ -1,7 +1,7 @@
-// tl.flip, tl.cat and tl.sort, built from reshape, permute and the exact tl.split / tl.join, so the
-// simulator and the GPU need nothing new: a power-of-two dimension of 2^s elements is viewed as s
-// binary axes, and each step works on one of them (its halves are the elements whose index differs
-// in one bit).
+// tl.flip, tl.cat, tl.sort, tl.gather and tl.histogram, built from ops the simulator and the GPU
+// already have. flip and sort view a power-of-two dimension of 2^s elements as s binary axes, and
+// each step works on one of them with the exact tl.split / tl.join (its halves are the elements
+// whose index differs in one bit); gather and histogram compare every index with every position.
 #include <numeric>
 
 #include "core/lang/BuiltinRegistry.h"
@@ -143,9 +143,85 @@ Value sort(ExprChecker& ec, const BoundArgs& a) {
   return Value::ofTensor(reshaped(y, x.type().shape(), range));
 }
 
+// The integer of the same width holding x's bits (bool as i8), and back: an xor over elements
+// of which all but one are zero then picks that one bit for bit (-0.0 and NaN payloads survive).
+ir::Expr asBits(const ir::Expr& x, SourceRange range) {
+  const ir::DType dt = x.type().dtype();
+  if (dt == ir::DType::I1) return ir::Cast::make(x, ir::DType::I8, false, false, ir::RoundingMode::None, range);
+  if (ir::isFloat(dt)) return ir::Cast::make(x, *ir::intDType(ir::bitWidth(dt), true), false, true, ir::RoundingMode::None, range);
+  return x;
+}
+ir::Expr fromBits(const ir::Expr& bits, ir::DType dt, SourceRange range) {
+  if (dt == ir::DType::I1) return ir::Cast::make(bits, ir::DType::I1, false, false, ir::RoundingMode::None, range);
+  if (ir::isFloat(dt)) return ir::Cast::make(bits, dt, false, true, ir::RoundingMode::None, range);
+  return bits;
+}
+
+// out[..., i, ...] = src[..., index[..., i, ...], ...] along axis: every index compared with every
+// position of src's axis (a new minor dim), the match kept and the rest zeroed, xor-reduced.
+Value gather(ExprChecker& ec, const BoundArgs& a) {
+  const ir::Expr src = builtin::tileArg(ec, a, "src"), index = builtin::tileArg(ec, a, "index");
+  const SourceRange range = a.callRange();
+  const int rank = src.type().rank();
+  if (index.type().rank() != rank)
+    ec.error(range, "tl.gather needs src and index of the same rank, got " + src.type().str() + " and " + index.type().str());
+  if (!ir::isInt(index.type().dtype()) || index.type().isPointer())
+    ec.error(a.range("index"), "tl.gather index must be an integer tensor, not " + index.type().str());
+  if (src.type().isPointer()) ec.error(a.range("src"), "tl.gather of pointer tensors is not supported by tilescope yet");
+  int64_t axis = ec.requireConstInt(a.get("axis"), a.range("axis"), "tl.gather axis");
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) ec.error(a.range("axis"), "tl.gather axis is out of range for " + src.type().str());
+  const int d = static_cast<int>(axis);
+  for (int j = 0; j < rank; ++j)
+    if (j != d && src.type().shape()[static_cast<size_t>(j)] != index.type().shape()[static_cast<size_t>(j)])
+      ec.error(range, "tl.gather needs src and index to match in every dimension but axis " + std::to_string(d) + ", got " +
+                          src.type().str() + " and " + index.type().str());
+  const int64_t extent = src.type().shape()[static_cast<size_t>(d)];
+  ir::Shape shape = index.type().shape();
+  shape.push_back(extent);
+  if (std::string err = ir::tileShapeError(shape, "tl.gather"); !err.empty()) ec.error(range, err);
+  // position == index, on index's shape plus the minor dim of src's axis positions
+  ir::Expr positions = ir::Arange::make(0, extent, range);
+  for (int j = 0; j < rank; ++j) positions = ir::ExpandDims::make(positions, 0, range);
+  const Value match = ec.compare(ir::BinaryOp::Eq, Value::ofTensor(ir::ExpandDims::make(index, rank, range)),
+                                 Value::ofTensor(positions), range);
+  // src's axis moved to the minor dim, a dim of 1 in its place, broadcast to the compared shape
+  ir::Expr values = ir::ExpandDims::make(permuted(asBits(src, range), axisLast(rank, d), range), d, range);
+  values = Emitter::broadcastTo(values, shape, range);
+  const ir::Expr bits = values;
+  const Value zero = Value::ofTensor(ir::Splat::make(ir::IntImm::make(bits.type().dtype(), 0, range), shape, range));
+  const ir::Expr kept = ec.select(Value::ofTensor(Emitter::broadcastTo(match.expr, shape, range)), Value::ofTensor(bits), zero, range).expr;
+  const ir::Expr picked = ir::Reduce::make(ir::ReduceOp::XorSum, ec.emitter().let("gathered", kept, range), rank, false, range);
+  return Value::ofTensor(fromBits(picked, src.type().dtype(), range));
+}
+
+// tl.histogram(x, num_bins): counts of the values 0 .. num_bins - 1 (bins of width 1 from 0), as
+// int32; values outside are not counted, nor masked-off elements.
+Value histogram(ExprChecker& ec, const BoundArgs& a) {
+  ir::Expr x = builtin::tileArg(ec, a, "input");
+  const SourceRange range = a.callRange();
+  if (!ir::isInt(x.type().dtype()) || x.type().isPointer())
+    ec.error(a.range("input"), "tl.histogram counts integers, not " + x.type().str() + "; convert with .to(tl.int32)");
+  const int64_t bins = ec.requireConstInt(a.get("num_bins"), a.range("num_bins"), "tl.histogram num_bins");
+  if (x.type().rank() != 1) x = ir::Reshape::make(x, {x.type().numel()}, true, range);
+  const ir::Shape shape{x.type().numel(), bins};
+  if (std::string err = ir::tileShapeError(shape, "tl.histogram"); !err.empty()) ec.error(a.range("num_bins"), err);
+  Value hit = ec.compare(ir::BinaryOp::Eq, Value::ofTensor(ir::ExpandDims::make(x, 1, range)),
+                         Value::ofTensor(ir::ExpandDims::make(ir::Arange::make(0, bins, range), 0, range)), range);
+  if (a.given("mask")) {
+    ir::Expr mask = ec.tensorOf(a.get("mask"), a.range("mask"), "tl.histogram mask");
+    if (mask.type().rank() != 1) mask = ir::Reshape::make(mask, {mask.type().numel()}, true, range);
+    hit = ec.binary(ir::BinaryOp::And, hit, Value::ofTensor(ir::ExpandDims::make(mask, 1, range)), range);
+  }
+  const ir::Expr counts = Emitter::cast(Emitter::broadcastTo(hit.expr, shape, range), ir::DType::I32, range);
+  return Value::ofTensor(ir::Reduce::make(ir::ReduceOp::Sum, ec.emitter().let("hits", counts, range), 0, false, range));
+}
+
 }  // namespace
 
 void registerReorderBuiltins(BuiltinRegistry& r) {
+  r.add("tl.gather", "src, index, axis", gather);
+  r.add("tl.histogram", "input, num_bins, mask=None", histogram);
   r.add("tl.flip", "x, dim=None", flip);
   r.add("tl.cat", "input, other, can_reorder=False", cat);
   r.add("tl.sort", "x, dim=None, descending=False", sort);

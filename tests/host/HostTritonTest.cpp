@@ -509,3 +509,34 @@ print(torch.allclose(s, x.sum()), m.item() == x.max().item(), torch.allclose(c, 
   ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << r.err;
   EXPECT_EQ(r.out, "True True True True torch.int8 True\n");
 }
+
+// tl.gather along either axis (bit for bit: -0.0 survives) and tl.histogram with and without a mask.
+TEST(HostTriton, GatherAndHistogramMatchTorch) {
+  PyRun r = runPy(std::string(kPrelude) + R"(
+
+@triton.jit
+def k(src_ptr, idx_ptr, out_ptr, out2_ptr, h_ptr, hm_ptr, R: tl.constexpr, C: tl.constexpr, B: tl.constexpr):
+    offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+    src = tl.load(src_ptr + offs)
+    idx = tl.load(idx_ptr + offs)
+    tl.store(out_ptr + offs, tl.gather(src, idx % C, 1))
+    tl.store(out2_ptr + offs, tl.gather(src, idx % R, axis=0))
+    tl.store(h_ptr + tl.arange(0, B), tl.histogram(idx, B))
+    tl.store(hm_ptr + tl.arange(0, B), tl.histogram(idx, B, mask=idx < 5))
+
+
+R, C, B = 8, 16, 16
+src = torch.randn(R, C)
+src[0, 0] = -0.0
+idx = torch.randint(0, 20, (R, C), dtype=torch.int32)
+out = torch.empty(R, C); out2 = torch.empty(R, C)
+h = torch.empty(B, dtype=torch.int32); hm = torch.empty(B, dtype=torch.int32)
+k[(1,)](src, idx, out, out2, h, hm, R=R, C=C, B=B)
+ref_h = torch.tensor([(idx == b).sum().item() for b in range(B)], dtype=torch.int32)
+ref_hm = torch.tensor([(idx == b).sum().item() if b < 5 else 0 for b in range(B)], dtype=torch.int32)
+print(torch.equal(out, torch.gather(src, 1, (idx % C).long())), torch.equal(out2, torch.gather(src, 0, (idx % R).long())),
+      torch.equal(h, ref_h), torch.equal(hm, ref_hm))
+)");
+  ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << r.err;
+  EXPECT_EQ(r.out, "True True True True\n");
+}

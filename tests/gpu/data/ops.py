@@ -148,6 +148,23 @@ assert torch.equal(outs[2], torch.sort(xr, descending=True).values) and torch.eq
 print('reorder', outs[1][0, :3])
 
 @triton.jit
+def gathers(src_ptr, idx_ptr, out_ptr, h_ptr, R: tl.constexpr, C: tl.constexpr, B: tl.constexpr):
+    offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+    src = tl.load(src_ptr + offs)
+    idx = tl.load(idx_ptr + offs)
+    tl.store(out_ptr + offs, tl.gather(src, idx % C, 1))
+    tl.store(h_ptr + tl.arange(0, B), tl.histogram(idx, B, mask=idx < 12))
+
+srcg = torch.randn(8, 16)
+idxg = torch.randint(0, 20, (8, 16), dtype=torch.int32)
+outg = torch.empty(8, 16)
+hg = torch.empty(16, dtype=torch.int32)
+gathers[(1,)](srcg, idxg, outg, hg, R=8, C=16, B=16)
+assert torch.equal(outg, torch.gather(srcg, 1, (idxg % 16).long()))
+assert hg.tolist() == [(idxg == b).sum().item() if b < 12 else 0 for b in range(16)]
+print('gathers', hg[:4])
+
+@triton.jit
 def bp_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     a_bp = tl.make_block_ptr(a_ptr, (M, K), (stride_am, stride_ak), (tl.program_id(0) * BM, 0), (BM, BK), (1, 0))
