@@ -107,6 +107,10 @@ std::string describeArg(const BoundArgs& a, const std::string& param);
 ir::Expr joinTiles(ExprChecker& ec, const ir::Expr& a, const ir::Expr& b, SourceRange range);
 // tl.split of a tile whose minor dimension is 2: its two halves, bit for bit (ShapeBuiltins.cpp).
 std::pair<ir::Expr, ir::Expr> splitTile(ExprChecker& ec, const ir::Expr& x, SourceRange range);
+// The integer of x's width holding its bits (bool as i8), and back: an xor over elements of which
+// all but one are zero picks that one bit for bit (-0.0 and NaN payloads survive).
+ir::Expr asBits(const ir::Expr& x, SourceRange range);
+ir::Expr fromBits(const ir::Expr& bits, ir::DType dt, SourceRange range);
 }  // namespace builtin
 
 }  // namespace tilescope::lang

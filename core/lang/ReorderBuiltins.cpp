@@ -143,20 +143,6 @@ Value sort(ExprChecker& ec, const BoundArgs& a) {
   return Value::ofTensor(reshaped(y, x.type().shape(), range));
 }
 
-// The integer of the same width holding x's bits (bool as i8), and back: an xor over elements
-// of which all but one are zero then picks that one bit for bit (-0.0 and NaN payloads survive).
-ir::Expr asBits(const ir::Expr& x, SourceRange range) {
-  const ir::DType dt = x.type().dtype();
-  if (dt == ir::DType::I1) return ir::Cast::make(x, ir::DType::I8, false, false, ir::RoundingMode::None, range);
-  if (ir::isFloat(dt)) return ir::Cast::make(x, *ir::intDType(ir::bitWidth(dt), true), false, true, ir::RoundingMode::None, range);
-  return x;
-}
-ir::Expr fromBits(const ir::Expr& bits, ir::DType dt, SourceRange range) {
-  if (dt == ir::DType::I1) return ir::Cast::make(bits, ir::DType::I1, false, false, ir::RoundingMode::None, range);
-  if (ir::isFloat(dt)) return ir::Cast::make(bits, dt, false, true, ir::RoundingMode::None, range);
-  return bits;
-}
-
 // out[..., i, ...] = src[..., index[..., i, ...], ...] along axis: every index compared with every
 // position of src's axis (a new minor dim), the match kept and the rest zeroed, xor-reduced.
 Value gather(ExprChecker& ec, const BoundArgs& a) {
@@ -186,13 +172,12 @@ Value gather(ExprChecker& ec, const BoundArgs& a) {
   const Value match = ec.compare(ir::BinaryOp::Eq, Value::ofTensor(ir::ExpandDims::make(index, rank, range)),
                                  Value::ofTensor(positions), range);
   // src's axis moved to the minor dim, a dim of 1 in its place, broadcast to the compared shape
-  ir::Expr values = ir::ExpandDims::make(permuted(asBits(src, range), axisLast(rank, d), range), d, range);
+  ir::Expr values = ir::ExpandDims::make(permuted(builtin::asBits(src, range), axisLast(rank, d), range), d, range);
   values = Emitter::broadcastTo(values, shape, range);
-  const ir::Expr bits = values;
-  const Value zero = Value::ofTensor(ir::Splat::make(ir::IntImm::make(bits.type().dtype(), 0, range), shape, range));
-  const ir::Expr kept = ec.select(Value::ofTensor(Emitter::broadcastTo(match.expr, shape, range)), Value::ofTensor(bits), zero, range).expr;
+  const Value zero = Value::ofTensor(ir::Splat::make(ir::IntImm::make(values.type().dtype(), 0, range), shape, range));
+  const ir::Expr kept = ec.select(Value::ofTensor(Emitter::broadcastTo(match.expr, shape, range)), Value::ofTensor(values), zero, range).expr;
   const ir::Expr picked = ir::Reduce::make(ir::ReduceOp::XorSum, ec.emitter().let("gathered", kept, range), rank, false, range);
-  return Value::ofTensor(fromBits(picked, src.type().dtype(), range));
+  return Value::ofTensor(builtin::fromBits(picked, src.type().dtype(), range));
 }
 
 // tl.histogram(x, num_bins): counts of the values 0 .. num_bins - 1 (bins of width 1 from 0), as

@@ -81,18 +81,12 @@ Value split(ExprChecker& ec, const BoundArgs& a) {
 // integers of their width, so -0.0 and NaN payloads survive).
 ir::Expr half(ExprChecker& ec, const ir::Expr& x, int which, SourceRange range) {
   const ir::DType dt = x.type().dtype();
-  const bool isBool = dt == ir::DType::I1;
-  ir::Expr bits = x;
-  if (isBool) bits = ir::Cast::make(x, ir::DType::I8, false, false, ir::RoundingMode::None, range);
-  else if (ir::isFloat(dt)) bits = ir::Cast::make(x, *ir::intDType(ir::bitWidth(dt), true), false, true, ir::RoundingMode::None, range);
+  const ir::Expr bits = builtin::asBits(x, range);
   const Value index = Value::ofTensor(Emitter::broadcastTo(ir::Arange::make(0, 2, range), x.type().shape(), range));
   const Value keep = ec.binary(ir::BinaryOp::Eq, index, Value::ofConst(ConstValue::integer(which)), range);
   const Value zero = Value::ofTensor(ir::Splat::make(ir::IntImm::make(bits.type().dtype(), 0, range), bits.type().shape(), range));
   const ir::Expr kept = ec.select(keep, Value::ofTensor(bits), zero, range).expr;
-  ir::Expr picked = ir::Reduce::make(ir::ReduceOp::XorSum, kept, kept.type().rank() - 1, false, range);
-  if (isBool) return ir::Cast::make(picked, ir::DType::I1, false, false, ir::RoundingMode::None, range);
-  if (ir::isFloat(dt)) return ir::Cast::make(picked, dt, false, true, ir::RoundingMode::None, range);
-  return picked;
+  return builtin::fromBits(ir::Reduce::make(ir::ReduceOp::XorSum, kept, kept.type().rank() - 1, false, range), dt, range);
 }
 
 }  // namespace
@@ -114,6 +108,19 @@ ir::Expr joinTiles(ExprChecker& ec, const ir::Expr& a, const ir::Expr& b, Source
   const Value index = Value::ofTensor(Emitter::broadcastTo(ir::Arange::make(0, 2, range), shape, range));
   const Value isFirst = ec.binary(ir::BinaryOp::Eq, index, Value::ofConst(ConstValue::integer(0)), range);
   return ec.select(isFirst, Value::ofTensor(first), Value::ofTensor(second), range).expr;
+}
+
+ir::Expr asBits(const ir::Expr& x, SourceRange range) {
+  const ir::DType dt = x.type().dtype();
+  if (dt == ir::DType::I1) return ir::Cast::make(x, ir::DType::I8, false, false, ir::RoundingMode::None, range);
+  if (ir::isFloat(dt)) return ir::Cast::make(x, *ir::intDType(ir::bitWidth(dt), true), false, true, ir::RoundingMode::None, range);
+  return x;
+}
+
+ir::Expr fromBits(const ir::Expr& bits, ir::DType dt, SourceRange range) {
+  if (dt == ir::DType::I1) return ir::Cast::make(bits, ir::DType::I1, false, false, ir::RoundingMode::None, range);
+  if (ir::isFloat(dt)) return ir::Cast::make(bits, dt, false, true, ir::RoundingMode::None, range);
+  return bits;
 }
 
 std::pair<ir::Expr, ir::Expr> splitTile(ExprChecker& ec, const ir::Expr& x, SourceRange range) {
