@@ -93,9 +93,12 @@ CudaCodegenOptions GpuCompiler::optionsFor(const std::string& arch, CudaCodegenO
   return base;
 }
 
-std::vector<std::string> GpuCompiler::nvrtcOptions() {
+std::vector<std::string> GpuCompiler::nvrtcOptions(CompileTier tier) {
   // No FMA contraction: the simulator rounds every float op separately (tl.fma is explicit).
-  return {"--fmad=false"};
+  std::vector<std::string> options = {"--fmad=false"};
+  // Fewer optimizations in NVVM and ptxas; the rounding of every operation stays as written.
+  if (tier == CompileTier::Quick) options.push_back("--Ofast-compile=mid");
+  return options;
 }
 
 std::string GpuCompiler::cacheDirectory() {
@@ -117,20 +120,38 @@ std::string GpuCompiler::hashText(const std::string& text) {
   return buf;
 }
 
-std::shared_ptr<const CompiledKernel> GpuCompiler::compile(const ir::Kernel& kernel, const std::string& arch,
-                                                           const CudaCodegenOptions& options) {
-  const auto t0 = std::chrono::steady_clock::now();
-  auto out = std::make_shared<CompiledKernel>();
-  out->cuda = CudaCodegen::generate(kernel, optionsFor(arch, options));
-  out->arch = arch;
-  const Nvrtc& nvrtc = Nvrtc::instance();
-  if (!nvrtc.available()) throw std::runtime_error(nvrtc.unavailableReason());
-  std::string keyText = out->cuda.source + '\0' + arch + '\0' + nvrtc.version();
-  for (const std::string& o : nvrtcOptions()) keyText += '\0' + o;
-  out->cacheKey = hashText(keyText);
+std::string GpuCompiler::cacheKey(const std::string& source, const std::string& arch, CompileTier tier) {
+  std::string keyText = source + '\0' + arch + '\0' + Nvrtc::instance().version();
+  for (const std::string& o : nvrtcOptions(tier)) keyText += '\0' + o;
+  return hashText(keyText);
+}
+
+namespace {
+
+std::string readFile(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Written to a temporary name first, so that a reader in another process never sees half a file.
+void writeFileAtomically(const fs::path& file, const std::string& bytes, const void* unique) {
+  std::error_code ec;
+  const fs::path tmp = file.string() + ".tmp" + std::to_string(reinterpret_cast<uintptr_t>(unique));
+  {
+    std::ofstream o(tmp, std::ios::binary);
+    o << bytes;
+  }
+  fs::rename(tmp, file, ec);
+  if (ec) fs::remove(tmp, ec);
+}
+
+}  // namespace
+
+std::shared_ptr<const CompiledKernel> GpuCompiler::cached(const std::string& key, const CudaKernelSource& cuda,
+                                                          const std::string& arch, CompileTier tier) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (auto it = memory_.find(out->cacheKey); it != memory_.end()) {
+    if (auto it = memory_.find(key); it != memory_.end()) {
       auto hit = std::make_shared<CompiledKernel>(*it->second);
       hit->cacheHit = "memory";
       hit->compileSeconds = 0;
@@ -138,35 +159,121 @@ std::shared_ptr<const CompiledKernel> GpuCompiler::compile(const ir::Kernel& ker
     }
   }
   const std::string dir = cacheDirectory();
-  const fs::path file = dir.empty() ? fs::path() : fs::path(dir) / (out->cacheKey + ".ptx");
+  if (dir.empty()) return nullptr;
+  const fs::path ptxFile = fs::path(dir) / (key + ".ptx");
   std::error_code ec;
-  if (!dir.empty() && fs::exists(file, ec)) {
-    std::ifstream in(file, std::ios::binary);
-    out->ptx.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (!out->ptx.empty()) out->cacheHit = "disk";
+  if (!fs::exists(ptxFile, ec)) return nullptr;
+  auto out = std::make_shared<CompiledKernel>();
+  out->cuda = cuda;
+  out->arch = arch;
+  out->tier = tier;
+  out->cacheKey = key;
+  out->ptx = readFile(ptxFile);
+  if (out->ptx.empty()) return nullptr;
+  if (const fs::path cubinFile = fs::path(dir) / (key + ".cubin"); fs::exists(cubinFile, ec)) out->cubin = readFile(cubinFile);
+  out->cacheHit = "disk";
+  std::lock_guard<std::mutex> lock(mutex_);
+  memory_[key] = out;
+  return out;
+}
+
+std::shared_ptr<const CompiledKernel> GpuCompiler::build(const CudaKernelSource& cuda, const std::string& kernelName,
+                                                         const std::string& arch, CompileTier tier, bool wantCubin,
+                                                         std::chrono::steady_clock::time_point started) {
+  const Nvrtc& nvrtc = Nvrtc::instance();
+  auto out = std::make_shared<CompiledKernel>();
+  out->cuda = cuda;
+  out->arch = arch;
+  out->tier = tier;
+  out->cacheKey = cacheKey(cuda.source, arch, tier);
+  const NvrtcOutput r = wantCubin ? nvrtc.compileToCubin(cuda.source, kernelName + ".cu", arch, nvrtcOptions(tier))
+                                  : nvrtc.compileToPtx(cuda.source, kernelName + ".cu", arch, nvrtcOptions(tier));
+  out->nvrtcLog = r.log;
+  if (!r.ok)
+    throw lang::InternalError("the CUDA C++ generated for kernel '" + kernelName + "' does not compile (" + r.error +
+                              "); this is a tilescope bug. NVRTC said:\n" + r.log.substr(0, 4000));
+  out->ptx = r.ptx;
+  out->cubin = r.cubin;
+  if (const std::string dir = cacheDirectory(); !dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    writeFileAtomically(fs::path(dir) / (out->cacheKey + ".ptx"), out->ptx, out.get());
+    if (!out->cubin.empty()) writeFileAtomically(fs::path(dir) / (out->cacheKey + ".cubin"), out->cubin, out.get());
   }
-  if (out->ptx.empty()) {
-    const NvrtcOutput r = nvrtc.compileToPtx(out->cuda.source, kernel.name + ".cu", arch, nvrtcOptions());
-    out->nvrtcLog = r.log;
-    if (!r.ok)
-      throw lang::InternalError("the CUDA C++ generated for kernel '" + kernel.name + "' does not compile (" + r.error +
-                                "); this is a tilescope bug. NVRTC said:\n" + r.log.substr(0, 4000));
-    out->ptx = r.ptx;
-    if (!dir.empty()) {
-      fs::create_directories(dir, ec);
-      const fs::path tmp = file.string() + ".tmp" + std::to_string(reinterpret_cast<uintptr_t>(out.get()));
-      {
-        std::ofstream o(tmp, std::ios::binary);
-        o << out->ptx;
-      }
-      fs::rename(tmp, file, ec);
-      if (ec) fs::remove(tmp, ec);
-    }
-  }
-  out->compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out->compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::lock_guard<std::mutex> lock(mutex_);
   memory_[out->cacheKey] = out;
   return out;
+}
+
+GpuCompiler::Pending GpuCompiler::pending(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = background_.find(key);
+  return it == background_.end() ? Pending() : it->second;
+}
+
+void GpuCompiler::waitForBackgroundBuilds() {
+  std::map<std::string, Pending> all;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    all = background_;
+  }
+  for (auto& [key, build] : all) build.wait();
+}
+
+std::shared_ptr<const CompiledKernel> GpuCompiler::compile(const ir::Kernel& kernel, const std::string& arch,
+                                                           const CudaCodegenOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  const CudaKernelSource cuda = CudaCodegen::generate(kernel, optionsFor(arch, options));
+  const Nvrtc& nvrtc = Nvrtc::instance();
+  if (!nvrtc.available()) throw std::runtime_error(nvrtc.unavailableReason());
+  const std::string key = cacheKey(cuda.source, arch, CompileTier::Optimized);
+  if (auto hit = cached(key, cuda, arch, CompileTier::Optimized)) return hit;
+  if (Pending inFlight = pending(key); inFlight.valid()) return inFlight.get();
+  return build(cuda, kernel.name, arch, CompileTier::Optimized, false, started);
+}
+
+std::shared_ptr<const CompiledKernel> GpuCompiler::compileForLaunch(const ir::Kernel& kernel, const std::string& arch,
+                                                                    const CudaCodegenOptions& options, bool allowQuick) {
+  const auto started = std::chrono::steady_clock::now();
+  const CudaKernelSource cuda = CudaCodegen::generate(kernel, optionsFor(arch, options));
+  const Nvrtc& nvrtc = Nvrtc::instance();
+  if (!nvrtc.available()) throw std::runtime_error(nvrtc.unavailableReason());
+  const bool realArch = arch.rfind("sm_", 0) == 0;
+  const std::string key = cacheKey(cuda.source, arch, CompileTier::Optimized);
+  if (auto hit = cached(key, cuda, arch, CompileTier::Optimized)) return hit;
+  if (Pending inFlight = pending(key); inFlight.valid()) {
+    const bool done = inFlight.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    if (done || !allowQuick) {
+      std::shared_ptr<const CompiledKernel> optimized = inFlight.get();  // rethrows the build's error
+      std::lock_guard<std::mutex> lock(mutex_);
+      background_.erase(key);
+      return optimized;
+    }
+  } else if (!allowQuick || !realArch || !cuda.usesTensorCores) {
+    return build(cuda, kernel.name, arch, CompileTier::Optimized, realArch, started);
+  } else {
+    // The quick build first, alone: run beside the optimized build, it would share the CPU and
+    // NVRTC with it and come later.
+    const std::string quickKey = cacheKey(cuda.source, arch, CompileTier::Quick);
+    std::shared_ptr<const CompiledKernel> quick = cached(quickKey, cuda, arch, CompileTier::Quick);
+    if (!quick) quick = build(cuda, kernel.name, arch, CompileTier::Quick, true, started);
+    // Registered once NVRTC exists, so it runs before NVRTC's destructor: a program that ends
+    // while a build is in flight waits for it instead of pulling the library from under it.
+    static std::once_flag joinAtExit;
+    std::call_once(joinAtExit, [] { std::atexit([] { GpuCompiler::instance().waitForBackgroundBuilds(); }); });
+    const std::string name = kernel.name;
+    Pending optimized = std::async(std::launch::async, [this, cuda, name, arch] {
+                          return build(cuda, name, arch, CompileTier::Optimized, true, std::chrono::steady_clock::now());
+                        }).share();
+    std::lock_guard<std::mutex> lock(mutex_);
+    background_[key] = optimized;
+    return quick;
+  }
+  // The optimized build is still compiling: the quick one, made when that build started.
+  const std::string quickKey = cacheKey(cuda.source, arch, CompileTier::Quick);
+  if (auto hit = cached(quickKey, cuda, arch, CompileTier::Quick)) return hit;
+  return build(cuda, kernel.name, arch, CompileTier::Quick, true, started);
 }
 
 }  // namespace tilescope::gpu

@@ -1,6 +1,6 @@
 #pragma once
 // Running generated kernels through the CUDA driver API (libcuda.so.1, dlopen'd by CudaDriver):
-// the primary context of device 0, modules loaded from PTX (cached by the PTX's hash), device
+// the primary context of device 0, modules loaded from device binaries or PTX (cached by the code's hash), device
 // buffers, launches. Every CUDA call is checked; a failure names the call and the kernel. After a
 // sticky fault (illegal address, trap, ...) the context is reset, so the next launch works.
 #include <cstdint>
@@ -122,8 +122,9 @@ private:
   // `what` names the work in messages: "kernel 'add_kernel'", "the L2 flush", "RawKernel 'vadd'".
   void ensureContext(const std::string& what);
   Loaded& load(const CompiledKernel& compiled, const std::string& what);
-  Loaded& loadPtx(const std::string& key, const std::string& ptx, const std::string& entry, size_t dynamicShared,
-                  const std::string& what);
+  // image: PTX text or a device binary (cubin), as cuModuleLoadData takes either.
+  Loaded& loadImage(const std::string& key, const char* image, const std::string& entry, size_t dynamicShared,
+                    const std::string& what);
   void check(CUresult r, const char* call, const std::string& what);
   void resetContext();
   void dropCachedBlocks();

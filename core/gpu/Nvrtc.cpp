@@ -65,6 +65,8 @@ bool Nvrtc::loadFrom(const std::vector<std::string>& candidates) {
                     bind(library_, api_.nvrtcGetPTX, "nvrtcGetPTX") &&
                     bind(library_, api_.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize") &&
                     bind(library_, api_.nvrtcGetProgramLog, "nvrtcGetProgramLog");
+    bind(library_, api_.nvrtcGetCUBINSize, "nvrtcGetCUBINSize");
+    bind(library_, api_.nvrtcGetCUBIN, "nvrtcGetCUBIN");
     bind(library_, api_.nvrtcGetNumSupportedArchs, "nvrtcGetNumSupportedArchs");
     bind(library_, api_.nvrtcGetSupportedArchs, "nvrtcGetSupportedArchs");
     if (ok) return true;
@@ -90,18 +92,25 @@ NvrtcOutput Nvrtc::compileToPtx(const std::string& source, const std::string& na
                                 const std::vector<std::string>& extraOptions) const {
   std::vector<std::string> options = {"-arch=compute_" + arch.substr(arch.find('_') + 1), "-std=c++17", "-lineinfo"};
   options.insert(options.end(), extraOptions.begin(), extraOptions.end());
-  return run(source, name, std::move(options), true);
+  return run(source, name, std::move(options), Want::Ptx);
+}
+
+NvrtcOutput Nvrtc::compileToCubin(const std::string& source, const std::string& name, const std::string& arch,
+                                  const std::vector<std::string>& extraOptions) const {
+  std::vector<std::string> options = {"-arch=sm_" + arch.substr(arch.find('_') + 1), "-std=c++17", "-lineinfo"};
+  options.insert(options.end(), extraOptions.begin(), extraOptions.end());
+  return run(source, name, std::move(options), Want::PtxAndCubin);
 }
 
 NvrtcOutput Nvrtc::assembleWithReport(const std::string& source, const std::string& name, const std::string& arch,
                                       const std::vector<std::string>& extraOptions) const {
   std::vector<std::string> options = {"-arch=sm_" + arch.substr(arch.find('_') + 1), "-std=c++17", "-Xptxas=-v"};
   options.insert(options.end(), extraOptions.begin(), extraOptions.end());
-  return run(source, name, std::move(options), false);
+  return run(source, name, std::move(options), Want::Log);
 }
 
 NvrtcOutput Nvrtc::run(const std::string& source, const std::string& name, std::vector<std::string> options,
-                       bool wantPtx) const {
+                       Want want) const {
   NvrtcOutput out;
   if (!available_) {
     out.error = reason_;
@@ -124,7 +133,7 @@ NvrtcOutput Nvrtc::run(const std::string& source, const std::string& name, std::
   }
   if (r != NVRTC_SUCCESS) {
     out.error = std::string("nvrtcCompileProgram: ") + api_.nvrtcGetErrorString(r);
-  } else if (!wantPtx) {
+  } else if (want == Want::Log) {
     out.ok = true;
   } else {
     size_t ptxSize = 0;
@@ -134,6 +143,16 @@ NvrtcOutput Nvrtc::run(const std::string& source, const std::string& name, std::
     while (!out.ptx.empty() && out.ptx.back() == '\0') out.ptx.pop_back();
     out.ok = !out.ptx.empty();
     if (!out.ok) out.error = "NVRTC produced no PTX";
+    size_t cubinSize = 0;
+    if (out.ok && want == Want::PtxAndCubin) {
+      if (api_.nvrtcGetCUBINSize && api_.nvrtcGetCUBINSize(program, &cubinSize) == NVRTC_SUCCESS && cubinSize > 0) {
+        out.cubin.resize(cubinSize);
+        api_.nvrtcGetCUBIN(program, out.cubin.data());
+      } else {
+        out.ok = false;
+        out.error = "NVRTC produced no device binary (cubin)";
+      }
+    }
   }
   api_.nvrtcDestroyProgram(&program);
   return out;

@@ -12,6 +12,7 @@ namespace tilescope::gpu {
 struct NvrtcOutput {
   bool ok = false;
   std::string ptx;
+  std::string cubin;  // the device binary (compileToCubin only)
   std::string log;    // compiler messages (errors and warnings)
   std::string error;  // why it failed, when !ok
 };
@@ -32,6 +33,11 @@ public:
 
   NvrtcOutput compileToPtx(const std::string& source, const std::string& name, const std::string& arch,
                            const std::vector<std::string>& extraOptions = {}) const;
+  // Compiles for the real architecture `arch` ("sm_90a"): NVRTC runs ptxas itself and keeps both
+  // the PTX (for the compiled-code view) and the device binary, which the driver loads without
+  // compiling again.
+  NvrtcOutput compileToCubin(const std::string& source, const std::string& name, const std::string& arch,
+                             const std::vector<std::string>& extraOptions = {}) const;
   // Compiles for the real architecture (`sm_90`: NVRTC runs ptxas itself) with ptxas's verbose
   // report in the log ("Used 38 registers", "... bytes stack frame"); `ptx` stays empty.
   NvrtcOutput assembleWithReport(const std::string& source, const std::string& name, const std::string& arch,
@@ -39,7 +45,8 @@ public:
 
 private:
   Nvrtc();
-  NvrtcOutput run(const std::string& source, const std::string& name, std::vector<std::string> options, bool wantPtx) const;
+  enum class Want { Log, Ptx, PtxAndCubin };
+  NvrtcOutput run(const std::string& source, const std::string& name, std::vector<std::string> options, Want want) const;
   bool loadFrom(const std::vector<std::string>& candidates);
 
   util::DynamicLibrary builtins_;  // loaded first from the same folder; NVRTC dlopens it itself
@@ -58,6 +65,8 @@ private:
     nvrtcResult (*nvrtcCompileProgram)(nvrtcProgram, int, const char* const*) = nullptr;
     nvrtcResult (*nvrtcGetPTXSize)(nvrtcProgram, size_t*) = nullptr;
     nvrtcResult (*nvrtcGetPTX)(nvrtcProgram, char*) = nullptr;
+    nvrtcResult (*nvrtcGetCUBINSize)(nvrtcProgram, size_t*) = nullptr;
+    nvrtcResult (*nvrtcGetCUBIN)(nvrtcProgram, char*) = nullptr;
     nvrtcResult (*nvrtcGetProgramLogSize)(nvrtcProgram, size_t*) = nullptr;
     nvrtcResult (*nvrtcGetProgramLog)(nvrtcProgram, char*) = nullptr;
     nvrtcResult (*nvrtcGetNumSupportedArchs)(int*) = nullptr;

@@ -277,7 +277,9 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
       in.writeStderr("gpu: kernel '" + jit.name() + "' (" + result.compiled->arch + "): " + result.resources.str() +
                      "; first launch: check " + ms(launch.checkSeconds) + ", arguments to the device " + ms(uploadSeconds) +
                      ", waited " + ms(result.waitSeconds) + " for the runtime, compile " + ms(result.compiled->compileSeconds) +
-                     (result.compiled->cacheHit.empty() ? "" : " (" + result.compiled->cacheHit + " cache)") + ", load " +
+                     (result.compiled->cacheHit.empty() ? "" : " (" + result.compiled->cacheHit + " cache)") +
+                     (result.compiled->tier == gpu::CompileTier::Quick ? " (quick build; the optimized one compiles in the background)" : "") +
+                     ", load " +
                      ms(result.loadSeconds) + ", run " + ms(result.kernelSeconds) + "\n");
     }
   }

@@ -2,12 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "core/host/Containers.h"
 #include "core/host/Function.h"
@@ -195,6 +197,20 @@ Value timeModule(Interpreter&) {
   add(m, "time", makeBuiltin("time.time", "", [seconds](Interpreter&, ValueList&) { return Value::real(seconds(std::chrono::system_clock::now())); }));
   add(m, "perf_counter", makeBuiltin("time.perf_counter", "", [seconds](Interpreter&, ValueList&) {
     return Value::real(seconds(std::chrono::steady_clock::now()));
+  }));
+  // Sleeps in slices so that the notebook's stop button (KeyboardInterrupt) still works.
+  add(m, "sleep", makeBuiltin("time.sleep", "secs", [](Interpreter& in, ValueList& a) {
+    if (!a[0].isNumber()) throwTypeError("time.sleep() takes a number of seconds");
+    const double secs = a[0].asFloat();
+    if (!(secs >= 0)) throwValueError("sleep length must be non-negative");
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point until =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::min(secs, 1e9)));
+    while (Clock::now() < until) {
+      in.checkCancelled();
+      std::this_thread::sleep_for(std::min<Clock::duration>(std::chrono::milliseconds(20), until - Clock::now()));
+    }
+    return Value();
   }));
   return m;
 }

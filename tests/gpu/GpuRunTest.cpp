@@ -573,3 +573,57 @@ print(torch.equal(out, x + y))
   ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << r.err;
   EXPECT_EQ(r.out, "True 0 4\nTrue\n");
 }
+
+// The first launch of a tensor-core kernel runs its quick build while the optimized build compiles in
+// the background; the next launch after that build is done runs it. Same CUDA C++, same operations:
+// the two give the same bits.
+TEST(GpuRun, QuickAndOptimizedBuildsGiveTheSameBits) {
+  SKIP_WITHOUT_GPU();
+  // A cache of its own: an earlier run's optimized build on disk would skip the quick one.
+  const fs::path cache = fs::temp_directory_path() / ("tilescope-tier-test-" + std::to_string(::getpid()));
+  setenv("TILESCOPE_CACHE_DIR", cache.c_str(), 1);
+  setenv("TILESCOPE_GPU_VERBOSE", "1", 1);
+  tilescope::host::HostExecutor ex;
+  PyRun first = runOnGpu(R"(import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def tiered_mm(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc * 0.25, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+torch.manual_seed(7)
+M, N, K = 300, 260, 200
+a = torch.randn((M, K), device='cuda', dtype=torch.float16)
+b = torch.randn((K, N), device='cuda', dtype=torch.float16)
+def run():
+    c = torch.empty((M, N), device='cuda', dtype=torch.float32)
+    tiered_mm[(triton.cdiv(M, 128), triton.cdiv(N, 128))](a, b, c, M, N, K, BM=128, BN=128, BK=64, num_warps=8, num_stages=3)
+    return c
+c_quick = run()
+ref = (a.double() @ b.double()) * 0.25
+print((c_quick.double() - ref).abs().max().item() < 1e-2)
+)", ex);
+  ASSERT_TRUE(first.ok) << first.errorValue << first.err;
+  EXPECT_EQ(first.out, "True\n");
+  EXPECT_NE(first.err.find("quick build"), std::string::npos) << first.err;
+  tilescope::gpu::GpuCompiler::instance().waitForBackgroundBuilds();
+  PyRun second = runPy(ex, "c_opt = run()\nprint(torch.equal(c_opt, c_quick))\n");
+  unsetenv("TILESCOPE_GPU_VERBOSE");
+  unsetenv("TILESCOPE_CACHE_DIR");
+  std::error_code ec;
+  fs::remove_all(cache, ec);
+  ASSERT_TRUE(second.ok) << second.errorValue << second.err;
+  EXPECT_EQ(second.out, "True\n");
+  // The optimized build reports its own first launch, without the quick build's note.
+  EXPECT_NE(second.err.find("gpu: kernel 'tiered_mm'"), std::string::npos) << second.err;
+  EXPECT_EQ(second.err.find("quick build"), std::string::npos) << second.err;
+}

@@ -265,3 +265,65 @@ TEST(GpuCompiler, ProgramTimingStampsEveryProgramAndAssembles) {
   const std::string cmd = "\"" + ptxas + "\" -arch=sm_90 \"" + ptxFile.string() + "\" -o /dev/null";
   EXPECT_EQ(std::system(cmd.c_str()), 0);
 }
+
+namespace {
+ir::KernelPtr seedCaseNamed(const std::string& name) {
+  for (const gpu::test::GpuSeedCase& c : gpu::test::gpuSeedCases())
+    if (name == c.name) return gpu::test::checkSeedCase(c);
+  return nullptr;
+}
+bool isElf(const std::string& image) { return image.size() > 4 && image.compare(0, 4, "\x7f" "ELF") == 0; }
+}  // namespace
+
+// A launch's first build of a tensor-core kernel is the quick one (NVRTC --Ofast-compile=mid), with
+// the optimized build compiling in the background; once that is done, launches get it. Both come
+// with the device binary, so loading them runs no ptxas. No GPU needed: NVRTC alone.
+TEST(GpuCompiler, TensorCoreKernelLaunchesQuickBuildFirstThenOptimized) {
+  if (!lang::test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
+  if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
+  TempCache cache;
+  ir::KernelPtr k = seedCaseNamed("grouped_matmul_k_fp16_64");
+  ASSERT_TRUE(k);
+  gpu::GpuCompiler& compiler = gpu::GpuCompiler::instance();
+  auto first = compiler.compileForLaunch(*k, "sm_80", {}, true);
+  EXPECT_TRUE(first->cuda.usesTensorCores);
+  EXPECT_EQ(first->tier, gpu::CompileTier::Quick);
+  EXPECT_TRUE(isElf(first->cubin));
+  EXPECT_NE(first->ptx.find("mma.sync"), std::string::npos);
+  compiler.waitForBackgroundBuilds();
+  auto second = compiler.compileForLaunch(*k, "sm_80", {}, true);
+  EXPECT_EQ(second->tier, gpu::CompileTier::Optimized);
+  EXPECT_NE(second->cacheKey, first->cacheKey);
+  EXPECT_TRUE(isElf(second->cubin));
+  EXPECT_EQ(second->cuda.source, first->cuda.source);  // the same CUDA C++, compiled harder
+  EXPECT_TRUE(fs::exists(cache.dir / (second->cacheKey + ".cubin")));
+  EXPECT_TRUE(fs::exists(cache.dir / (second->cacheKey + ".ptx")));
+  // compile() (the CLI's, PTX only) shares the optimized build.
+  EXPECT_EQ(compiler.compile(*k, "sm_80")->cacheKey, second->cacheKey);
+  auto third = compiler.compileForLaunch(*k, "sm_80", {}, true);
+  EXPECT_EQ(third->tier, gpu::CompileTier::Optimized);
+  EXPECT_EQ(third->cacheHit, "memory");
+}
+
+TEST(GpuCompiler, TimedLaunchesAndOtherKernelsGetTheOptimizedBuildAtOnce) {
+  if (!lang::test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
+  if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
+  TempCache cache;
+  gpu::GpuCompiler& compiler = gpu::GpuCompiler::instance();
+  ir::KernelPtr matmul = seedCaseNamed("grouped_matmul_k_fp16_64");
+  ASSERT_TRUE(matmul);
+  auto timed = compiler.compileForLaunch(*matmul, "sm_86", {}, false);
+  EXPECT_EQ(timed->tier, gpu::CompileTier::Optimized);
+  EXPECT_EQ(timed->cacheHit, "");
+  EXPECT_TRUE(isElf(timed->cubin));
+  ir::KernelPtr add = seedCaseNamed("add_kernel");
+  ASSERT_TRUE(add);
+  auto plain = compiler.compileForLaunch(*add, "sm_75", {}, true);
+  EXPECT_FALSE(plain->cuda.usesTensorCores);
+  EXPECT_EQ(plain->tier, gpu::CompileTier::Optimized);
+  EXPECT_TRUE(isElf(plain->cubin));
+  // A PTX-only target has no device binary: the driver compiles the PTX when it loads it.
+  auto portable = compiler.compileForLaunch(*add, "compute_80", {}, true);
+  EXPECT_TRUE(portable->cubin.empty());
+  EXPECT_FALSE(portable->ptx.empty());
+}

@@ -127,6 +127,22 @@ TEST(InterpErrors, CancelStopsAnInfiniteLoop) {
   EXPECT_EQ(o.status, tilescope::host::ExecutionOutcome::Status::Cancelled);
   EXPECT_EQ(o.errorName, "KeyboardInterrupt");
 }
+TEST(InterpErrors, CancelStopsALongSleep) {
+  tilescope::host::HostExecutor ex;
+  tilescope::host::ExecutionCallbacks cb;
+  tilescope::host::CancelToken cancel;
+  std::thread stopper([&cancel] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    cancel.cancel();
+  });
+  const auto start = std::chrono::steady_clock::now();
+  auto o = ex.execute("import time\ntime.sleep(0.05)\nprint('slept')\ntime.sleep(3600)\n", "sleep", cb, cancel);
+  stopper.join();
+  EXPECT_EQ(o.status, tilescope::host::ExecutionOutcome::Status::Cancelled);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+  EXPECT_EQ(pyError("import time\ntime.sleep(-1)"), "ValueError: sleep length must be non-negative");
+  EXPECT_EQ(pyError("import time\ntime.sleep('1')"), "TypeError: time.sleep() takes a number of seconds");
+}
 TEST(InterpErrors, CancelCannotBeCaughtByUserCode) {
   tilescope::host::HostExecutor ex;
   tilescope::host::ExecutionCallbacks cb;

@@ -1,6 +1,7 @@
 # First call of a freshly edited kernel (code generation + compiler + load + launch) and a second,
 # cached call. compare_with_triton.py rewrites the kernel's '+ 0.0,' into a random '+ 0.0 * N,' so no
-# cache has seen the text, and gives both sides an empty cache directory.
+# cache has seen the text, gives both sides an empty cache directory and turns off CUDA's own cache
+# (CUDA_CACHE_DISABLE=1), which NVRTC consults too.
 import time
 import torch
 import triton
