@@ -36,11 +36,7 @@ int64_t floorPowerOfTwo(int64_t v) {
   return v < 1 ? 1 : p;
 }
 
-// The divisibility of the elements at multiples of `run` (a power of two): run starts when
-// run >= x's contiguity, else run starts plus multiples of `run`.
-int64_t divisibilityAt(const AxisInfo& x, int64_t run) {
-  return run >= x.contiguity ? x.divisibility : std::min(x.divisibility, run);
-}
+int64_t divisibilityAt(const AxisInfo& x, int64_t run) { return x.divisibilityAt(run); }
 
 // A (splat of a) literal integer, if e is one.
 const ir::IntImm* literal(const ir::Expr& e) {
@@ -57,8 +53,13 @@ const ir::ParamRef* intParam(const ir::Expr& e) {
 
 }  // namespace
 
-AxisAnalysis::AxisAnalysis(const ir::Kernel& kernel, std::map<int, ir::Expr> inductionInits)
-    : kernel_(kernel), inductionInits_(std::move(inductionInits)) {
+int64_t AxisInfo::divisibilityAt(int64_t run) const {
+  // Run starts when run >= contiguity, else run starts plus multiples of `run`.
+  return run >= contiguity ? divisibility : std::min(divisibility, run);
+}
+
+AxisAnalysis::AxisAnalysis(const ir::Kernel& kernel, std::map<int, InductionFacts> inductions)
+    : kernel_(kernel), inductions_(std::move(inductions)) {
   VarCensus census;
   census.visitKernel(kernel);
   for (const auto& [id, let] : census.lets)
@@ -112,9 +113,10 @@ AxisInfo AxisAnalysis::visit(const ir::Expr& e, std::set<int>& unitParams, int d
       const int id = e.as<ir::VarRef>()->var->id;
       if (auto it = loopsByIv_.find(id); it != loopsByIv_.end()) {
         r.divisibility = std::min(sub(it->second->start).divisibility, sub(it->second->step).divisibility);
-      } else if (auto ind = inductionInits_.find(id); ind != inductionInits_.end()) {
-        r = sub(ind->second);
-        r.divisibility = 1;  // plus an offset of unknown divisibility
+      } else if (auto ind = inductions_.find(id); ind != inductions_.end()) {
+        r = sub(ind->second.init);
+        if (ind->second.steps.empty()) r.divisibility = 1;
+        for (const ir::Expr& step : ind->second.steps) r.divisibility = std::min(r.divisibility, sub(step).divisibility);
       } else if (auto let = letValues_.find(id); let != letValues_.end()) {
         r = sub(let->second);
       } else if (auto si = scalarInductions_.find(id); si != scalarInductions_.end()) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <vector>
 
 #include "core/ir/Kernel.h"
 
@@ -23,13 +24,21 @@ struct AxisInfo {
   // A power of two dividing every element at a last-dim index that is a multiple of `contiguity`
   // (pointers: the address in elements). Scalars: their value.
   int64_t divisibility = 1;
+  // A power of two dividing the elements at last-dim indices that are multiples of `run` (a power of two).
+  int64_t divisibilityAt(int64_t run) const;
+};
+
+// A mutable tile that is its initial value plus a scalar offset, the sum of its steps (`offs += BK`).
+struct InductionFacts {
+  ir::Expr init;
+  std::vector<ir::Expr> steps;
 };
 
 class AxisAnalysis {
 public:
-  // inductionInits: mutable tiles that are their initial value plus a scalar offset (by var id); the
-  // offset keeps contiguity and constancy but its divisibility is unknown.
-  AxisAnalysis(const ir::Kernel& kernel, std::map<int, ir::Expr> inductionInits);
+  // inductions: by var id. The offset keeps contiguity and constancy; every power of two that
+  // divides all steps divides it.
+  AxisAnalysis(const ir::Kernel& kernel, std::map<int, InductionFacts> inductions);
 
   // The facts for `e` (every value a power of two, contiguity and constancy at most the last dim).
   // A run-time integer parameter that multiplies a contiguous value is assumed to be 1 (Triton
@@ -47,7 +56,7 @@ private:
   AxisInfo binary(const ir::Binary& n, std::set<int>& unitParams, int depth) const;
 
   const ir::Kernel& kernel_;
-  std::map<int, ir::Expr> inductionInits_;
+  std::map<int, InductionFacts> inductions_;
   std::map<int, ir::Expr> letValues_;         // immutable vars by id
   std::map<int, std::pair<ir::Expr, ir::Expr>> scalarInductions_;  // var id -> (initial value, step)
   std::map<int, const ir::For*> loopsByIv_;  // loop induction variables by id

@@ -227,9 +227,10 @@ std::string CudaEmitter::pointerOfGroup(const ir::Expr& ptrExpr, const std::stri
 const AxisAnalysis& CudaEmitter::axisAnalysis() const {
   // Built once, after findInductionTiles: induction tiles are their initial value plus an offset.
   if (!axes_) {
-    std::map<int, ir::Expr> inductionInits;
-    for (const auto& [id, tile] : induction_) inductionInits[id] = tile.init;
-    axes_.emplace(kernel_, std::move(inductionInits));
+    std::map<int, InductionFacts> inductions;
+    for (const auto& [id, tile] : induction_) inductions[id].init = tile.init;
+    for (const auto& [letId, step] : inductionSteps_) inductions[step.tile].steps.push_back(step.step);
+    axes_.emplace(kernel_, std::move(inductions));
   }
   return *axes_;
 }

@@ -116,16 +116,26 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
     if (load->mask.defined() && axes.of(load->mask, p.unitParams).constancy < kChunk) return std::nullopt;
   }
 
+  // Chunk starts (multiples of 8 elements) on 16-byte boundaries, with nothing masked and no stride
+  // assumed: then every chunk is one cp.async (the seed's `a_ptr + rm * stride_am + rk` with
+  // 16-divisible strides and offsets).
+  auto provenWhole = [&](const ir::Load* load) {
+    std::set<int> assumed;
+    const AxisInfo info = axes.of(load->ptr, assumed);
+    return !load->mask.defined() && assumed.empty() && info.divisibilityAt(kChunk) >= kChunk;
+  };
   const TensorCoreLayout& l = r.layout;
   p.a = OperandStream{loads.at(aRef->var->id), l.m, l.k, l.lda, 0};
   p.b = OperandStream{loads.at(bRef->var->id), l.k, l.n, l.ldb, l.offB};
+  p.a.provenWhole = provenWhole(p.a.load);
+  p.b.provenWhole = provenWhole(p.b.load);
   p.stageBytes = l.offC;  // A and B, each 128-byte aligned
   size_t ringSlack = 0;
   if ((p.wgmma = warpgroupMmaFor(l))) {
     // Swizzled, unpadded tiles; every 8-row group of a panel starts on a 1024-byte boundary.
     auto align = [](size_t x) { return (x + 1023) / 1024 * 1024; };
-    p.a = OperandStream{p.a.load, l.m, l.k, l.k, 0, true};
-    p.b = OperandStream{p.b.load, l.k, l.n, l.n, align(static_cast<size_t>(l.m * l.k * 2)), true};
+    p.a = OperandStream{p.a.load, l.m, l.k, l.k, 0, true, p.a.provenWhole};
+    p.b = OperandStream{p.b.load, l.k, l.n, l.n, align(static_cast<size_t>(l.m * l.k * 2)), true, p.b.provenWhole};
     p.stageBytes = align(p.b.offset + static_cast<size_t>(l.k * l.n * 2));
     ringSlack = 1024;
   }
@@ -218,6 +228,16 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
     else line("ts_dst[ts_k] = (" + mask + ") ? *(const ts_u16*)(" + ptr + ") : " + other + ";");
     close();
   };
+  if (s.provenWhole) {
+    line("// every chunk proven whole and 16-byte aligned");
+    line("#pragma unroll");
+    open("for (int ts_r = 0; ts_r < " + n2s(perThread) + "; ++ts_r)");
+    chunkHead();
+    line("const int ts_i = ts_i0;");
+    line("ts_cp_async16(ts_dst, " + ptr + ");");
+    close();
+    return;
+  }
   const bool deferred = perThread <= 32;
   open("");
   if (deferred) line("unsigned ts_missed = 0;");

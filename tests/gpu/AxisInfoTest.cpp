@@ -147,3 +147,68 @@ def k(x_ptr, K, BK: tl.constexpr):
     EXPECT_EQ(axes.of(lets.values.at(var), unit).constancy, constancy);
   }
 }
+
+// A pointer tile advanced by `p += step` (the K loop's `offs_a += BK * stride_ak`) is its initial
+// value plus the sum of its steps: it keeps the divisibility the initial value and every step
+// share, which lets the pipeline prove its 16-byte chunks aligned.
+TEST(AxisInfo, InductionTilesKeepTheDivisibilityTheirStepsShare) {
+  auto program = lang::test::programFrom(R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, stride, n, K, BK: tl.constexpr):
+    p = x_ptr + tl.arange(0, BK)
+    s_even = BK * stride
+    s_odd = n * 3 + 1
+    for i in range(0, K, BK):
+        x = tl.load(p)
+        tl.store(x_ptr + s_odd + tl.arange(0, BK), x)
+        p += s_even
+)",
+                                         "k.py");
+  lang::Specialization spec;
+  spec.args = {lang::ArgSpec::pointer(ir::DType::FP16), lang::ArgSpec::scalar(ir::DType::I32, true),
+               lang::ArgSpec::scalar(ir::DType::I32), lang::ArgSpec::scalar(ir::DType::I32),
+               lang::ArgSpec::constexprValue(lang::ConstValue::integer(64))};
+  lang::CheckResult checked = lang::checkKernel(*program, "k", spec);
+  ASSERT_TRUE(checked.ok()) << checked.diagnostics.render();
+  LetsByName lets;
+  lets.visitKernel(*checked.kernel);
+  for (const char* name : {"x", "s_even", "s_odd"}) ASSERT_TRUE(lets.values.count(name)) << name;
+  const auto* load = lets.values.at("x").as<ir::Load>();
+  ASSERT_NE(load, nullptr);
+  const auto* ref = load->ptr.as<ir::VarRef>();
+  ASSERT_NE(ref, nullptr);
+  // The loop carries `p` in a mutable var of its own (three vars are named p): its Let's value is
+  // the initial value.
+  class InitOf : public ir::IRVisitor {
+  public:
+    int id = -1;
+    ir::Expr init;
+    void visitStmt(const ir::Stmt& s) override {
+      if (const auto* let = s.as<ir::Let>(); let && let->var->id == id) init = let->value;
+      ir::IRVisitor::visitStmt(s);
+    }
+  } initOf;
+  initOf.id = ref->var->id;
+  initOf.visitKernel(*checked.kernel);
+  ASSERT_TRUE(initOf.init.defined());
+  struct StepCase {
+    const char* what;
+    std::vector<const char*> steps;
+    int64_t divisibility;
+  };
+  for (const StepCase& c : {StepCase{"a step of 64 * (a multiple of 16)", {"s_even"}, 8},  // the fp16 base: 16 bytes
+                            StepCase{"and a step of unknown divisibility", {"s_even", "s_odd"}, 1},
+                            StepCase{"no step known", {}, 1}}) {
+    SCOPED_TRACE(c.what);
+    gpu::InductionFacts facts{initOf.init, {}};
+    for (const char* s : c.steps) facts.steps.push_back(lets.values.at(s));
+    const gpu::AxisAnalysis axes(*checked.kernel, {{ref->var->id, facts}});
+    std::set<int> unit;
+    const gpu::AxisInfo info = axes.of(load->ptr, unit);
+    EXPECT_EQ(info.contiguity, 64);
+    EXPECT_EQ(info.divisibility, c.divisibility);
+    EXPECT_EQ(info.divisibilityAt(8), std::min<int64_t>(c.divisibility, 8));
+  }
+}

@@ -139,71 +139,25 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
     #pragma unroll 1
     for (int ts_s = 0; ts_s < 2; ++ts_s) {
       if ((ts_step1 > 0 ? (ts_start1 + ts_s * ts_step1) < ts_end1 : (ts_start1 + ts_s * ts_step1) > ts_end1)) {
-        {
-          unsigned ts_missed = 0;
-          #pragma unroll
-          for (int ts_r = 0; ts_r < 4; ++ts_r) {
-            const int ts_c = ts_tid + ts_r * 256;
-            const int ts_i0 = ts_c * 8;
-            const int ts_row = ts_i0 / 64, ts_col = ts_i0 % 64;
-            ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_s * 32768 + 0 + (ts_col / 64) * 16384 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
-            bool ts_whole;
-            {
-              const int ts_i = ts_i0;
-              const void* ts_src = ((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 64)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 64)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v19_offs_a_off + (ts_i64)ts_s * (ts_i64)(((ts_i32)0x40ull))));
-              ts_whole = ts_unit1 && ((unsigned long long)ts_src & 15) == 0;
-              if (ts_whole) ts_cp_async16(ts_dst, ts_src);
-            }
-            if (!ts_whole) ts_missed |= 1u << ts_r;
-          }
-          if (ts_missed != 0) {
-            #pragma unroll 1
-            for (int ts_r = 0; ts_r < 4; ++ts_r) {
-              if (((ts_missed >> ts_r) & 1u) == 0) continue;
-              const int ts_c = ts_tid + ts_r * 256;
-              const int ts_i0 = ts_c * 8;
-              const int ts_row = ts_i0 / 64, ts_col = ts_i0 % 64;
-              ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_s * 32768 + 0 + (ts_col / 64) * 16384 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
-              #pragma unroll 1
-              for (int ts_k = 0; ts_k < 8; ++ts_k) {
-                const int ts_i = ts_i0 + ts_k;
-                ts_dst[ts_k] = *(const ts_u16*)(((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 64)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 64)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v19_offs_a_off + (ts_i64)ts_s * (ts_i64)(((ts_i32)0x40ull)))));
-              }
-            }
-          }
+        // every chunk proven whole and 16-byte aligned
+        #pragma unroll
+        for (int ts_r = 0; ts_r < 4; ++ts_r) {
+          const int ts_c = ts_tid + ts_r * 256;
+          const int ts_i0 = ts_c * 8;
+          const int ts_row = ts_i0 / 64, ts_col = ts_i0 % 64;
+          ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_s * 32768 + 0 + (ts_col / 64) * 16384 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
+          const int ts_i = ts_i0;
+          ts_cp_async16(ts_dst, ((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 64)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 64)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v19_offs_a_off + (ts_i64)ts_s * (ts_i64)(((ts_i32)0x40ull)))));
         }
-        {
-          unsigned ts_missed = 0;
-          #pragma unroll
-          for (int ts_r = 0; ts_r < 4; ++ts_r) {
-            const int ts_c = ts_tid + ts_r * 256;
-            const int ts_i0 = ts_c * 8;
-            const int ts_row = ts_i0 / 128, ts_col = ts_i0 % 128;
-            ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_s * 32768 + 16384 + (ts_col / 64) * 8192 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
-            bool ts_whole;
-            {
-              const int ts_i = ts_i0;
-              const void* ts_src = ((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 128)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 128)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v20_offs_b_off + (ts_i64)ts_s * (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x40ull)) * (ts_u32)(ts_u32)(p8))))));
-              ts_whole = ts_unit1 && ((unsigned long long)ts_src & 15) == 0;
-              if (ts_whole) ts_cp_async16(ts_dst, ts_src);
-            }
-            if (!ts_whole) ts_missed |= 1u << ts_r;
-          }
-          if (ts_missed != 0) {
-            #pragma unroll 1
-            for (int ts_r = 0; ts_r < 4; ++ts_r) {
-              if (((ts_missed >> ts_r) & 1u) == 0) continue;
-              const int ts_c = ts_tid + ts_r * 256;
-              const int ts_i0 = ts_c * 8;
-              const int ts_row = ts_i0 / 128, ts_col = ts_i0 % 128;
-              ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_s * 32768 + 16384 + (ts_col / 64) * 8192 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
-              #pragma unroll 1
-              for (int ts_k = 0; ts_k < 8; ++ts_k) {
-                const int ts_i = ts_i0 + ts_k;
-                ts_dst[ts_k] = *(const ts_u16*)(((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 128)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 128)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v20_offs_b_off + (ts_i64)ts_s * (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x40ull)) * (ts_u32)(ts_u32)(p8)))))));
-              }
-            }
-          }
+        // every chunk proven whole and 16-byte aligned
+        #pragma unroll
+        for (int ts_r = 0; ts_r < 4; ++ts_r) {
+          const int ts_c = ts_tid + ts_r * 256;
+          const int ts_i0 = ts_c * 8;
+          const int ts_row = ts_i0 / 128, ts_col = ts_i0 % 128;
+          ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_s * 32768 + 16384 + (ts_col / 64) * 8192 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
+          const int ts_i = ts_i0;
+          ts_cp_async16(ts_dst, ((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 128)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 128)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v20_offs_b_off + (ts_i64)ts_s * (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x40ull)) * (ts_u32)(ts_u32)(p8)))))));
         }
       }
       ts_cp_commit();
@@ -233,71 +187,25 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
       }
       if ((ts_step1 > 0 ? (ts_iv1 + 2 * ts_step1) < ts_end1 : (ts_iv1 + 2 * ts_step1) > ts_end1)) {
         const int ts_wr = ts_slot1 == 0 ? 2 : ts_slot1 - 1;
-        {
-          unsigned ts_missed = 0;
-          #pragma unroll
-          for (int ts_r = 0; ts_r < 4; ++ts_r) {
-            const int ts_c = ts_tid + ts_r * 256;
-            const int ts_i0 = ts_c * 8;
-            const int ts_row = ts_i0 / 64, ts_col = ts_i0 % 64;
-            ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_wr * 32768 + 0 + (ts_col / 64) * 16384 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
-            bool ts_whole;
-            {
-              const int ts_i = ts_i0;
-              const void* ts_src = ((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 64)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 64)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v19_offs_a_off + (ts_i64)2 * (ts_i64)(((ts_i32)0x40ull))));
-              ts_whole = ts_unit1 && ((unsigned long long)ts_src & 15) == 0;
-              if (ts_whole) ts_cp_async16(ts_dst, ts_src);
-            }
-            if (!ts_whole) ts_missed |= 1u << ts_r;
-          }
-          if (ts_missed != 0) {
-            #pragma unroll 1
-            for (int ts_r = 0; ts_r < 4; ++ts_r) {
-              if (((ts_missed >> ts_r) & 1u) == 0) continue;
-              const int ts_c = ts_tid + ts_r * 256;
-              const int ts_i0 = ts_c * 8;
-              const int ts_row = ts_i0 / 64, ts_col = ts_i0 % 64;
-              ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_wr * 32768 + 0 + (ts_col / 64) * 16384 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
-              #pragma unroll 1
-              for (int ts_k = 0; ts_k < 8; ++ts_k) {
-                const int ts_i = ts_i0 + ts_k;
-                ts_dst[ts_k] = *(const ts_u16*)(((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 64)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 64)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v19_offs_a_off + (ts_i64)2 * (ts_i64)(((ts_i32)0x40ull)))));
-              }
-            }
-          }
+        // every chunk proven whole and 16-byte aligned
+        #pragma unroll
+        for (int ts_r = 0; ts_r < 4; ++ts_r) {
+          const int ts_c = ts_tid + ts_r * 256;
+          const int ts_i0 = ts_c * 8;
+          const int ts_row = ts_i0 / 64, ts_col = ts_i0 % 64;
+          ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_wr * 32768 + 0 + (ts_col / 64) * 16384 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
+          const int ts_i = ts_i0;
+          ts_cp_async16(ts_dst, ((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 64)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 64)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v19_offs_a_off + (ts_i64)2 * (ts_i64)(((ts_i32)0x40ull)))));
         }
-        {
-          unsigned ts_missed = 0;
-          #pragma unroll
-          for (int ts_r = 0; ts_r < 4; ++ts_r) {
-            const int ts_c = ts_tid + ts_r * 256;
-            const int ts_i0 = ts_c * 8;
-            const int ts_row = ts_i0 / 128, ts_col = ts_i0 % 128;
-            ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_wr * 32768 + 16384 + (ts_col / 64) * 8192 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
-            bool ts_whole;
-            {
-              const int ts_i = ts_i0;
-              const void* ts_src = ((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 128)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 128)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v20_offs_b_off + (ts_i64)2 * (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x40ull)) * (ts_u32)(ts_u32)(p8))))));
-              ts_whole = ts_unit1 && ((unsigned long long)ts_src & 15) == 0;
-              if (ts_whole) ts_cp_async16(ts_dst, ts_src);
-            }
-            if (!ts_whole) ts_missed |= 1u << ts_r;
-          }
-          if (ts_missed != 0) {
-            #pragma unroll 1
-            for (int ts_r = 0; ts_r < 4; ++ts_r) {
-              if (((ts_missed >> ts_r) & 1u) == 0) continue;
-              const int ts_c = ts_tid + ts_r * 256;
-              const int ts_i0 = ts_c * 8;
-              const int ts_row = ts_i0 / 128, ts_col = ts_i0 % 128;
-              ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_wr * 32768 + 16384 + (ts_col / 64) * 8192 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
-              #pragma unroll 1
-              for (int ts_k = 0; ts_k < 8; ++ts_k) {
-                const int ts_i = ts_i0 + ts_k;
-                ts_dst[ts_k] = *(const ts_u16*)(((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 128)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 128)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v20_offs_b_off + (ts_i64)2 * (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x40ull)) * (ts_u32)(ts_u32)(p8)))))));
-              }
-            }
-          }
+        // every chunk proven whole and 16-byte aligned
+        #pragma unroll
+        for (int ts_r = 0; ts_r < 4; ++ts_r) {
+          const int ts_c = ts_tid + ts_r * 256;
+          const int ts_i0 = ts_c * 8;
+          const int ts_row = ts_i0 / 128, ts_col = ts_i0 % 128;
+          ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_wr * 32768 + 16384 + (ts_col / 64) * 8192 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
+          const int ts_i = ts_i0;
+          ts_cp_async16(ts_dst, ((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 128)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 128)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v20_offs_b_off + (ts_i64)2 * (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x40ull)) * (ts_u32)(ts_u32)(p8)))))));
         }
       }
       ts_cp_commit();
