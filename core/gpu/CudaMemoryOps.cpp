@@ -260,6 +260,18 @@ void CudaEmitter::vectorStore(const ir::Store& n) {
   line("const int ts_j = ts_g * " + V + " + ts_k, ts_i = ts_i0 + ts_k;");
   line("ts_vp[ts_k] = " + groupPtr + "; ts_vv[ts_k] = " + stored + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + groupMask + ";"));
   close();
+  // Groups the axis analysis proves consecutive and aligned to the access, with one mask value per
+  // group (`rn < N` for N divisible by 16): the vector store needs no run-time check and no
+  // element-wise path (`c_ptr + rm * stride_cm + rn` with 16-divisible strides).
+  std::set<int> assumedUnit;
+  const AxisInfo ptrInfo = axisAnalysis().of(n.ptr, assumedUnit);
+  const int vec = layout(numel).vec;
+  if (assumedUnit.empty() && ptrInfo.contiguity >= vec && ptrInfo.divisibilityAt(vec) >= vec &&
+      (mask.empty() || groupMask == "ts_m0")) {
+    line(std::string(mask.empty() ? "" : "if (ts_m0) ") + "ts_vst(ts_vp[0], ts_vv);  // proven consecutive and aligned");
+    closeGroups(numel);
+    return;
+  }
   open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
   line("ts_vst(ts_vp[0], ts_vv);");
   close("} else {");

@@ -89,6 +89,44 @@ TEST(CudaCodegen, SeedGroupedMatmulOnWarpgroupMmaMatchesGolden) {
   lang::test::expectGolden("cuda/grouped_matmul_k_wgmma.cu", text);
 }
 
+// What the axis analysis proves drops run-time checks: with strides and sizes divisible by 16 (as
+// Triton specializes them) every staged 16-byte chunk is whole and aligned and the result's vector
+// stores are aligned with one mask value each; with arbitrary strides both keep their checks and
+// element-wise paths.
+TEST(CudaCodegen, ProvenAlignmentDropsRunTimeChecks) {
+  if (!lang::test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
+  auto program = lang::test::seedProgram("triton-practitioners-guide.md");
+  const lang::JitFunctionInfo* fn = nullptr;
+  for (const lang::JitFunctionInfo& j : program->jitFunctions())
+    if (j.name == "grouped_matmul_k" && !fn) fn = &j;
+  ASSERT_NE(fn, nullptr);
+  auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  for (const bool divisible : {true, false}) {
+    SCOPED_TRACE(divisible ? "i32:16" : "i32");
+    lang::Specialization spec;
+    const lang::ArgSpec i = S(ir::DType::I32, divisible);
+    spec.args = {P(ir::DType::FP16), P(ir::DType::FP16), P(ir::DType::FP16), i, i, i, i, C(1), i, C(1), i, C(1)};
+    spec.kwargs = {{"bm", C(128)}, {"bn", C(128)}, {"bk", C(64)}, {"group_sz", C(8)}};
+    spec.options.numWarps = 8;
+    spec.options.numStages = 3;
+    lang::CheckResult r = lang::checkKernel(*program, *fn, spec);
+    ASSERT_TRUE(r.ok()) << r.diagnostics.render();
+    gpu::CudaCodegenOptions options;
+    options.smArch = 90;
+    options.archSpecific = true;
+    const std::string text = CudaCodegen::generate(*r.kernel, options).source;
+    // Prologue and loop, A and B.
+    EXPECT_EQ(count(text, "every chunk proven whole and 16-byte aligned"), divisible ? 4u : 0u);
+    EXPECT_EQ(count(text, "unsigned ts_missed"), divisible ? 0u : 4u);
+    EXPECT_EQ(count(text, "proven consecutive and aligned"), divisible ? 1u : 0u);
+    EXPECT_EQ(count(text, "if (ts_vec_ok(ts_vp, ts_vm))"), divisible ? 0u : 1u);
+  }
+}
+
 TEST(CudaCodegen, OneCtaOfNumWarpsThreadsWithSourceLines) {
   const char* src = R"(import triton
 import triton.language as tl
