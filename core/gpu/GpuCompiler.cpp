@@ -235,6 +235,37 @@ std::shared_ptr<const CompiledKernel> GpuCompiler::compile(const ir::Kernel& ker
   return build(cuda, kernel.name, arch, CompileTier::Optimized, false, started);
 }
 
+void GpuCompiler::startInBackground(const CudaKernelSource& cuda, const std::string& kernelName,
+                                    const std::string& arch, bool quickFirst) {
+  // Registered once NVRTC exists, so it runs before NVRTC's destructor: a program that ends
+  // while a build is in flight waits for it instead of pulling the library from under it.
+  static std::once_flag joinAtExit;
+  std::call_once(joinAtExit, [] { std::atexit([] { GpuCompiler::instance().waitForBackgroundBuilds(); }); });
+  auto quick = std::make_shared<std::promise<std::shared_ptr<const CompiledKernel>>>();
+  Pending optimized = std::async(std::launch::async, [this, cuda, kernelName, arch, quickFirst, quick] {
+                        if (quickFirst) {
+                          try {
+                            quick->set_value(build(cuda, kernelName, arch, CompileTier::Quick, true, std::chrono::steady_clock::now()));
+                          } catch (...) {
+                            quick->set_exception(std::current_exception());
+                          }
+                        }
+                        return build(cuda, kernelName, arch, CompileTier::Optimized, true, std::chrono::steady_clock::now());
+                      }).share();
+  std::lock_guard<std::mutex> lock(mutex_);
+  background_[cacheKey(cuda.source, arch, CompileTier::Optimized)] = optimized;
+  if (quickFirst) background_[cacheKey(cuda.source, arch, CompileTier::Quick)] = quick->get_future().share();
+}
+
+void GpuCompiler::prefetchForLaunch(const ir::Kernel& kernel, const std::string& arch, const CudaCodegenOptions& options) {
+  const CudaKernelSource cuda = CudaCodegen::generate(kernel, optionsFor(arch, options));
+  if (!Nvrtc::instance().available() || arch.rfind("sm_", 0) != 0) return;
+  const std::string key = cacheKey(cuda.source, arch, CompileTier::Optimized);
+  if (pending(key).valid() || cached(key, cuda, arch, CompileTier::Optimized)) return;
+  const bool quickFirst = cuda.usesTensorCores && !cached(cacheKey(cuda.source, arch, CompileTier::Quick), cuda, arch, CompileTier::Quick);
+  startInBackground(cuda, kernel.name, arch, quickFirst);
+}
+
 std::shared_ptr<const CompiledKernel> GpuCompiler::compileForLaunch(const ir::Kernel& kernel, const std::string& arch,
                                                                     const CudaCodegenOptions& options, bool allowQuick) {
   const auto started = std::chrono::steady_clock::now();
@@ -244,38 +275,29 @@ std::shared_ptr<const CompiledKernel> GpuCompiler::compileForLaunch(const ir::Ke
   const bool realArch = arch.rfind("sm_", 0) == 0;
   const std::string key = cacheKey(cuda.source, arch, CompileTier::Optimized);
   if (auto hit = cached(key, cuda, arch, CompileTier::Optimized)) return hit;
+  const bool tiered = allowQuick && realArch && cuda.usesTensorCores;
   if (Pending inFlight = pending(key); inFlight.valid()) {
-    const bool done = inFlight.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
-    if (done || !allowQuick) {
+    // Started earlier (a prefetch, or an earlier launch's background build): waiting for it is
+    // quicker than starting again, unless a quick build is at hand.
+    if (inFlight.wait_for(std::chrono::seconds(0)) == std::future_status::ready || !tiered) {
       std::shared_ptr<const CompiledKernel> optimized = inFlight.get();  // rethrows the build's error
       std::lock_guard<std::mutex> lock(mutex_);
       background_.erase(key);
       return optimized;
     }
-  } else if (!allowQuick || !realArch || !cuda.usesTensorCores) {
-    return build(cuda, kernel.name, arch, CompileTier::Optimized, realArch, started);
-  } else {
-    // The quick build first, alone: run beside the optimized build, it would share the CPU and
-    // NVRTC with it and come later.
     const std::string quickKey = cacheKey(cuda.source, arch, CompileTier::Quick);
-    std::shared_ptr<const CompiledKernel> quick = cached(quickKey, cuda, arch, CompileTier::Quick);
-    if (!quick) quick = build(cuda, kernel.name, arch, CompileTier::Quick, true, started);
-    // Registered once NVRTC exists, so it runs before NVRTC's destructor: a program that ends
-    // while a build is in flight waits for it instead of pulling the library from under it.
-    static std::once_flag joinAtExit;
-    std::call_once(joinAtExit, [] { std::atexit([] { GpuCompiler::instance().waitForBackgroundBuilds(); }); });
-    const std::string name = kernel.name;
-    Pending optimized = std::async(std::launch::async, [this, cuda, name, arch] {
-                          return build(cuda, name, arch, CompileTier::Optimized, true, std::chrono::steady_clock::now());
-                        }).share();
-    std::lock_guard<std::mutex> lock(mutex_);
-    background_[key] = optimized;
-    return quick;
+    if (auto hit = cached(quickKey, cuda, arch, CompileTier::Quick)) return hit;
+    if (Pending quick = pending(quickKey); quick.valid()) return quick.get();
+    return build(cuda, kernel.name, arch, CompileTier::Quick, true, started);
   }
-  // The optimized build is still compiling: the quick one, made when that build started.
+  if (!tiered) return build(cuda, kernel.name, arch, CompileTier::Optimized, realArch, started);
+  // The quick build first, alone: run beside the optimized build, it would share the CPU and
+  // NVRTC with it and come later.
   const std::string quickKey = cacheKey(cuda.source, arch, CompileTier::Quick);
-  if (auto hit = cached(quickKey, cuda, arch, CompileTier::Quick)) return hit;
-  return build(cuda, kernel.name, arch, CompileTier::Quick, true, started);
+  std::shared_ptr<const CompiledKernel> quick = cached(quickKey, cuda, arch, CompileTier::Quick);
+  if (!quick) quick = build(cuda, kernel.name, arch, CompileTier::Quick, true, started);
+  startInBackground(cuda, kernel.name, arch, false);
+  return quick;
 }
 
 }  // namespace tilescope::gpu

@@ -65,6 +65,11 @@ public:
   // autotuning, per-program timing) pass allowQuick = false and wait for the optimized build.
   std::shared_ptr<const CompiledKernel> compileForLaunch(const ir::Kernel& kernel, const std::string& arch,
                                                          const CudaCodegenOptions& options, bool allowQuick);
+  // Starts building, on a background thread, what compileForLaunch(kernel, arch, options, true)
+  // will need, unless a cache has it or it is being built; returns at once. For a kernel redefined
+  // in a notebook cell, with the specializations its earlier version was launched with, so that
+  // the launch that follows finds it built (or building). Throws what code generation throws.
+  void prefetchForLaunch(const ir::Kernel& kernel, const std::string& arch, const CudaCodegenOptions& options);
   // Blocks until every background build is done; their errors are left to the launches that need them.
   void waitForBackgroundBuilds();
 
@@ -94,6 +99,10 @@ private:
                                               std::chrono::steady_clock::time_point started);
   // The background build of `key`, if one was started and not yet collected.
   Pending pending(const std::string& key);
+  // Starts the optimized build of `cuda` on a background thread, after the quick one when
+  // `quickFirst` (whose result then is the quick key's pending build).
+  void startInBackground(const CudaKernelSource& cuda, const std::string& kernelName, const std::string& arch,
+                         bool quickFirst);
 
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const CompiledKernel>> memory_;

@@ -202,8 +202,14 @@ void GpuRuntime::ensureContext(const std::string& what) {
 }
 
 GpuRuntime::Loaded& GpuRuntime::load(const CompiledKernel& compiled, const std::string& what) {
-  // A device binary loads as is; PTX is compiled by the driver (ptxas) first.
-  return loadImage(compiled.cacheKey, compiled.cubin.empty() ? compiled.ptx.c_str() : compiled.cubin.data(),
+  // A device binary loads as is; PTX is compiled by the driver (ptxas) first. TILESCOPE_GPU_LOAD=ptx
+  // always hands the driver the PTX, to compare its compiler's code with NVRTC's.
+  static const bool loadPtx = [] {
+    const char* v = std::getenv("TILESCOPE_GPU_LOAD");
+    return v && std::string(v) == "ptx";
+  }();
+  const bool binary = !compiled.cubin.empty() && !loadPtx;
+  return loadImage(compiled.cacheKey + (binary ? "" : ".ptx"), binary ? compiled.cubin.data() : compiled.ptx.c_str(),
                    compiled.cuda.entryName, compiled.cuda.dynamicSharedBytes, what);
 }
 

@@ -50,7 +50,12 @@ struct ProgramState {
   std::set<std::string> warningsShown;
   std::map<std::string, int> crossChecks;  // GPU launches checked against the simulator, by kernel
   uint64_t timedLaunches = 0;               // GPU launches written to --program-timing
+  // Per kernel name, the specializations last launched on the GPU (most recent last, a few): what
+  // a redefinition of that kernel is compiled for ahead of its launch.
+  std::map<std::string, std::vector<std::pair<std::string, lang::Specialization>>> launchedOnGpu;
 };
+
+constexpr size_t kPrefetchedSpecializations = 2;
 
 lang::Program& programFor(Interpreter& in) {
   ProgramState& state = in.extension<ProgramState>();
@@ -169,6 +174,8 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
     spec.args.push_back(std::move(a));
   }
   key += "warps=" + std::to_string(out.numWarps) + ",stages=" + std::to_string(out.numStages);
+  out.spec = spec;
+  out.specKey = key;
 
   out.grid = evalGrid(in, grid, meta);
 
@@ -269,6 +276,13 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
   ProgramState& state = in.extension<ProgramState>();
   state.simulatorSeconds += result.kernelSeconds;
   if (usedTensorCores) *usedTensorCores = result.compiled->cuda.usesTensorCores;
+  if (result.programTiming.empty()) {
+    auto& launched = state.launchedOnGpu[jit.name()];
+    launched.erase(std::remove_if(launched.begin(), launched.end(), [&](const auto& k) { return k.first == launch.specKey; }),
+                   launched.end());
+    launched.emplace_back(launch.specKey, launch.spec);
+    if (launched.size() > kPrefetchedSpecializations) launched.erase(launched.begin());
+  }
   if (!result.programTiming.empty()) appendProgramTiming(in, jit, launch, result.programTiming);
   if (state.warningsShown.insert("gpu-compiled:" + result.compiled->cacheKey).second) {
     for (const lang::Diagnostic& w : result.compiled->cuda.warnings) in.writeStderr(w.render());
@@ -393,6 +407,26 @@ struct CrossCheck {
 bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch);
 
 }  // namespace
+
+void KernelLauncher::prefetchRedefined(Interpreter& in, JitFunction& jit) {
+  const Backend backend = in.launchSettings().backend;
+  if (backend == Backend::Simulator) return;
+  ProgramState& state = in.extension<ProgramState>();
+  auto launched = state.launchedOnGpu.find(jit.name());
+  if (launched == state.launchedOnGpu.end() || !gpu::GpuRuntime::instance().available()) return;
+  lang::Program& program = programFor(in);
+  const lang::JitFunctionInfo* info = program.infoFor(jit.fn->def);
+  if (!info) return;
+  for (const auto& [key, spec] : launched->second) {
+    // A cache warm-up only: the launch checks and compiles again (from the caches) and reports
+    // whatever fails here.
+    try {
+      const lang::CheckResult r = lang::checkKernel(program, *info, spec);
+      if (r.kernel) gpu::GpuCompiler::instance().prefetchForLaunch(*r.kernel, gpu::GpuCompiler::defaultArch(), {});
+    } catch (const std::exception&) {
+    }
+  }
+}
 
 void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch) {
   if (launch.grid[0] * launch.grid[1] * launch.grid[2] == 0) return;  // Triton launches nothing for an empty grid

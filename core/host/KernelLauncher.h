@@ -13,6 +13,7 @@
 
 #include "core/host/Value.h"
 #include "core/ir/Kernel.h"
+#include "core/lang/Checker.h"
 
 namespace tilescope::host {
 
@@ -28,6 +29,8 @@ struct PreparedLaunch {
   int numWarps = 4;
   int numStages = 3;
   double checkSeconds = 0;     // type-checking and lowering this specialization (0 when cached)
+  lang::Specialization spec;   // what the kernel was checked for
+  std::string specKey;         // its key in the JitFunction's cache
 };
 
 class KernelLauncher {
@@ -39,6 +42,12 @@ public:
   static void run(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch);
   // Seconds spent running kernels in this interpreter (for benchmarks: total minus this = host overhead).
   static double simulatorSeconds(Interpreter& in);
+  // A @triton.jit def that redefines a kernel this session launched on the GPU (a notebook cell
+  // run again after an edit): starts compiling the new code, in the background, for the
+  // specializations the old one was launched with, so that the next launch finds it compiled.
+  // Does nothing on the simulator, and nothing visible when the new code does not check or compile
+  // for them (the launch reports that).
+  static void prefetchRedefined(Interpreter& in, JitFunction& jit);
   // kernel.cache: the specializations checked so far.
   static Value cacheSummary(Interpreter& in, JitFunction& jit);
 };

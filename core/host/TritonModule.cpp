@@ -6,6 +6,7 @@
 #include "core/host/Function.h"
 #include "core/host/Interpreter.h"
 #include "core/host/JitFunction.h"
+#include "core/host/KernelLauncher.h"
 #include "core/host/PyError.h"
 #include "core/host/TritonDriver.h"
 #include "core/host/TritonValues.h"
@@ -55,12 +56,13 @@ bool isConstexprAnnotation(const lang::Expr* e) {
   return false;
 }
 
-Value makeJit(Interpreter&, const Value& fnValue) {
+Value makeJit(Interpreter& in, const Value& fnValue) {
   auto* fn = fnValue.as<FunctionObject>();
   if (!fn || !fn->def) throwTypeError("triton.jit must decorate a function definition (def), not " + fnValue.typeName());
   auto jit = std::make_shared<JitFunction>();
   jit->fn = std::static_pointer_cast<FunctionObject>(fn->shared_from_this());
   for (const lang::Param& p : fn->def->params.params) jit->isConstexpr.push_back(isConstexprAnnotation(p.annotation.get()));
+  KernelLauncher::prefetchRedefined(in, *jit);
   return Value(jit);
 }
 

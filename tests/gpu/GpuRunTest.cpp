@@ -627,3 +627,59 @@ print((c_quick.double() - ref).abs().max().item() < 1e-2)
   EXPECT_NE(second.err.find("gpu: kernel 'tiered_mm'"), std::string::npos) << second.err;
   EXPECT_EQ(second.err.find("quick build"), std::string::npos) << second.err;
 }
+
+// A kernel cell run again after an edit: the new def starts compiling, in the background, for the
+// specialization the old kernel was launched with, so the launch in the next cell finds the
+// optimized build in memory instead of compiling.
+TEST(GpuRun, RedefinedKernelCompilesBeforeItsLaunch) {
+  SKIP_WITHOUT_GPU();
+  const fs::path cache = fs::temp_directory_path() / ("tilescope-prefetch-test-" + std::to_string(::getpid()));
+  setenv("TILESCOPE_CACHE_DIR", cache.c_str(), 1);
+  setenv("TILESCOPE_GPU_VERBOSE", "1", 1);
+  tilescope::host::HostExecutor ex;
+  auto kernelCell = [](const char* scale) {
+    return std::string(R"(import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def edited_mm(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc += tl.dot(tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :]), tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :]))
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc * )") + scale + ")\n";
+  };
+  const char* launchCell = R"(torch.manual_seed(3)
+a = torch.randn((256, 128), device='cuda', dtype=torch.float16)
+b = torch.randn((128, 256), device='cuda', dtype=torch.float16)
+c = torch.empty((256, 256), device='cuda', dtype=torch.float32)
+edited_mm[(2, 2)](a, b, c, 256, 256, 128, BM=128, BN=128, BK=64, num_warps=8, num_stages=3)
+print(((c.double() - SCALE * (a.double() @ b.double())).abs().max() < 1e-2).item())
+)";
+  auto launchWith = [&](const char* scale) {
+    std::string code = launchCell;
+    code.replace(code.find("SCALE"), 5, scale);
+    return runPy(ex, code);
+  };
+  PyRun define = runOnGpu(kernelCell("0.25"), ex);
+  ASSERT_TRUE(define.ok) << define.errorValue << define.err;
+  PyRun first = launchWith("0.25");
+  ASSERT_TRUE(first.ok) << first.errorValue << first.err;
+  EXPECT_EQ(first.out, "True\n");
+  EXPECT_NE(first.err.find("quick build"), std::string::npos) << first.err;  // nothing was prefetched yet
+  PyRun redefine = runPy(ex, kernelCell("0.5"));
+  ASSERT_TRUE(redefine.ok) << redefine.errorValue << redefine.err;
+  tilescope::gpu::GpuCompiler::instance().waitForBackgroundBuilds();
+  PyRun second = launchWith("0.5");
+  unsetenv("TILESCOPE_GPU_VERBOSE");
+  unsetenv("TILESCOPE_CACHE_DIR");
+  std::error_code ec;
+  fs::remove_all(cache, ec);
+  ASSERT_TRUE(second.ok) << second.errorValue << second.err;
+  EXPECT_EQ(second.out, "True\n");
+  EXPECT_NE(second.err.find("(memory cache)"), std::string::npos) << second.err;
+  EXPECT_EQ(second.err.find("quick build"), std::string::npos) << second.err;
+}

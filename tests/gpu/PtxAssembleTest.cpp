@@ -327,3 +327,38 @@ TEST(GpuCompiler, TimedLaunchesAndOtherKernelsGetTheOptimizedBuildAtOnce) {
   EXPECT_TRUE(portable->cubin.empty());
   EXPECT_FALSE(portable->ptx.empty());
 }
+
+// A prefetch (a kernel cell run again after an edit) builds in the background what the next launch
+// needs: the quick and the optimized build of a tensor-core kernel, the optimized build of another.
+// The launch then finds them in memory instead of compiling.
+TEST(GpuCompiler, PrefetchBuildsWhatTheNextLaunchNeeds) {
+  if (!lang::test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
+  if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
+  TempCache cache;
+  gpu::GpuCompiler& compiler = gpu::GpuCompiler::instance();
+  ir::KernelPtr matmul = seedCaseNamed("grouped_matmul_k_fp16_64");
+  ir::KernelPtr softmax = seedCaseNamed("softmax_kernel");
+  ASSERT_TRUE(matmul && softmax);
+  compiler.prefetchForLaunch(*matmul, "sm_87", {});
+  compiler.prefetchForLaunch(*softmax, "sm_87", {});
+  compiler.prefetchForLaunch(*matmul, "sm_87", {});  // already building: nothing new
+  // The launch right after takes what is ready or waits for what is building, never a third build.
+  auto first = compiler.compileForLaunch(*matmul, "sm_87", {}, true);
+  EXPECT_TRUE(isElf(first->cubin));
+  compiler.waitForBackgroundBuilds();
+  for (const ir::KernelPtr& k : {matmul, softmax}) {
+    SCOPED_TRACE(k->name);
+    auto launched = compiler.compileForLaunch(*k, "sm_87", {}, true);
+    EXPECT_EQ(launched->tier, gpu::CompileTier::Optimized);
+    EXPECT_EQ(launched->cacheHit, "memory");
+    EXPECT_TRUE(isElf(launched->cubin));
+  }
+  // The matmul's quick build came first, on the same thread.
+  size_t cubins = 0;
+  for (const auto& entry : fs::directory_iterator(cache.dir)) cubins += entry.path().extension() == ".cubin";
+  EXPECT_EQ(cubins, 3u);
+  // A PTX-only target is left to the launch.
+  compiler.prefetchForLaunch(*softmax, "compute_87", {});
+  compiler.waitForBackgroundBuilds();
+  EXPECT_EQ(compiler.compileForLaunch(*softmax, "compute_87", {}, true)->cacheHit, "");
+}
