@@ -45,6 +45,23 @@ struct CrossCheckEnv {
   ~CrossCheckEnv() { unsetenv("TILESCOPE_GPU_CROSSCHECK"); }
 };
 
+// TILESCOPE_GPU_VERBOSE=1 (each build's first launch reports its compile) and a compile cache of the
+// test's own, so that an earlier run's builds on disk do not answer for this one.
+struct VerboseWithOwnCache {
+  fs::path dir;
+  explicit VerboseWithOwnCache(const std::string& name)
+      : dir(fs::temp_directory_path() / ("tilescope-" + name + "-" + std::to_string(::getpid()))) {
+    setenv("TILESCOPE_CACHE_DIR", dir.c_str(), 1);
+    setenv("TILESCOPE_GPU_VERBOSE", "1", 1);
+  }
+  ~VerboseWithOwnCache() {
+    unsetenv("TILESCOPE_GPU_VERBOSE");
+    unsetenv("TILESCOPE_CACHE_DIR");
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
 // Runs tests/gpu/data/<script> on the GPU backend with every launch cross-checked against the
 // simulator; the script ends by printing `lastLine`.
 void expectScriptMatchesTheSimulator(const std::string& script, const std::string& lastLine) {
@@ -579,10 +596,7 @@ print(torch.equal(out, x + y))
 // the two give the same bits.
 TEST(GpuRun, QuickAndOptimizedBuildsGiveTheSameBits) {
   SKIP_WITHOUT_GPU();
-  // A cache of its own: an earlier run's optimized build on disk would skip the quick one.
-  const fs::path cache = fs::temp_directory_path() / ("tilescope-tier-test-" + std::to_string(::getpid()));
-  setenv("TILESCOPE_CACHE_DIR", cache.c_str(), 1);
-  setenv("TILESCOPE_GPU_VERBOSE", "1", 1);
+  VerboseWithOwnCache env("tier-test");  // an earlier run's optimized build on disk would skip the quick one
   tilescope::host::HostExecutor ex;
   PyRun first = runOnGpu(R"(import torch
 import triton
@@ -617,10 +631,6 @@ print((c_quick.double() - ref).abs().max().item() < 1e-2)
   EXPECT_NE(first.err.find("quick build"), std::string::npos) << first.err;
   tilescope::gpu::GpuCompiler::instance().waitForBackgroundBuilds();
   PyRun second = runPy(ex, "c_opt = run()\nprint(torch.equal(c_opt, c_quick))\n");
-  unsetenv("TILESCOPE_GPU_VERBOSE");
-  unsetenv("TILESCOPE_CACHE_DIR");
-  std::error_code ec;
-  fs::remove_all(cache, ec);
   ASSERT_TRUE(second.ok) << second.errorValue << second.err;
   EXPECT_EQ(second.out, "True\n");
   // The optimized build reports its own first launch, without the quick build's note.
@@ -633,9 +643,7 @@ print((c_quick.double() - ref).abs().max().item() < 1e-2)
 // optimized build in memory instead of compiling.
 TEST(GpuRun, RedefinedKernelCompilesBeforeItsLaunch) {
   SKIP_WITHOUT_GPU();
-  const fs::path cache = fs::temp_directory_path() / ("tilescope-prefetch-test-" + std::to_string(::getpid()));
-  setenv("TILESCOPE_CACHE_DIR", cache.c_str(), 1);
-  setenv("TILESCOPE_GPU_VERBOSE", "1", 1);
+  VerboseWithOwnCache env("prefetch-test");
   tilescope::host::HostExecutor ex;
   auto kernelCell = [](const char* scale) {
     return std::string(R"(import torch
@@ -674,10 +682,6 @@ print(((c.double() - SCALE * (a.double() @ b.double())).abs().max() < 1e-2).item
   ASSERT_TRUE(redefine.ok) << redefine.errorValue << redefine.err;
   tilescope::gpu::GpuCompiler::instance().waitForBackgroundBuilds();
   PyRun second = launchWith("0.5");
-  unsetenv("TILESCOPE_GPU_VERBOSE");
-  unsetenv("TILESCOPE_CACHE_DIR");
-  std::error_code ec;
-  fs::remove_all(cache, ec);
   ASSERT_TRUE(second.ok) << second.errorValue << second.err;
   EXPECT_EQ(second.out, "True\n");
   EXPECT_NE(second.err.find("(memory cache)"), std::string::npos) << second.err;
