@@ -165,7 +165,7 @@ void registerCreationBuiltins(BuiltinRegistry& r) {
   // Names of the real tl API that tilescope does not implement yet: say so instead of "unknown".
   for (const char* name : {"make_tensor_descriptor", "load_tensor_descriptor",
                            "store_tensor_descriptor", "inline_asm_elementwise",
-                           "map_elementwise", "dot_scaled", "softmax", "reduce_or", "topk", "to_tensor"}) {
+                           "map_elementwise", "dot_scaled", "softmax", "reduce_or", "to_tensor"}) {
     const std::string full = std::string("tl.") + name;
     r.add(full, "*args", [full](ExprChecker& ec, const BoundArgs& a) -> Value {
       ec.error(a.callRange(), full + " is not supported by tilescope yet");

@@ -1,4 +1,4 @@
-// tl.flip, tl.cat, tl.sort, tl.gather and tl.histogram, built from ops the simulator and the GPU
+// tl.flip, tl.cat, tl.sort, tl.topk, tl.gather and tl.histogram, built from ops the simulator and the GPU
 // already have. flip and sort view a power-of-two dimension of 2^s elements as s binary axes, and
 // each step works on one of them with the exact tl.split / tl.join (its halves are the elements
 // whose index differs in one bit); gather and histogram compare every index with every position.
@@ -105,16 +105,8 @@ Value cat(ExprChecker& ec, const BoundArgs& a) {
 
 // Bitonic sort along the last dim: for block sizes 2^k (k = 1..s) and distances 2^j (j = k-1..0),
 // element i and its partner i ^ 2^j swap when out of order, ascending where bit k of i is 0.
-Value sort(ExprChecker& ec, const BoundArgs& a) {
-  const ir::Expr x = builtin::tileArg(ec, a, "x");
-  const SourceRange range = a.callRange();
-  const int rank = x.type().rank();
-  const int dim = dimArg(ec, a, x, "dim");
-  if (dim != rank - 1)
-    ec.error(a.range("dim"), "tl.sort sorts along the last dimension only (as Triton); permute the tensor first");
-  const bool descending = a.given("descending") && ec.requireConstBool(a.get("descending"), a.range("descending"), "tl.sort descending");
-  if (x.type().isPointer() || x.type().dtype() == ir::DType::I1)
-    ec.error(range, "tl.sort needs numbers, not " + x.type().str());
+ir::Expr sortLastDim(ExprChecker& ec, const ir::Expr& x, bool descending, SourceRange range) {
+  const int dim = x.type().rank() - 1;
   const int s = log2Exact(x.type().shape().back());
   ir::Expr y = binaryAxes(x, dim, s, range);
   auto axisOfBit = [&](int bit) { return dim + (s - 1 - bit); };
@@ -140,7 +132,51 @@ Value sort(ExprChecker& ec, const BoundArgs& a) {
       });
     }
   }
-  return Value::ofTensor(reshaped(y, x.type().shape(), range));
+  return reshaped(y, x.type().shape(), range);
+}
+
+// The tensor argument of tl.sort / tl.topk, which work on the last dim only.
+ir::Expr sortableArg(ExprChecker& ec, const BoundArgs& a, const std::string& what) {
+  const ir::Expr x = builtin::tileArg(ec, a, "x");
+  if (dimArg(ec, a, x, "dim") != x.type().rank() - 1)
+    ec.error(a.range("dim"), what + " works along the last dimension only (as Triton); permute the tensor first");
+  if (x.type().isPointer() || x.type().dtype() == ir::DType::I1) ec.error(a.callRange(), what + " needs numbers, not " + x.type().str());
+  return x;
+}
+
+Value sort(ExprChecker& ec, const BoundArgs& a) {
+  const ir::Expr x = sortableArg(ec, a, "tl.sort");
+  const bool descending = a.given("descending") && ec.requireConstBool(a.get("descending"), a.range("descending"), "tl.sort descending");
+  return Value::ofTensor(sortLastDim(ec, x, descending, a.callRange()));
+}
+
+// tl.topk(x, k): the k largest along the last dim, largest first. The descending sort viewed as
+// [n / k, k] has them in its first row; that row is picked by bits (every other row zeroed and
+// xor-reduced), so -0.0 and NaN payloads come through unchanged.
+Value topk(ExprChecker& ec, const BoundArgs& a) {
+  const ir::Expr x = sortableArg(ec, a, "tl.topk");
+  const SourceRange range = a.callRange();
+  const int64_t n = x.type().shape().back();
+  const int64_t k = ec.requireConstInt(a.get("k"), a.range("k"), "tl.topk k");
+  if (k < 1 || k > n || (k & (k - 1)) != 0)
+    ec.error(a.range("k"), "tl.topk k must be a power of two from 1 to the last dimension's " + std::to_string(n) + ", got " +
+                               std::to_string(k));
+  const ir::Expr sorted = ec.emitter().let("sorted", sortLastDim(ec, x, true, range), range);
+  if (k == n) return Value::ofTensor(sorted);
+  const int rank = x.type().rank();
+  ir::Shape view(x.type().shape().begin(), x.type().shape().end() - 1);
+  view.push_back(n / k);
+  view.push_back(k);
+  const ir::Expr rows = builtin::asBits(reshaped(sorted, view, range), range);
+  ir::Expr row = ir::Arange::make(0, n / k, range);
+  for (int d = 0; d < rank - 1; ++d) row = ir::ExpandDims::make(row, 0, range);
+  row = ir::ExpandDims::make(row, rank, range);
+  const Value first = ec.compare(ir::BinaryOp::Eq, Value::ofTensor(row), Value::ofConst(ConstValue::integer(0)), range);
+  const Value zero = Value::ofTensor(ir::Splat::make(ir::IntImm::make(rows.type().dtype(), 0, range), view, range));
+  const ir::Expr kept =
+      ec.select(Value::ofTensor(Emitter::broadcastTo(first.expr, view, range)), Value::ofTensor(rows), zero, range).expr;
+  const ir::Expr picked = ir::Reduce::make(ir::ReduceOp::XorSum, ec.emitter().let("top", kept, range), rank - 1, false, range);
+  return Value::ofTensor(builtin::fromBits(picked, x.type().dtype(), range));
 }
 
 // out[..., i, ...] = src[..., index[..., i, ...], ...] along axis: every index compared with every
@@ -210,6 +246,7 @@ void registerReorderBuiltins(BuiltinRegistry& r) {
   r.add("tl.flip", "x, dim=None", flip);
   r.add("tl.cat", "input, other, can_reorder=False", cat);
   r.add("tl.sort", "x, dim=None, descending=False", sort);
+  r.add("tl.topk", "x, k, dim=None", topk);
 }
 
 }  // namespace tilescope::lang

@@ -466,6 +466,36 @@ for dtype in [torch.float32, torch.int32, torch.float16]:
   EXPECT_EQ(r.out, "True True True True True\nTrue True True True True\nTrue True True True True\n");
 }
 
+// tl.topk: the k largest along the last dim, largest first (torch.topk's values); k = n is the
+// descending sort; -0.0 keeps its sign.
+TEST(HostTriton, TopkMatchesTorch) {
+  PyRun r = runPy(std::string(kPrelude) + R"(
+@triton.jit
+def top(x_ptr, t4_ptr, t1_ptr, t16_ptr, R: tl.constexpr, C: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :])
+    tl.store(t4_ptr + tl.arange(0, R)[:, None] * 4 + tl.arange(0, 4)[None, :], tl.topk(x, 4))
+    tl.store(t1_ptr + tl.arange(0, R)[:, None] + tl.arange(0, 1)[None, :], tl.topk(x, 1, dim=1))
+    tl.store(t16_ptr + tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :], tl.topk(x, C))
+
+torch.manual_seed(4)
+for dtype in [torch.float32, torch.int32, torch.float16]:
+    R, C = 4, 16
+    x = (torch.randn(R, C) * 10).to(dtype)
+    x[1, :3] = x[1, 5]  # ties
+    t4 = torch.empty(R, 4, dtype=dtype); t1 = torch.empty(R, 1, dtype=dtype); t16 = torch.empty(R, C, dtype=dtype)
+    top[(1,)](x, t4, t1, t16, R=R, C=C)
+    print(torch.equal(t4, torch.sort(x, dim=1, descending=True).values[:, :4]), torch.equal(t1, x.max(dim=1, keepdim=True).values),
+          torch.equal(t16, torch.sort(x, dim=1, descending=True).values))
+z = -torch.zeros(1, 16)
+z[0, 0] = -1.0
+t4 = torch.empty(1, 4); t1 = torch.empty(1, 1); t16 = torch.empty(1, 16)
+top[(1,)](z, t4, t1, t16, R=1, C=16)
+print((1.0 / t4 == float('-inf')).all().item(), (t4 == 0).all().item())
+)");
+  ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << r.err;
+  EXPECT_EQ(r.out, "True True True\nTrue True True\nTrue True True\nTrue True\n");
+}
+
 // tl.reduce and tl.associative_scan with user combine functions that are one operation (a + b,
 // tl.maximum, a * b): results as torch's, in the input's dtype (int8 wraps).
 TEST(HostTriton, ReduceAndScanWithCombineFunctions) {

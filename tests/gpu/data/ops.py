@@ -148,6 +148,16 @@ assert torch.equal(outs[2], torch.sort(xr, descending=True).values) and torch.eq
 print('reorder', outs[1][0, :3])
 
 @triton.jit
+def topks(x_ptr, t_ptr, R: tl.constexpr, C: tl.constexpr, K: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :])
+    tl.store(t_ptr + tl.arange(0, R)[:, None] * K + tl.arange(0, K)[None, :], tl.topk(x, K))
+
+otk = torch.empty(8, 4)
+topks[(1,)](xr, otk, R=8, C=32, K=4)
+assert torch.equal(otk, torch.sort(xr, descending=True).values[:, :4])
+print('topk', otk[0, :2])
+
+@triton.jit
 def gathers(src_ptr, idx_ptr, out_ptr, h_ptr, R: tl.constexpr, C: tl.constexpr, B: tl.constexpr):
     offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
     src = tl.load(src_ptr + offs)
