@@ -118,4 +118,15 @@ ValuesIndices sort(const Tensor& x, int64_t dimIn, bool descending) {
   return {values.permute(back).contiguous(), indices.permute(back).contiguous()};
 }
 
+ValuesIndices topk(const Tensor& x, int64_t k, int64_t dimIn, bool largest) {
+  const int64_t dim = x.dim() == 0 ? 0 : wrapDim(dimIn, x.dim());
+  const int64_t n = x.dim() == 0 ? 1 : x.shape()[static_cast<size_t>(dim)];
+  if (k < 0 || k > n)
+    throw TensorError("selected index k out of range: topk(k=" + std::to_string(k) + ") of a dimension of " +
+                      std::to_string(n) + " elements");
+  ValuesIndices all = sort(x, dim, largest);
+  if (x.dim() == 0) return all;
+  return {all.values.slice(dim, 0, k).contiguous(), all.indices.slice(dim, 0, k).contiguous()};
+}
+
 }  // namespace tilescope::host

@@ -122,6 +122,12 @@ const std::map<std::string, std::pair<std::string, std::function<Value(Interpret
                    return makeObject<NamedTupleObject>("torch.return_types.sort", std::vector<std::string>{"values", "indices"},
                                                        ValueList{makeTensor(vi.values), makeTensor(vi.indices)});
                  }};
+    m["topk"] = {"input, k, dim=-1, largest=True, sorted=True", [](Interpreter& in, ValueList& a) {
+                   const ValuesIndices vi =
+                       host::topk(requireTensor(a[0], "input"), in.toIndex(a[1], "k"), in.toIndex(a[2], "dim"), in.truthy(a[3]));
+                   return makeObject<NamedTupleObject>("torch.return_types.topk", std::vector<std::string>{"values", "indices"},
+                                                       ValueList{makeTensor(vi.values), makeTensor(vi.indices)});
+                 }};
     m["argsort"] = {"input, dim=-1, descending=False, stable=False", [](Interpreter& in, ValueList& a) {
                       return makeTensor(host::sort(requireTensor(a[0], "input"), in.toIndex(a[1], "dim"), in.truthy(a[2])).indices);
                     }};

@@ -154,6 +154,15 @@ TEST(HostTorch, IsNanIsInfIsFinite) {
             "tensor([ True, False, False, False,  True])\ntensor([False, False, False])\n");
 }
 
+TEST(HostTorch, Topk) {
+  // Largest first (NaN counts as the largest, as in torch), smallest with largest=False, as a method.
+  EXPECT_EQ(torchOut("x = torch.tensor([[3.0, float('nan'), 1.0, 7.0], [2.0, -1.0, 5.0, 0.0]])\n"
+                     "v, i = torch.topk(x, 2)\nprint(v.tolist(), i.tolist())\n"
+                     "print(x.topk(1, dim=0, largest=False).values.tolist(), torch.topk(x, 0).values.shape)"),
+            "[[nan, 7.0], [5.0, 2.0]] [[1, 3], [2, 0]]\n[[2.0, -1.0, 1.0, 0.0]] torch.Size([2, 0])\n");
+  EXPECT_NE(pyError("import torch\ntorch.topk(torch.zeros(3), 4)").find("selected index k out of range"), std::string::npos);
+}
+
 TEST(HostTorch, CatStackFlipSort) {
   EXPECT_EQ(torchOut("x = torch.tensor([[3.0, float('nan'), 1.0, 1.0], [2.0, -1.0, 5.0, 0.0]])\n"
                      "print(torch.cat([x, x * 2], 0).shape, torch.cat((x[:, :1], x[:, 1:].int()), dim=1).dtype)\n"
