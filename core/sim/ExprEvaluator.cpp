@@ -81,7 +81,7 @@ TileRef ExprEvaluator::compute(const ir::Expr& e) {
       tileops::OpFlags flags;
       TileRef r = makeTileRef(tileops::binary(n->op, *a, *b, n->propagateNan, type, &flags));
       if (flags.intDivByZero)
-        launch_.warnOnce(n, kWarnDivByZero,
+        launch_.warnOnce(n, kWarnDivByZero, program_.linearId,
                          lang::Diagnostic::warning(n->range, "integer division by zero in kernel '" + launch_.kernel.name +
                                                                  "' (program pid " + program_.pidText() +
                                                                  "); the GPU result is undefined, the simulator gives " +
@@ -171,7 +171,7 @@ void ExprEvaluator::checkHint(const ir::Hint& n, const Tile& value) {
   int64_t v = value.ints()[0];
   if (value.isPointer()) v = DeviceAddress::byteOffset(v) / elementBytes(value.dtype());
   if (divisor > 0 && v % divisor != 0)
-    launch_.warnOnce(&n, kWarnHint,
+    launch_.warnOnce(&n, kWarnHint, program_.linearId,
                      lang::Diagnostic::warning(n.range, "tl.multiple_of promises a multiple of " + std::to_string(divisor) +
                                                             " but program pid " + program_.pidText() + " has " +
                                                             std::to_string(v) +

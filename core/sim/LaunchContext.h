@@ -1,12 +1,14 @@
 #pragma once
 // State shared by all programs of one launch (LaunchContext, read-mostly and thread-safe where it
 // is written) and the state of one running program (ProgramState, owned by one worker thread).
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <limits>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -42,15 +44,26 @@ struct LaunchContext {
   // Lowest linear id of a failed program; programs above it stop (deterministic error reporting).
   std::atomic<int64_t> abortAfter{std::numeric_limits<int64_t>::max()};
 
-  // Warnings, at most one per (IR node, kind) per launch.
-  void warnOnce(const void* node, int kind, lang::Diagnostic d) {
+  // Warnings, at most one per (IR node, kind) per launch: the one of the lowest program (by linear
+  // id), whatever order the threads ran the programs in, so that the report does not depend on them.
+  void warnOnce(const void* node, int kind, int64_t program, lang::Diagnostic d) {
     std::lock_guard<std::mutex> lock(warnMutex_);
-    if (!warned_.insert({node, kind}).second) return;
-    warnings_.add(std::move(d));
+    auto [it, inserted] = warned_.try_emplace({node, kind}, program, std::move(d));
+    if (!inserted && program < it->second.first) it->second = {program, std::move(d)};
   }
+  // In the order of (program, position in the source, kind).
   lang::DiagnosticList takeWarnings() {
     std::lock_guard<std::mutex> lock(warnMutex_);
-    return std::move(warnings_);
+    std::vector<std::tuple<int64_t, uint32_t, int, const lang::Diagnostic*>> order;
+    for (const auto& [key, warning] : warned_)
+      order.emplace_back(warning.first, warning.second.range.begin, key.second, &warning.second);
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+      return std::tie(std::get<0>(a), std::get<1>(a), std::get<2>(a)) < std::tie(std::get<0>(b), std::get<1>(b), std::get<2>(b));
+    });
+    lang::DiagnosticList out;
+    for (const auto& entry : order) out.add(*std::get<3>(entry));
+    warned_.clear();
+    return out;
   }
 
   // "x_ptr (tensor 'x', shape [6], fp32)" or "tensor 'x' (shape [6], fp32)".
@@ -69,8 +82,7 @@ private:
     }
   };
   std::mutex warnMutex_;
-  std::unordered_set<std::pair<const void*, int>, PairHash> warned_;
-  lang::DiagnosticList warnings_;
+  std::unordered_map<std::pair<const void*, int>, std::pair<int64_t, lang::Diagnostic>, PairHash> warned_;
 };
 
 // Kinds of once-per-op warnings.

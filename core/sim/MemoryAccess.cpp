@@ -188,7 +188,7 @@ Plan plan(LaunchContext& L, ProgramState& P, const char* what, const lang::Sourc
   if (badCount > 0) {
     if (L.options.stopOnOutOfBounds)
       throw SimulationError(outOfBounds(true, L, P, what, range, ptr, bad, badCount, pl.active, pl.mainTensorId));
-    L.warnOnce(&range, kWarnOutOfBounds, outOfBounds(false, L, P, what, range, ptr, bad, badCount, pl.active, pl.mainTensorId));
+    L.warnOnce(&range, kWarnOutOfBounds, P.linearId, outOfBounds(false, L, P, what, range, ptr, bad, badCount, pl.active, pl.mainTensorId));
     pl.inBoundsMask.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) pl.inBoundsMask[i] = (!m || m[i]) && pl.lanes[i] != nullptr;
     pl.active -= badCount;
@@ -291,7 +291,7 @@ void checkInitialized(LaunchContext& L, ProgramState& P, const ir::Load& node, c
   }
   if (firstBad < 0) return;
   const Tensor* t = pl.single ? pl.single : pl.lanes[firstBad];
-  L.warnOnce(&node, kWarnUninitRead,
+  L.warnOnce(&node, kWarnUninitRead, P.linearId,
              lang::Diagnostic::warning(
                  node.range, "load in kernel '" + L.kernel.name + "' reads " + std::to_string(count) +
                                  " element(s) of " + L.describeTensor(*t) +

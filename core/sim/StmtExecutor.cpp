@@ -148,7 +148,7 @@ void StmtExecutor::hostCall(const ir::HostCall& n) {
   for (const ir::HostArg& a : n.args) ev.args.push_back(evalArg(a));
   for (const auto& [name, a] : n.kwargs) ev.kwargs.emplace_back(name, evalArg(a));
   if (!launch_.options.hostCall) {
-    launch_.warnOnce(&n, kWarnHostCall,
+    launch_.warnOnce(&n, kWarnHostCall, program_.linearId,
                      lang::Diagnostic::warning(n.range, "call of host function '" + n.callee +
                                                             "' skipped: this launch has no host runtime to run Python code"));
     return;
