@@ -2,6 +2,7 @@
 
 #include <QEvent>
 #include <QImage>
+#include <QResizeEvent>
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextCursor>
@@ -131,6 +132,12 @@ void MarkdownCellWidget::setAppearance(const Appearance& appearance) {
 
 bool MarkdownCellWidget::eventFilter(QObject* watched, QEvent* event) {
   if (watched == renderer_->viewport()) {
+    // The renderer gets its width from the notebook's layout after this cell's own resize event:
+    // fit the height again once the renderer knows its width, or the first (narrow, tall) layout stays.
+    if (event->type() == QEvent::Resize && rendered_) {
+      const auto* resize = static_cast<QResizeEvent*>(event);
+      if (resize->size().width() != resize->oldSize().width()) fitRendererHeight();
+    }
     if (event->type() == QEvent::MouseButtonDblClick) {
       emit activated(cellId(), true);
       enterEditMode();

@@ -6,6 +6,8 @@
 #include <Qsci/qscilexer.h>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QTextDocument>
 
 #include "tests/ui/UiTestSupport.h"
 #include "ui/BackendSelector.h"
@@ -40,6 +42,24 @@ TEST(MainWindow, OpensTheBundledExampleAsCells) {
   ASSERT_NE(kernelCell, nullptr);
   EXPECT_TRUE(kernelCell->source().startsWith("@triton.jit"));
   EXPECT_TRUE(w.windowTitle().startsWith("vector_add.ipynb"));
+}
+
+// A markdown cell is laid out at its final width once the window shows: no blank space below its
+// text (the first layout, made before the notebook gave the cell its width, was narrow and tall).
+TEST(MainWindow, OpenedMarkdownCellsFitTheirText) {
+  app();
+  MainWindow w;
+  ASSERT_TRUE(w.openNotebook(TILESCOPE_SOURCE_DIR "/examples/vector_add.ipynb").isEmpty());
+  w.resize(1100, 800);
+  w.show();
+  QApplication::processEvents();
+  auto* title = qobject_cast<tilescope::ui::MarkdownCellWidget*>(w.notebookView()->cellWidget(0));
+  ASSERT_NE(title, nullptr);
+  ASSERT_TRUE(title->isRendered());
+  QTextDocument* doc = title->renderer()->document();
+  EXPECT_EQ(static_cast<int>(doc->textWidth()), title->renderer()->viewport()->width());
+  EXPECT_NEAR(title->renderer()->height(), doc->size().height() + 4, 2.0);
+  EXPECT_LT(title->renderer()->height(), 150) << "a heading and one line of text";
 }
 
 TEST(MainWindow, StatusBarReportsTheComputeDevice) {

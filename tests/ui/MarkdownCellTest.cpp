@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QBuffer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -106,4 +107,23 @@ TEST(MarkdownCell, ShowsImagesFromAttachmentsAndRelativePaths) {
 TEST(MarkdownCell, EmptyCellSaysHowToEditIt) {
   MarkdownCellWidget cell(markdownCell(""), Appearance{}, "/tmp", true);
   EXPECT_TRUE(cell.renderer()->document()->toPlainText().contains("double-click"));
+}
+
+// The rendered text is exactly as tall as its layout at the cell's current width: first laid out
+// narrow (many lines), then widened (one line), no blank space stays below the text.
+TEST(MarkdownCell, HeightFollowsTheWidth) {
+  MarkdownCellWidget cell(markdownCell("# Vector addition\n\nEach **program** adds one BLOCK_SIZE slice of x and y. The mask keeps "
+                                       "the last program inside the tensors."),
+                          Appearance{}, "/tmp", true);
+  cell.resize(160, 100);
+  cell.show();
+  QApplication::processEvents();
+  const int narrow = cell.renderer()->height();
+  cell.resize(1400, 100);
+  QApplication::processEvents();
+  const int wide = cell.renderer()->height();
+  EXPECT_LT(wide, narrow);
+  QTextDocument* doc = cell.renderer()->document();
+  EXPECT_EQ(static_cast<int>(doc->textWidth()), cell.renderer()->viewport()->width());
+  EXPECT_NEAR(wide, doc->size().height() + 4, 2.0);
 }
