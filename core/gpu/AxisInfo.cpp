@@ -36,8 +36,6 @@ int64_t floorPowerOfTwo(int64_t v) {
   return v < 1 ? 1 : p;
 }
 
-int64_t divisibilityAt(const AxisInfo& x, int64_t run) { return x.divisibilityAt(run); }
-
 // A (splat of a) literal integer, if e is one.
 const ir::IntImm* literal(const ir::Expr& e) {
   if (const auto* s = e.as<ir::Splat>()) return literal(s->value);
@@ -144,7 +142,7 @@ AxisInfo AxisAnalysis::visit(const ir::Expr& e, std::set<int>& unitParams, int d
     case K::ExpandDims: {
       const auto* n = e.as<ir::ExpandDims>();
       const AxisInfo s = sub(n->value);
-      if (n->axis == n->value.type().rank()) r = AxisInfo{1, 1, divisibilityAt(s, 1)};  // each element its own row
+      if (n->axis == n->value.type().rank()) r = AxisInfo{1, 1, s.divisibilityAt(1)};  // each element its own row
       else r = s;
       break;
     }
@@ -176,7 +174,7 @@ AxisInfo AxisAnalysis::visit(const ir::Expr& e, std::set<int>& unitParams, int d
       const auto* n = e.as<ir::Unary>();
       const AxisInfo s = sub(n->value);
       r.constancy = s.constancy;
-      if (n->op == ir::UnaryOp::Neg) r.divisibility = divisibilityAt(s, 1);
+      if (n->op == ir::UnaryOp::Neg) r.divisibility = s.divisibilityAt(1);
       break;
     }
     case K::Binary: r = binary(*e.as<ir::Binary>(), unitParams, depth); break;
@@ -216,7 +214,7 @@ AxisInfo AxisAnalysis::binary(const ir::Binary& n, std::set<int>& unitParams, in
       if (!integral) break;
       r.contiguity = std::min(a.contiguity, b.constancy);
       if (n.op == Op::Add) r.contiguity = std::max(r.contiguity, std::min(a.constancy, b.contiguity));
-      r.divisibility = std::min(divisibilityAt(a, r.contiguity), divisibilityAt(b, r.contiguity));
+      r.divisibility = std::min(a.divisibilityAt(r.contiguity), b.divisibilityAt(r.contiguity));
       break;
     }
     case Op::Mul: {
@@ -232,7 +230,7 @@ AxisInfo AxisAnalysis::binary(const ir::Binary& n, std::set<int>& unitParams, in
           return x;
         }
       }
-      r.divisibility = std::min(kUnbounded, divisibilityAt(a, 1) * divisibilityAt(b, 1));
+      r.divisibility = std::min(kUnbounded, a.divisibilityAt(1) * b.divisibilityAt(1));
       break;
     }
     case Op::Mod: {
@@ -240,7 +238,7 @@ AxisInfo AxisAnalysis::binary(const ir::Binary& n, std::set<int>& unitParams, in
       if (a.contiguity > 1) {
         // A run of a starting at a multiple of L stays inside one period of b when b is a multiple of L.
         r.contiguity = std::min({a.contiguity, a.divisibility, b.divisibility, b.constancy});
-        r.divisibility = std::min(divisibilityAt(a, r.contiguity), b.divisibility);
+        r.divisibility = std::min(a.divisibilityAt(r.contiguity), b.divisibility);
       } else {
         r.divisibility = std::min(a.divisibility, b.divisibility);
       }

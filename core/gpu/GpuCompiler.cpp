@@ -276,6 +276,13 @@ std::shared_ptr<const CompiledKernel> GpuCompiler::compileForLaunch(const ir::Ke
   const std::string key = cacheKey(cuda.source, arch, CompileTier::Optimized);
   if (auto hit = cached(key, cuda, arch, CompileTier::Optimized)) return hit;
   const bool tiered = allowQuick && realArch && cuda.usesTensorCores;
+  // The quick build: cached, or in flight (a prefetch), or built now.
+  auto quickBuild = [&] {
+    const std::string quickKey = cacheKey(cuda.source, arch, CompileTier::Quick);
+    if (auto hit = cached(quickKey, cuda, arch, CompileTier::Quick)) return hit;
+    if (Pending quick = pending(quickKey); quick.valid()) return quick.get();
+    return build(cuda, kernel.name, arch, CompileTier::Quick, true, started);
+  };
   if (Pending inFlight = pending(key); inFlight.valid()) {
     // Started earlier (a prefetch, or an earlier launch's background build): waiting for it is
     // quicker than starting again, unless a quick build is at hand.
@@ -285,17 +292,12 @@ std::shared_ptr<const CompiledKernel> GpuCompiler::compileForLaunch(const ir::Ke
       background_.erase(key);
       return optimized;
     }
-    const std::string quickKey = cacheKey(cuda.source, arch, CompileTier::Quick);
-    if (auto hit = cached(quickKey, cuda, arch, CompileTier::Quick)) return hit;
-    if (Pending quick = pending(quickKey); quick.valid()) return quick.get();
-    return build(cuda, kernel.name, arch, CompileTier::Quick, true, started);
+    return quickBuild();
   }
   if (!tiered) return build(cuda, kernel.name, arch, CompileTier::Optimized, realArch, started);
   // The quick build first, alone: run beside the optimized build, it would share the CPU and
   // NVRTC with it and come later.
-  const std::string quickKey = cacheKey(cuda.source, arch, CompileTier::Quick);
-  std::shared_ptr<const CompiledKernel> quick = cached(quickKey, cuda, arch, CompileTier::Quick);
-  if (!quick) quick = build(cuda, kernel.name, arch, CompileTier::Quick, true, started);
+  std::shared_ptr<const CompiledKernel> quick = quickBuild();
   startInBackground(cuda, kernel.name, arch, false);
   return quick;
 }

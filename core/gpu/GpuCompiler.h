@@ -106,7 +106,7 @@ private:
 
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const CompiledKernel>> memory_;
-  std::map<std::string, Pending> background_;  // optimized builds in flight, by cache key
+  std::map<std::string, Pending> background_;  // background builds (quick or optimized), by cache key
 };
 
 }  // namespace tilescope::gpu

@@ -282,8 +282,9 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
                    launched.end());
     launched.emplace_back(launch.specKey, launch.spec);
     if (launched.size() > kPrefetchedSpecializations) launched.erase(launched.begin());
+  } else {
+    appendProgramTiming(in, jit, launch, result.programTiming);
   }
-  if (!result.programTiming.empty()) appendProgramTiming(in, jit, launch, result.programTiming);
   if (state.warningsShown.insert("gpu-compiled:" + result.compiled->cacheKey).second) {
     for (const lang::Diagnostic& w : result.compiled->cuda.warnings) in.writeStderr(w.render());
     if (const char* verbose = std::getenv("TILESCOPE_GPU_VERBOSE"); verbose && *verbose && *verbose != '0') {

@@ -135,6 +135,20 @@ ir::Expr sortLastDim(ExprChecker& ec, const ir::Expr& x, bool descending, Source
   return reshaped(y, x.type().shape(), range);
 }
 
+// Along `axis` of `values`, the one element where `keep` holds (keep broadcasts to values' shape),
+// exactly: the others zeroed as integers of the same width and xor-reduced, so -0.0 and NaN
+// payloads come through unchanged.
+ir::Expr pickByBits(ExprChecker& ec, const ir::Expr& values, const ir::Expr& keep, int axis, const std::string& name,
+                    SourceRange range) {
+  const ir::Expr bits = builtin::asBits(values, range);
+  const ir::Shape& shape = bits.type().shape();
+  const Value zero = Value::ofTensor(ir::Splat::make(ir::IntImm::make(bits.type().dtype(), 0, range), shape, range));
+  const ir::Expr kept =
+      ec.select(Value::ofTensor(Emitter::broadcastTo(keep, shape, range)), Value::ofTensor(bits), zero, range).expr;
+  const ir::Expr picked = ir::Reduce::make(ir::ReduceOp::XorSum, ec.emitter().let(name, kept, range), axis, false, range);
+  return builtin::fromBits(picked, values.type().dtype(), range);
+}
+
 // The tensor argument of tl.sort / tl.topk, which work on the last dim only.
 ir::Expr sortableArg(ExprChecker& ec, const BoundArgs& a, const std::string& what) {
   const ir::Expr x = builtin::tileArg(ec, a, "x");
@@ -151,8 +165,7 @@ Value sort(ExprChecker& ec, const BoundArgs& a) {
 }
 
 // tl.topk(x, k): the k largest along the last dim, largest first. The descending sort viewed as
-// [n / k, k] has them in its first row; that row is picked by bits (every other row zeroed and
-// xor-reduced), so -0.0 and NaN payloads come through unchanged.
+// [n / k, k] has them in its first row, picked by bits.
 Value topk(ExprChecker& ec, const BoundArgs& a) {
   const ir::Expr x = sortableArg(ec, a, "tl.topk");
   const SourceRange range = a.callRange();
@@ -167,16 +180,11 @@ Value topk(ExprChecker& ec, const BoundArgs& a) {
   ir::Shape view(x.type().shape().begin(), x.type().shape().end() - 1);
   view.push_back(n / k);
   view.push_back(k);
-  const ir::Expr rows = builtin::asBits(reshaped(sorted, view, range), range);
   ir::Expr row = ir::Arange::make(0, n / k, range);
   for (int d = 0; d < rank - 1; ++d) row = ir::ExpandDims::make(row, 0, range);
   row = ir::ExpandDims::make(row, rank, range);
   const Value first = ec.compare(ir::BinaryOp::Eq, Value::ofTensor(row), Value::ofConst(ConstValue::integer(0)), range);
-  const Value zero = Value::ofTensor(ir::Splat::make(ir::IntImm::make(rows.type().dtype(), 0, range), view, range));
-  const ir::Expr kept =
-      ec.select(Value::ofTensor(Emitter::broadcastTo(first.expr, view, range)), Value::ofTensor(rows), zero, range).expr;
-  const ir::Expr picked = ir::Reduce::make(ir::ReduceOp::XorSum, ec.emitter().let("top", kept, range), rank - 1, false, range);
-  return Value::ofTensor(builtin::fromBits(picked, x.type().dtype(), range));
+  return Value::ofTensor(pickByBits(ec, reshaped(sorted, view, range), first.expr, rank - 1, "top", range));
 }
 
 // out[..., i, ...] = src[..., index[..., i, ...], ...] along axis: every index compared with every
@@ -208,12 +216,9 @@ Value gather(ExprChecker& ec, const BoundArgs& a) {
   const Value match = ec.compare(ir::BinaryOp::Eq, Value::ofTensor(ir::ExpandDims::make(index, rank, range)),
                                  Value::ofTensor(positions), range);
   // src's axis moved to the minor dim, a dim of 1 in its place, broadcast to the compared shape
-  ir::Expr values = ir::ExpandDims::make(permuted(builtin::asBits(src, range), axisLast(rank, d), range), d, range);
+  ir::Expr values = ir::ExpandDims::make(permuted(src, axisLast(rank, d), range), d, range);
   values = Emitter::broadcastTo(values, shape, range);
-  const Value zero = Value::ofTensor(ir::Splat::make(ir::IntImm::make(values.type().dtype(), 0, range), shape, range));
-  const ir::Expr kept = ec.select(Value::ofTensor(Emitter::broadcastTo(match.expr, shape, range)), Value::ofTensor(values), zero, range).expr;
-  const ir::Expr picked = ir::Reduce::make(ir::ReduceOp::XorSum, ec.emitter().let("gathered", kept, range), rank, false, range);
-  return Value::ofTensor(builtin::fromBits(picked, src.type().dtype(), range));
+  return Value::ofTensor(pickByBits(ec, values, match.expr, rank, "gathered", range));
 }
 
 // tl.histogram(x, num_bins): counts of the values 0 .. num_bins - 1 (bins of width 1 from 0), as
