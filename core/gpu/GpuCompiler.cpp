@@ -157,6 +157,7 @@ std::shared_ptr<const CompiledKernel> GpuCompiler::cached(const std::string& key
       auto hit = std::make_shared<CompiledKernel>(*it->second);
       hit->cacheHit = "memory";
       hit->compileSeconds = 0;
+      hit->nvrtcSeconds = 0;
       return hit;
     }
   }
@@ -188,8 +189,10 @@ std::shared_ptr<const CompiledKernel> GpuCompiler::build(const CudaKernelSource&
   out->arch = arch;
   out->tier = tier;
   out->cacheKey = cacheKey(cuda.source, arch, tier);
+  const auto nvrtcStarted = std::chrono::steady_clock::now();
   const NvrtcOutput r = wantCubin ? nvrtc.compileToCubin(cuda.source, kernelName + ".cu", arch, nvrtcOptions(tier))
                                   : nvrtc.compileToPtx(cuda.source, kernelName + ".cu", arch, nvrtcOptions(tier));
+  out->nvrtcSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - nvrtcStarted).count();
   out->nvrtcLog = r.log;
   if (!r.ok)
     throw lang::InternalError("the CUDA C++ generated for kernel '" + kernelName + "' does not compile (" + r.error +

@@ -30,6 +30,7 @@ struct CompiledKernel {
   std::string cacheKey;        // 32 hex digits
   std::string cacheHit;        // "", "memory" or "disk"
   double compileSeconds = 0;   // codegen + NVRTC (0 for a memory hit)
+  double nvrtcSeconds = 0;     // nvrtcCompileProgram alone: the rest of compileSeconds is ours
 };
 
 // What a compiled kernel needs per program: from the driver after loading (GpuRuntime::resources),

@@ -18,6 +18,7 @@ Value CompiledKernelObject::warmUp(Interpreter& in, const std::shared_ptr<JitFun
   out->jit = jit;
   out->numWarps = prepared.numWarps;
   out->numStages = prepared.numStages;
+  out->kernel = prepared.kernel;
   const std::string arch = gpu::GpuCompiler::defaultArch();
   gpu::CudaCodegenOptions options;
   try {
@@ -42,7 +43,7 @@ Value CompiledKernelObject::warmUp(Interpreter& in, const std::shared_ptr<JitFun
 
 std::string CompiledKernelObject::repr(Interpreter&) const { return "<CompiledKernel " + jit->name() + ">"; }
 
-std::optional<Value> CompiledKernelObject::getAttr(Interpreter&, const std::string& name) {
+std::optional<Value> CompiledKernelObject::getAttr(Interpreter& in, const std::string& name) {
   if (name == "n_regs") return Value::integer(resources.registers);
   // Triton counts spilled 4-byte words: the local memory per thread over 4.
   if (name == "n_spills") return Value::integer(resources.localBytes / 4);
@@ -55,6 +56,23 @@ std::optional<Value> CompiledKernelObject::getAttr(Interpreter&, const std::stri
     m->attrs["num_stages"] = Value::integer(numStages);
     m->attrs["name"] = makeStr(jit->name());
     return Value(m);
+  }
+  if (name == "asm") {
+    // Triton's asm holds each stage's text ('ttir', ..., 'ptx'); ours has the CUDA C++ and the PTX
+    // of the build the GPU launches (the optimized one).
+    if (!asm_) {
+      std::shared_ptr<const gpu::CompiledKernel> compiled;
+      try {
+        compiled = gpu::GpuCompiler::instance().compile(*kernel, gpu::GpuCompiler::defaultArch(), {});
+      } catch (const std::runtime_error& e) {  // NVRTC missing
+        throw PyError("RuntimeError", std::string("asm needs the CUDA compiler library (NVRTC): ") + e.what());
+      }
+      auto d = std::make_shared<DictObject>();
+      d->set(in, makeStr("cuda"), makeStr(compiled->cuda.source));
+      d->set(in, makeStr("ptx"), makeStr(compiled->ptx));
+      asm_ = Value(d);
+    }
+    return asm_;
   }
   // Triton loads the module here; ours is loaded at the first launch.
   if (name == "_init_handles") return makeBuiltin("_init_handles", "", [](Interpreter&, ValueList&) { return Value(); });

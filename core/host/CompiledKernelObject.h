@@ -3,7 +3,8 @@
 // checked for one specialization, with the registers, spills and shared memory its compiled code
 // needs (from the driver on the GPU backend, from ptxas through NVRTC otherwise), and
 // `compiled[grid](*args)` to launch that specialization (the fused-softmax tutorial sizes its grid
-// from these figures).
+// from these figures), and `compiled.asm` with the generated CUDA C++ ('cuda') and its PTX ('ptx'),
+// compiled on first access (NVRTC only, no GPU needed).
 #include <memory>
 
 #include "core/gpu/GpuCompiler.h"
@@ -27,6 +28,10 @@ public:
   int numWarps = 4;
   int numStages = 3;
   gpu::KernelResources resources;
+  ir::KernelPtr kernel;  // the checked specialization, for `asm`
+
+private:
+  std::optional<Value> asm_;  // built on first access
 };
 
 }  // namespace tilescope::host

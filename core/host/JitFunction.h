@@ -25,6 +25,10 @@ public:
 
   std::shared_ptr<FunctionObject> fn;  // the def (AST, module, defaults)
   std::vector<bool> isConstexpr;       // per parameter, from `: tl.constexpr` annotations
+  // Per parameter, from @triton.jit(do_not_specialize=[...], do_not_specialize_on_alignment=[...]):
+  // an int of 1 stays a run-time value and no multiple of 16 (or 16-byte-aligned pointer) is noted;
+  // the second keeps the specialization on 1 and drops only the divisibility.
+  std::vector<bool> doNotSpecialize, doNotSpecializeOnAlignment;
   std::shared_ptr<CheckedKernelCache> cache;
   const std::string& name() const { return fn->name; }
 };

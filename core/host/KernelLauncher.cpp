@@ -120,6 +120,8 @@ const lang::Diagnostic* firstError(const lang::DiagnosticList& d) {
   throw err;
 }
 
+bool flagAt(const std::vector<bool>& flags, size_t i) { return i < flags.size() && flags[i]; }
+
 }  // namespace
 
 PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const Value& grid, const CallArgs& callArgs) {
@@ -160,6 +162,10 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
       a = lang::ArgSpec::pointer(t->dtype(), (t->storageOffset() * t->elementSize()) % 16 == 0);
     } else if (v.isBool()) {
       a = lang::ArgSpec::scalar(ir::DType::I1);
+    } else if (v.isInt() && v.asInt() == 1 && !flagAt(jit.doNotSpecialize, i)) {
+      // Triton compiles an int argument of 1 as the constant 1 (a unit stride makes the accesses
+      // contiguous at compile time); do_not_specialize keeps it a run-time value.
+      a = lang::ArgSpec::unitInt();
     } else if (v.isInt()) {
       a = lang::ArgSpec::fromInt(v.asInt());
     } else if (v.isFloat()) {
@@ -168,6 +174,7 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
       throwTypeError(jit.name() + "(): parameter '" + name + "' got a " + v.typeName() +
                      "; kernels take tensors, ints, floats, bools and constexprs");
     }
+    if (flagAt(jit.doNotSpecialize, i) || flagAt(jit.doNotSpecializeOnAlignment, i)) a.divisibleBy16 = false;
     // Divisibility is part of the specialization: a kernel checked for a multiple of 16 must not run
     // for another value (the GPU code may rely on it).
     key += a.str() + (a.divisibleBy16 && a.kind != lang::ArgSpec::Kind::Constexpr ? ":16," : ",");
@@ -292,6 +299,7 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
       in.writeStderr("gpu: kernel '" + jit.name() + "' (" + result.compiled->arch + "): " + result.resources.str() +
                      "; first launch: check " + ms(launch.checkSeconds) + ", arguments to the device " + ms(uploadSeconds) +
                      ", waited " + ms(result.waitSeconds) + " for the runtime, compile " + ms(result.compiled->compileSeconds) +
+                     (result.compiled->nvrtcSeconds > 0 ? " (NVRTC " + ms(result.compiled->nvrtcSeconds) + ")" : "") +
                      (result.compiled->cacheHit.empty() ? "" : " (" + result.compiled->cacheHit + " cache)") +
                      (result.compiled->tier == gpu::CompileTier::Quick ? " (quick build; the optimized one compiles in the background)" : "") +
                      ", load " +

@@ -56,12 +56,44 @@ bool isConstexprAnnotation(const lang::Expr* e) {
   return false;
 }
 
-Value makeJit(Interpreter& in, const Value& fnValue) {
+// do_not_specialize=[...] as one flag per parameter; the list names parameters or gives their indices.
+std::vector<bool> parameterFlags(Interpreter& in, const lang::FunctionDef& def, const std::string& option,
+                                 const std::optional<Value>& list) {
+  const auto& params = def.params.params;
+  std::vector<bool> flags(params.size(), false);
+  if (!list || list->isNone()) return flags;
+  for (const Value& item : in.toList(*list)) {
+    if (item.isInt() && !item.isBool()) {
+      const int64_t i = item.asInt();
+      if (i < 0 || i >= static_cast<int64_t>(params.size()))
+        throwValueError("triton.jit(" + option + "=...): kernel '" + def.name + "' has " + std::to_string(params.size()) +
+                        " parameters; index " + std::to_string(i) + " is out of range");
+      flags[static_cast<size_t>(i)] = true;
+      continue;
+    }
+    const std::string name = in.str(item);
+    size_t i = 0;
+    while (i < params.size() && params[i].name != name) ++i;
+    if (i == params.size()) {
+      std::string names;
+      for (const lang::Param& p : params) names += (names.empty() ? "" : ", ") + p.name;
+      throwValueError("triton.jit(" + option + "=...): kernel '" + def.name + "' has no parameter '" + name +
+                      "' (its parameters: " + names + ")");
+    }
+    flags[i] = true;
+  }
+  return flags;
+}
+
+Value makeJit(Interpreter& in, const Value& fnValue, const std::optional<Value>& doNotSpecialize = std::nullopt,
+              const std::optional<Value>& doNotSpecializeOnAlignment = std::nullopt) {
   auto* fn = fnValue.as<FunctionObject>();
   if (!fn || !fn->def) throwTypeError("triton.jit must decorate a function definition (def), not " + fnValue.typeName());
   auto jit = std::make_shared<JitFunction>();
   jit->fn = std::static_pointer_cast<FunctionObject>(fn->shared_from_this());
   for (const lang::Param& p : fn->def->params.params) jit->isConstexpr.push_back(isConstexprAnnotation(p.annotation.get()));
+  jit->doNotSpecialize = parameterFlags(in, *fn->def, "do_not_specialize", doNotSpecialize);
+  jit->doNotSpecializeOnAlignment = parameterFlags(in, *fn->def, "do_not_specialize_on_alignment", doNotSpecializeOnAlignment);
   KernelLauncher::prefetchRedefined(in, *jit);
   return Value(jit);
 }
@@ -82,7 +114,12 @@ Value tritonModule(Interpreter& in) {
   t["jit"] = makeBuiltin("triton.jit", [](Interpreter& in, CallArgs& a) -> Value {
     if (a.positional.size() == 1 && a.keywords.empty()) return makeJit(in, a.positional[0]);
     if (!a.positional.empty()) throwTypeError("triton.jit() takes a function or keyword options only");
-    return decorator("triton.jit", makeJit);
+    // debug, noinline, repr and launch_metadata change nothing here.
+    const std::optional<Value> doNotSpecialize = a.takeKeyword("do_not_specialize");
+    const std::optional<Value> onAlignment = a.takeKeyword("do_not_specialize_on_alignment");
+    return decorator("triton.jit", [doNotSpecialize, onAlignment](Interpreter& in, const Value& fn) {
+      return makeJit(in, fn, doNotSpecialize, onAlignment);
+    });
   });
   t["autotune"] = makeBuiltin("triton.autotune",
                               "configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, pre_hook=None, "

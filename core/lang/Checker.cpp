@@ -79,6 +79,7 @@ void bindParameters(CheckContext& ctx, FunctionChecker& fc, const FunctionDef& d
         kp.isConstexpr = true;
         kp.value = arg.value.toIR();
         v = Value::ofConst(arg.value);
+        if (arg.scalarValue && !isConstexpr) v = Value::ofTensor(fc.exprs().tensorAs(v, ir::DType::I32, p.nameRange, p.name));
         break;
       case ArgSpec::Kind::Pointer:
       case ArgSpec::Kind::Scalar: {
@@ -165,6 +166,12 @@ ArgSpec ArgSpec::constexprValue(ConstValue v) {
   return a;
 }
 
+ArgSpec ArgSpec::unitInt() {
+  ArgSpec a = constexprValue(ConstValue::integer(1));
+  a.scalarValue = true;
+  return a;
+}
+
 ArgSpec ArgSpec::fromInt(int64_t v) {
   const bool fits32 = v >= -2147483648LL && v <= 2147483647LL;
   return scalar(fits32 ? ir::DType::I32 : ir::DType::I64, v % 16 == 0);
@@ -174,7 +181,7 @@ std::string ArgSpec::str() const {
   switch (kind) {
     case Kind::Pointer: return "*" + std::string(ir::dtypeName(dtype));
     case Kind::Scalar: return std::string(ir::dtypeName(dtype));
-    case Kind::Constexpr: return "constexpr=" + value.repr();
+    case Kind::Constexpr: return (scalarValue ? "i32=" : "constexpr=") + value.repr();
   }
   return "?";
 }

@@ -34,6 +34,11 @@ struct ArgSpec {
   ir::DType dtype = ir::DType::I32;  // Pointer: the pointee; Scalar: the scalar's dtype
   ConstValue value;                  // Constexpr
   bool divisibleBy16 = false;        // Triton's specialization of addresses and integers
+  // Constexpr: a run-time int parameter that the launch specialized to its value (Triton compiles an
+  // int of 1 as a constant). It is checked as an i32 scalar of that value, so the kernel computes
+  // exactly what it computes for a run-time argument (`s.to(tl.int64)`, i32 arithmetic) while the
+  // code generator sees the constant.
+  bool scalarValue = false;
 
   static ArgSpec pointer(ir::DType pointee, bool divisibleBy16 = true);
   static ArgSpec scalar(ir::DType t, bool divisibleBy16 = false);
@@ -41,7 +46,9 @@ struct ArgSpec {
   // A Python int passed to a non-constexpr parameter, specialized as Triton does: i32 when it fits
   // (else i64, or u64 above INT64_MAX), with divisibility by 16 noted.
   static ArgSpec fromInt(int64_t v);
-  // "*fp32", "i32", "constexpr=16"
+  // Triton's specialization of a run-time int argument of 1 (see scalarValue).
+  static ArgSpec unitInt();
+  // "*fp32", "i32", "constexpr=16", "i32=1"
   std::string str() const;
 };
 

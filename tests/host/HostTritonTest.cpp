@@ -66,6 +66,76 @@ TEST(HostTriton, AMultipleOf16AndAnotherIntAreDifferentSpecializations) {
                    "'add_kernel[*fp32:16,*fp32:16,*fp32:16,i32:16,BLOCK_SIZE=32]']\n");
   EXPECT_EQ(r.err.find("specialized as a multiple of 16"), std::string::npos) << r.err;
 }
+// Triton 3.6 compiles a run-time int of 1 as the constant 1 (its signature says 'constexpr');
+// do_not_specialize keeps it a run-time i32 and drops the divisibility too.
+const char* kStrideKernel = R"(
+@triton.jit
+def strided(x_ptr, out_ptr, s, n, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    s64 = s.to(tl.int64)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in range(0, n):
+        acc += tl.load(x_ptr + o * s64 + i)
+    q = n // s + n % s - (s << 1) + tl.cdiv(n, s) + (s == 1)
+    tl.store(out_ptr + o, acc + q)
+
+@triton.jit(do_not_specialize=['s', 3])
+def strided_runtime(x_ptr, out_ptr, s, n, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    s64 = s.to(tl.int64)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in range(0, n):
+        acc += tl.load(x_ptr + o * s64 + i)
+    q = n // s + n % s - (s << 1) + tl.cdiv(n, s) + (s == 1)
+    tl.store(out_ptr + o, acc + q)
+)";
+
+TEST(HostTriton, AnIntOfOneIsSpecializedAndComputesAsARuntimeInt) {
+  const PyRun r = runPy(std::string(kPrelude) + kStrideKernel +
+                        "x = torch.arange(64, dtype=torch.float32)\n"
+                        "for s, n in [(1, 1), (1, 3), (2, 1), (2, 32)]:\n"
+                        "    a = torch.zeros(8)\n"
+                        "    b = torch.zeros(8)\n"
+                        "    strided[(1,)](x, a, s, n, BLOCK=8)\n"
+                        "    strided_runtime[(1,)](x, b, s, n, BLOCK=8)\n"
+                        "    print(s, n, a.tolist(), torch.equal(a, b))\n"
+                        "print(sorted(strided.cache[0].keys()))\n"
+                        "print(sorted(strided_runtime.cache[0].keys()))\n");
+  ASSERT_TRUE(r.ok) << r.errorValue;
+  // s = 1, n = 1: acc = x[o], q = 1 + 0 - 2 + 1 + 1 = 1; n = 3: acc = 3o + 3, q = 5. s = 2, n = 1: acc = 2o,
+  // q = 0 + 1 - 4 + 1 + 0 = -2; n = 32: acc = sum over i < 32 of
+  // x[2o + i] = 64o + 496, q = 16 + 0 - 4 + 16 + 0 = 28.
+  EXPECT_EQ(r.out,
+            "1 1 [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0] True\n"
+            "1 3 [8.0, 11.0, 14.0, 17.0, 20.0, 23.0, 26.0, 29.0] True\n"
+            "2 1 [-2.0, 0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0] True\n"
+            "2 32 [524.0, 588.0, 652.0, 716.0, 780.0, 844.0, 908.0, 972.0] True\n"
+            "['strided[*fp32:16,*fp32:16,i32,i32:16,BLOCK=8]', 'strided[*fp32:16,*fp32:16,i32,n=1,BLOCK=8]', "
+            "'strided[*fp32:16,*fp32:16,s=1,i32,BLOCK=8]', 'strided[*fp32:16,*fp32:16,s=1,n=1,BLOCK=8]']\n"
+            "['strided_runtime[*fp32:16,*fp32:16,i32,i32,BLOCK=8]']\n");
+}
+
+TEST(HostTriton, DoNotSpecializeNamesMustBeParameters) {
+  const PyRun r = runPy(std::string(kPrelude) + "@triton.jit(do_not_specialize=['stride'])\ndef k(x_ptr, n):\n    pass\n");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.errorName, "ValueError");
+  EXPECT_EQ(r.errorValue, "triton.jit(do_not_specialize=...): kernel 'k' has no parameter 'stride' (its parameters: x_ptr, n)");
+  const PyRun i = runPy(std::string(kPrelude) + "@triton.jit(do_not_specialize_on_alignment=[2])\ndef k(x_ptr, n):\n    pass\n");
+  EXPECT_FALSE(i.ok);
+  EXPECT_EQ(i.errorValue, "triton.jit(do_not_specialize_on_alignment=...): kernel 'k' has 2 parameters; index 2 is out of range");
+}
+
+TEST(HostTriton, DoNotSpecializeOnAlignmentKeepsTheSpecializationOnOne) {
+  EXPECT_EQ(tritonOut("@triton.jit(do_not_specialize_on_alignment=['x_ptr', 'n'])\n"
+                      "def k(x_ptr, n, s, BLOCK: tl.constexpr):\n"
+                      "    o = tl.arange(0, BLOCK)\n"
+                      "    tl.store(x_ptr + o * s, o + n)\n"
+                      "x = torch.zeros(16, dtype=torch.int32)\n"
+                      "k[(1,)](x, 16, 1, BLOCK=16)\nk[(1,)](x, 1, 1, BLOCK=16)\n"
+                      "print(x.tolist()[:3], sorted(k.cache[0].keys()))"),
+            "[1, 2, 3] ['k[*i32,i32,s=1,BLOCK=16]', 'k[*i32,n=1,s=1,BLOCK=16]']\n");
+}
+
 TEST(HostTriton, CheckedKernelsAreCachedPerSpecialization) {
   EXPECT_EQ(tritonOut("x = torch.ones(4)\no = torch.zeros(4)\nfor _ in range(3): add_kernel[(1,)](x, x, o, 4, BLOCK_SIZE=4)\nprint(len(add_kernel.cache[0]))"), "1\n");
 }
@@ -277,9 +347,11 @@ print(0 < kernel.n_regs <= 255, kernel.n_spills, kernel.metadata.shared > 0, ker
 occupancy = min(65536 // (kernel.n_regs * 32 * 8), 232448 // kernel.metadata.shared)
 kernel[(min(5 * occupancy, 37), 1, 1)](y, x, x.stride(0), y.stride(0), 37, 300, 512, 2)
 print(torch.allclose(y, torch.softmax(x, axis=1), atol=1e-6))
+cuda, ptx = kernel.asm['cuda'], kernel.asm['ptx']
+print(sorted(kernel.asm.keys()), 'void __launch_bounds__(256) ts_softmax_kernel(' in cuda, '.entry ts_softmax_kernel(' in ptx)
 )");
   ASSERT_TRUE(r.ok) << r.errorName << ": " << r.errorValue << "\n" << r.traceback;
-  EXPECT_EQ(r.out, "True 0 True 8 2 softmax_kernel\nTrue\n");
+  EXPECT_EQ(r.out, "True 0 True 8 2 softmax_kernel\nTrue\n['cuda', 'ptx'] True True\n");
   EXPECT_EQ(pyError(std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel.warmup(x, x, x, 4, BLOCK_SIZE=4)"),
             "TypeError: warmup() missing required keyword argument 'grid'");
 }
