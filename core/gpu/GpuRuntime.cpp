@@ -336,6 +336,7 @@ void GpuRuntime::beginTiming() {
 std::pair<double, int> GpuRuntime::endTiming() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   timing_ = false;
+  flushBeforeNextTimed_ = false;
   return {timedMs_, timedOps_};
 }
 
@@ -350,6 +351,10 @@ void GpuRuntime::timed(const std::string& what, const std::function<void()>& iss
     check(api_->eventCreate(&eventStart_, 0), "cuEventCreate", what);
     check(api_->eventCreate(&eventEnd_, 0), "cuEventCreate", what);
   }
+  if (flushBeforeNextTimed_) {
+    flushBeforeNextTimed_ = false;
+    flushL2();
+  }
   check(api_->eventRecord(eventStart_, nullptr), "cuEventRecord", what);
   issue();
   check(api_->eventRecord(eventEnd_, nullptr), "cuEventRecord", what);
@@ -361,8 +366,11 @@ void GpuRuntime::timed(const std::string& what, const std::function<void()>& iss
 }
 
 std::pair<double, int> GpuRuntime::timeDeviceWork(const std::function<void()>& work) {
-  flushL2();
   beginTiming();
+  {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    flushBeforeNextTimed_ = true;
+  }
   try {
     work();
   } catch (...) {
@@ -378,25 +386,40 @@ void GpuRuntime::flushL2() {
   ensureContext("the L2 flush");
   if (!flushBuffer_) flushBuffer_ = allocate(kFlushBytes, "the L2 flush");
   check(api_->memsetD32(flushBuffer_, 0, kFlushBytes / 4), "cuMemsetD32", "the L2 flush");
-  check(api_->ctxSynchronize(), "cuCtxSynchronize", "the L2 flush");
 }
 
 // --- launches
 
-GpuLaunchResult GpuRuntime::launch(const ir::Kernel& kernel, const int64_t grid[3], const std::vector<GpuArg>& args,
+std::shared_ptr<const CompiledKernel> GpuRuntime::buildForLaunch(const ir::KernelPtr& kernel, bool programTiming) {
+  const auto key = std::make_pair(kernel.get(), programTiming);
+  if (auto it = launchBuilds_.find(key); it != launchBuilds_.end()) {
+    if (it->second.kernel.lock() == kernel) return it->second.compiled;
+    launchBuilds_.erase(it);  // that kernel died; this one lives at its address
+  }
+  CudaCodegenOptions codegen;
+  codegen.programTiming = programTiming;
+  // A quick build may run the first launch while the optimized one compiles; timed launches wait for
+  // the optimized build, so that no measurement sees the quick one.
+  std::shared_ptr<const CompiledKernel> compiled =
+      GpuCompiler::instance().compileForLaunch(*kernel, GpuCompiler::defaultArch(), codegen, !timing_ && !programTiming);
+  if (compiled->tier == CompileTier::Optimized) {
+    if (launchBuilds_.size() >= 256)
+      std::erase_if(launchBuilds_, [](const auto& entry) { return entry.second.kernel.expired(); });
+    launchBuilds_[key] = LaunchBuild{kernel, compiled};
+  }
+  return compiled;
+}
+
+GpuLaunchResult GpuRuntime::launch(const ir::KernelPtr& kernelPtr, const int64_t grid[3], const std::vector<GpuArg>& args,
                                    bool programTiming) {
+  const ir::Kernel& kernel = *kernelPtr;
   const auto entered = std::chrono::steady_clock::now();
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   GpuLaunchResult result;
   ensureContext("kernel '" + kernel.name + "'");
   const auto ready = std::chrono::steady_clock::now();
   result.waitSeconds = std::chrono::duration<double>(ready - entered).count();
-  const std::string arch = GpuCompiler::defaultArch();
-  CudaCodegenOptions codegen;
-  codegen.programTiming = programTiming;
-  // A quick build may run the first launch while the optimized one compiles; timed launches wait for
-  // the optimized build, so that no measurement sees the quick one.
-  result.compiled = GpuCompiler::instance().compileForLaunch(kernel, arch, codegen, !timing_ && !programTiming);
+  result.compiled = buildForLaunch(kernelPtr, programTiming);
   const CompiledKernel& ck = *result.compiled;
   const std::string& name = kernel.name;
   const std::string what = "kernel '" + name + "'";

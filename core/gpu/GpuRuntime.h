@@ -85,7 +85,9 @@ public:
   // Compiles (cached), loads and launches grid x numThreads with device-address arguments, then
   // synchronizes and reads the status word. Throws lang::CompileError (unsupported IR), GpuError
   // (CUDA failures).
-  GpuLaunchResult launch(const ir::Kernel& kernel, const int64_t grid[3], const std::vector<GpuArg>& args,
+  // A kernel launched again while alive skips code generation and hashing (its optimized build is
+  // remembered by the kernel object).
+  GpuLaunchResult launch(const ir::KernelPtr& kernel, const int64_t grid[3], const std::vector<GpuArg>& args,
                          bool programTiming = false);
   // Registers, shared and local memory of a compiled kernel (loads it).
   KernelResources resources(const CompiledKernel& compiled);
@@ -102,12 +104,16 @@ public:
   // operations ran.
   void beginTiming();
   std::pair<double, int> endTiming();
-  // Flushes L2, runs `work` between beginTiming and endTiming (also when it throws) and returns
-  // endTiming's (milliseconds, operations): one do_bench or autotune sample.
+  // Runs `work` between beginTiming and endTiming (also when it throws) with the L2 flushed before
+  // its first device operation, and returns endTiming's (milliseconds, operations): one do_bench or
+  // autotune sample. As in Triton's do_bench, the flush is queued without waiting for it and the
+  // start event right behind it, so the GPU is still busy when the operation is launched and the
+  // host's launch latency is not counted.
   std::pair<double, int> timeDeviceWork(const std::function<void()>& work);
   // Brackets work issued by `issue` (on the null stream, current context) when timing is on.
   void timed(const std::string& what, const std::function<void()>& issue);
-  // Overwrites a 256 MB buffer so the next timed operation starts with a cold L2 (do_bench's flush).
+  // Queues (does not wait for) the overwrite of a 256 MB buffer, so that work queued after it starts
+  // with a cold L2 (do_bench's flush).
   void flushL2();
   // Makes the runtime's context current on this thread (for libraries such as cuBLAS).
   void makeCurrent(const std::string& forWhat);
@@ -142,10 +148,19 @@ private:
   size_t cachedBytes_ = 0;
   uint64_t flushBuffer_ = 0;
   bool timing_ = false;
+  bool flushBeforeNextTimed_ = false;
   double timedMs_ = 0;
   int timedOps_ = 0;
   CUevent eventStart_ = nullptr, eventEnd_ = nullptr;
   std::map<std::string, std::shared_ptr<const RawModule>> raw_;
+  // Optimized builds by the kernel object they were built from, and whether with program timing.
+  // The weak pointer tells the kernel that was built from a later one at a reused address.
+  struct LaunchBuild {
+    std::weak_ptr<const ir::Kernel> kernel;
+    std::shared_ptr<const CompiledKernel> compiled;
+  };
+  std::map<std::pair<const ir::Kernel*, bool>, LaunchBuild> launchBuilds_;
+  std::shared_ptr<const CompiledKernel> buildForLaunch(const ir::KernelPtr& kernel, bool programTiming);
 };
 
 }  // namespace tilescope::gpu

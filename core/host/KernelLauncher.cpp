@@ -264,7 +264,7 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
   const double uploadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - uploadStart).count();
   gpu::GpuLaunchResult result;
   try {
-    result = gpu::GpuRuntime::instance().launch(*launch.kernel, launch.grid.data(), args,
+    result = gpu::GpuRuntime::instance().launch(launch.kernel, launch.grid.data(), args,
                                                 !in.launchSettings().programTimingPath.empty());
   } catch (const lang::CompileError& e) {
     if (fallback) return false;

@@ -687,3 +687,20 @@ print(((c.double() - SCALE * (a.double() @ b.double())).abs().max() < 1e-2).item
   EXPECT_NE(second.err.find("(memory cache)"), std::string::npos) << second.err;
   EXPECT_EQ(second.err.find("quick build"), std::string::npos) << second.err;
 }
+
+// Launches remember the build of each kernel object (no code generation per launch); a kernel
+// redefined again and again, whose IR may be allocated where an earlier one's was, must still run
+// its own code every time.
+TEST(GpuRun, EachDefinitionOfAKernelRunsItsOwnBuild) {
+  SKIP_WITHOUT_GPU();
+  tilescope::host::HostExecutor ex;
+  PyRun setup = runOnGpu("import torch\nimport triton\nimport triton.language as tl\nout = torch.zeros(64, device='cuda')\n", ex);
+  ASSERT_TRUE(setup.ok) << setup.errorValue << setup.err;
+  for (int version = 1; version <= 12; ++version) {
+    const std::string v = std::to_string(version);
+    PyRun r = runPy(ex, "@triton.jit\ndef fill(out_ptr, B: tl.constexpr):\n    tl.store(out_ptr + tl.arange(0, B), tl.full((B,), " + v +
+                            ".0, tl.float32))\n\nfor _ in range(2):\n    fill[(1,)](out, B=64)\nprint(out.min().item(), out.max().item())\n");
+    ASSERT_TRUE(r.ok) << r.errorValue << r.err;
+    EXPECT_EQ(r.out, v + ".0 " + v + ".0\n") << "definition " << version;
+  }
+}
