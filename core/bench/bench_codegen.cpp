@@ -1,42 +1,21 @@
-// Host cost of a GPU launch before the driver call: what GpuCompiler::compileForLaunch does on every
-// launch of an already-compiled kernel (generate the CUDA C++, hash it into the cache key). In
-// do_bench the GPU works on the L2 flush meanwhile; a launch whose host part outlasts the flush
+// Host cost of finding a launch's build by its CUDA C++: GpuCompiler::compileForLaunch generates the
+// code and hashes it into the cache key. Every launch paid it until GpuRuntime remembered each kernel
+// object's optimized build; a kernel's first launches (and those on its quick build) still do. In
+// do_bench the GPU works on the L2 flush meanwhile, and a launch whose host part outlasts the flush
 // leaves the GPU idle inside the timed window. docs/PERFORMANCE.md records the figures.
 #include <benchmark/benchmark.h>
 
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 
+#include "core/bench/SeedPrograms.h"
 #include "core/gpu/CudaCodegen.h"
 #include "core/gpu/GpuCompiler.h"
 #include "core/lang/Checker.h"
-#include "core/lang/Parser.h"
-#include "tests/SeedSources.h"
 
 namespace {
 
 using namespace tilescope;
-
-std::string readSeed(const char* name) {
-  std::ifstream in(std::filesystem::path(TILESCOPE_SEEDS_DIR) / name, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-std::shared_ptr<lang::Program> parseSeed(const char* name) {
-  const std::string markdown = readSeed(name);
-  if (markdown.empty()) return nullptr;
-  auto program = std::make_shared<lang::Program>();
-  for (const seeds::SeedPiece& piece : seeds::seedPieces(markdown)) {
-    auto file = std::make_shared<lang::SourceFile>(name, piece.code, piece.firstLine);
-    lang::ParseResult parsed = lang::parseModule(file);
-    if (!parsed.ok() || !parsed.module) return nullptr;
-    program->addModule(std::shared_ptr<const lang::Module>(std::move(parsed.module)));
-  }
-  return program;
-}
 
 lang::ArgSpec P(ir::DType t) { return lang::ArgSpec::pointer(t, true); }
 lang::ArgSpec S(ir::DType t, bool divisibleBy16) { return lang::ArgSpec::scalar(t, divisibleBy16); }
@@ -44,7 +23,8 @@ lang::ArgSpec C(int64_t v) { return lang::ArgSpec::constexprValue(lang::ConstVal
 
 // The seed kernel `name` specialized as the comparison benchmark launches it (sm_90a).
 ir::KernelPtr seedKernel(benchmark::State& state, const char* seed, const char* name, const lang::Specialization& spec) {
-  auto program = parseSeed(seed);
+  const std::string markdown = bench::readSeed(seed);
+  auto program = markdown.empty() ? nullptr : bench::parseSeed(seed, markdown);
   if (!program) {
     state.SkipWithError((std::string("seed tutorial not found or not parsed: ") + seed).c_str());
     return nullptr;

@@ -4,38 +4,19 @@
 // pointer dtypes inferred.
 #include <benchmark/benchmark.h>
 
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 
+#include "core/bench/SeedPrograms.h"
 #include "core/lang/Checker.h"
-#include "core/lang/Parser.h"
-#include "tests/SeedSources.h"
 
 namespace {
 
 using namespace tilescope;
+using bench::parseSeed;
+using bench::readSeed;
 
 const char* const kSeedFiles[] = {"triton-from-zero.md", "triton-practitioners-guide.md"};
-
-std::string readSeed(const char* name) {
-  std::ifstream in(std::filesystem::path(TILESCOPE_SEEDS_DIR) / name, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-// Parses one seed into a program; empty when the file is missing or does not parse.
-std::shared_ptr<lang::Program> parseSeed(const char* name, const std::string& markdown) {
-  auto program = std::make_shared<lang::Program>();
-  for (const seeds::SeedPiece& piece : seeds::seedPieces(markdown)) {
-    auto file = std::make_shared<lang::SourceFile>(name, piece.code, piece.firstLine);
-    lang::ParseResult parsed = lang::parseModule(file);
-    if (!parsed.ok() || !parsed.module) return nullptr;
-    program->addModule(std::shared_ptr<const lang::Module>(std::move(parsed.module)));
-  }
-  return program;
-}
 
 bool loadSeeds(benchmark::State& state, std::string (&texts)[2]) {
   for (int i = 0; i < 2; ++i) {

@@ -66,22 +66,12 @@ TEST(HostTriton, AMultipleOf16AndAnotherIntAreDifferentSpecializations) {
                    "'add_kernel[*fp32:16,*fp32:16,*fp32:16,i32:16,BLOCK_SIZE=32]']\n");
   EXPECT_EQ(r.err.find("specialized as a multiple of 16"), std::string::npos) << r.err;
 }
-// Triton 3.6 compiles a run-time int of 1 as the constant 1 (its signature says 'constexpr');
-// do_not_specialize keeps it a run-time i32 and drops the divisibility too.
-const char* kStrideKernel = R"(
-@triton.jit
-def strided(x_ptr, out_ptr, s, n, BLOCK: tl.constexpr):
-    o = tl.arange(0, BLOCK)
-    s64 = s.to(tl.int64)
-    acc = tl.zeros((BLOCK,), dtype=tl.float32)
-    for i in range(0, n):
-        acc += tl.load(x_ptr + o * s64 + i)
-    q = n // s + n % s - (s << 1) + tl.cdiv(n, s) + (s == 1)
-    tl.store(out_ptr + o, acc + q)
 
-@triton.jit(do_not_specialize=['s', 3])
-def strided_runtime(x_ptr, out_ptr, s, n, BLOCK: tl.constexpr):
-    o = tl.arange(0, BLOCK)
+// Triton 3.6 compiles a run-time int of 1 as the constant 1 (its signature says 'constexpr');
+// do_not_specialize keeps it a run-time i32 and drops the divisibility too. One body, two defs.
+std::string strideKernels() {
+  const std::string params = "(x_ptr, out_ptr, s, n, BLOCK: tl.constexpr):\n";
+  const std::string body = R"(    o = tl.arange(0, BLOCK)
     s64 = s.to(tl.int64)
     acc = tl.zeros((BLOCK,), dtype=tl.float32)
     for i in range(0, n):
@@ -89,9 +79,11 @@ def strided_runtime(x_ptr, out_ptr, s, n, BLOCK: tl.constexpr):
     q = n // s + n % s - (s << 1) + tl.cdiv(n, s) + (s == 1)
     tl.store(out_ptr + o, acc + q)
 )";
+  return "\n@triton.jit\ndef strided" + params + body + "\n@triton.jit(do_not_specialize=['s', 3])\ndef strided_runtime" + params + body;
+}
 
 TEST(HostTriton, AnIntOfOneIsSpecializedAndComputesAsARuntimeInt) {
-  const PyRun r = runPy(std::string(kPrelude) + kStrideKernel +
+  const PyRun r = runPy(std::string(kPrelude) + strideKernels() +
                         "x = torch.arange(64, dtype=torch.float32)\n"
                         "for s, n in [(1, 1), (1, 3), (2, 1), (2, 32)]:\n"
                         "    a = torch.zeros(8)\n"
