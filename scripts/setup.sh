@@ -67,12 +67,12 @@ configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DTILESCOPE_GUI=OFF -DTI
   -DTILESCOPE_SANITIZE=ON -DTILESCOPE_WERROR=ON
 step "Core tests under AddressSanitizer + UBSan (leak checking on)"
 # Leaks inside the dlopen'd CUDA libraries (NVRTC's one-time caches) are theirs, not ours. The
-# gpu-labelled tests run NVRTC, whose worker threads can crash LeakSanitizer's exit-time tracer
-# ("Tracer caught signal 11"): they run under ASan and UBSan with the leak check off.
+# gpu- and nvrtc-labelled tests run NVRTC, whose worker threads can crash LeakSanitizer's exit-time
+# tracer ("Tracer caught signal 11"): they run under ASan and UBSan with the leak check off.
 LSAN_OPTIONS="suppressions=$root/tests/lsan.supp" UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE gpu
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE '^(gpu|nvrtc)$'
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j "$jobs" -L gpu
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -L '^(gpu|nvrtc)$'
 
 if command -v clang++ >/dev/null; then
   step "Short libFuzzer run of the parser (clang, ASan+UBSan)"

@@ -266,19 +266,28 @@ TEST(HostTriton, BadPidFilterIsValueError) {
   PyRun r = runPy(ex, std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)\n");
   EXPECT_EQ(r.errorName, "ValueError");
 }
-TEST(HostTriton, GpuBackendRunsOnTheGpuOrSaysWhyNot) {
+// --backend gpu with and without a device: one test each, the other skipped, so the result says
+// which branch ran.
+namespace {
+PyRun addOnTheGpuBackend() {
   tilescope::host::HostExecutor ex;
   ex.setBackend(tilescope::host::Backend::Gpu);
-  PyRun r = runPy(ex, std::string(kPrelude) + kAddKernel +
-                          "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)\nprint(x.tolist())\n");
-  if (tilescope::gpu::GpuRuntime::instance().available()) {
-    EXPECT_TRUE(r.ok) << r.errorValue;
-    EXPECT_EQ(r.out, "[2.0, 2.0, 2.0, 2.0]\n");
-  } else {
-    EXPECT_EQ(r.errorName, "RuntimeError");
-    EXPECT_EQ(r.errorValue.rfind("--backend gpu needs a CUDA device: ", 0), 0u) << r.errorValue;
-    EXPECT_NE(r.errorValue.find("run with --backend sim or auto"), std::string::npos) << r.errorValue;
-  }
+  return runPy(ex, std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)\nprint(x.tolist())\n");
+}
+}  // namespace
+TEST(HostTriton, GpuBackendRunsOnTheGpu) {
+  if (!tilescope::gpu::GpuRuntime::instance().available())
+    GTEST_SKIP() << "no CUDA device: " << tilescope::gpu::GpuRuntime::instance().unavailableReason();
+  const PyRun r = addOnTheGpuBackend();
+  EXPECT_TRUE(r.ok) << r.errorValue;
+  EXPECT_EQ(r.out, "[2.0, 2.0, 2.0, 2.0]\n");
+}
+TEST(HostTriton, GpuBackendWithoutAGpuSaysWhyNot) {
+  if (tilescope::gpu::GpuRuntime::instance().available()) GTEST_SKIP() << "a CUDA device is present: GpuBackendRunsOnTheGpu covers it";
+  const PyRun r = addOnTheGpuBackend();
+  EXPECT_EQ(r.errorName, "RuntimeError");
+  EXPECT_EQ(r.errorValue.rfind("--backend gpu needs a CUDA device: ", 0), 0u) << r.errorValue;
+  EXPECT_NE(r.errorValue.find("run with --backend sim or auto"), std::string::npos) << r.errorValue;
 }
 
 // What Triton's tutorials ask of the active driver, as they ask it (01 vector add, 02 fused softmax,
