@@ -96,28 +96,41 @@ TEST(GpuRun, PipelinedMatmulLoopsMatchTheSimulator) {
 
 TEST(GpuRun, CrossCheckCatchesADifference) {
   SKIP_WITHOUT_GPU();
-  // The check itself must be able to fail: a kernel whose result depends on the thread that runs it
-  // (a racy read of what another program writes) is not what the simulator computes.
-  CrossCheckEnv env;
-  tilescope::host::HostExecutor ex;
-  ex.setBackend(tilescope::host::Backend::Gpu);
-  const PyRun r = runPy(ex, R"(import torch
+  // The check itself must be able to fail, on every run: TILESCOPE_GPU_CROSSCHECK_CORRUPT flips the
+  // bits of the first element of one argument's GPU result before the comparison. The same launch
+  // without it is the positive control.
+  const char* code = R"(import torch
 import triton
 import triton.language as tl
 
 @triton.jit
-def racy(x_ptr, B: tl.constexpr):
-    pid = tl.program_id(0)
+def fill(out_ptr, B: tl.constexpr):
     offs = tl.arange(0, B)
-    v = tl.atomic_add(x_ptr + offs, 1.0)
-    tl.store(x_ptr + B + pid * B + offs, v)
+    tl.store(out_ptr + offs, offs.to(tl.float32) * 2.0 + 1.0)
 
-x = torch.zeros(64 * 65)
-racy[(64,)](x, B=64)
-)");
-  // Atomics return old values in launch order on the simulator, in arrival order on the GPU.
-  if (r.ok) GTEST_SKIP() << "the GPU happened to run the 64 programs in order";
-  EXPECT_NE(r.errorValue.find("GPU and simulator disagree on kernel 'racy'"), std::string::npos) << r.errorValue;
+out = torch.zeros(64)
+fill[(1,)](out, B=64)
+print(out[0].item(), out[63].item())
+)";
+  CrossCheckEnv env;
+  {
+    tilescope::host::HostExecutor ex;
+    ex.setBackend(tilescope::host::Backend::Gpu);
+    const PyRun clean = runPy(ex, code);
+    ASSERT_TRUE(clean.ok) << clean.errorValue << clean.err;
+    EXPECT_EQ(clean.out, "1.0 127.0\n");
+  }
+  setenv("TILESCOPE_GPU_CROSSCHECK_CORRUPT", "out_ptr", 1);
+  tilescope::host::HostExecutor ex;
+  ex.setBackend(tilescope::host::Backend::Gpu);
+  const PyRun r = runPy(ex, code);
+  unsetenv("TILESCOPE_GPU_CROSSCHECK_CORRUPT");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.errorName, "RuntimeError");
+  EXPECT_NE(r.errorValue.find("GPU and simulator disagree on kernel 'fill': argument 'out_ptr' (fp32) differs in 1 of 64 "
+                              "elements; first at storage element 0"),
+            std::string::npos)
+      << r.errorValue;
 }
 
 TEST(GpuRun, DeviceAssertionNamesTheProgram) {
