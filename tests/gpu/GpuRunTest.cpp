@@ -8,10 +8,13 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -193,7 +196,13 @@ print("next launch:", y[63].item(), y[1].item())
   EXPECT_NE(r.output.find("illegal memory access"), std::string::npos) << r.output;
   // CUDA may keep a process's GPU state broken after a sticky error (the H100 driver 580 does): then
   // the next launch in that process must say so plainly, and the next process works.
-  if (r.output.find("next launch: 126.0 2.0") == std::string::npos) {
+  // Which of the two behaviours this driver showed is recorded (XML property, and a line in the log).
+  const bool sameProcessWorks = r.output.find("next launch: 126.0 2.0") != std::string::npos;
+  const char* branch = sameProcessWorks ? "the next launch in the faulting process worked"
+                                        : "the faulting process stayed broken and its next launch said so";
+  RecordProperty("after_fault", branch);
+  std::printf("after the fault: %s\n", branch);
+  if (!sameProcessWorks) {
     EXPECT_NE(r.output.find("restart the program or the notebook's kernel process"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("kernel 'fill'"), std::string::npos) << r.output;
   }
@@ -220,7 +229,7 @@ print("next process:", y[63].item(), y[1].item())
 TEST(GpuRun, TritonFromZeroSeedBlocksMatchTheSimulator) {
   SKIP_WITHOUT_GPU();
   std::ifstream f(std::string(TILESCOPE_SEEDS_DIR) + "/triton-from-zero.md", std::ios::binary);
-  if (!f) GTEST_SKIP() << "seed not found in " << TILESCOPE_SEEDS_DIR;
+  if (!f) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   std::vector<std::string> lines;
   for (std::string l; std::getline(f, l);) lines.push_back(l);
   CrossCheckEnv env("3");
@@ -392,6 +401,8 @@ print(((ab @ bb).double() - ab.double() @ bb.double()).abs().max().item() < 1e-3
   EXPECT_EQ(r.out, "True (300, 100) True True\nTrue (300, 100) True True\nTrue (300, 100) True True\nTrue\n") << r.err;
 }
 
+// What do_bench returns, not how fast the GPU is: the speed of this add (2^24 floats) is measured by
+// core/bench/gpu/vector_add.py (docs/PERFORMANCE.md).
 TEST(GpuRun, DoBenchTimesTheDeviceWork) {
   SKIP_WITHOUT_GPU();
   tilescope::host::HostExecutor ex;
@@ -402,12 +413,11 @@ y = torch.rand(1 << 24, device='cuda')
 t0 = time.perf_counter()
 ms, lo, hi = triton.testing.do_bench(lambda: add(x, y), quantiles=[0.5, 0.2, 0.8])
 wall = (time.perf_counter() - t0) * 1000
-gbps = 3 * x.numel() * 4 / ms * 1e-6
-# 2^24 floats: a few tens of microseconds on any recent GPU, far below host-side copies (~10 ms).
-print(0 < lo <= ms <= hi, ms < 2.0, gbps > 200, wall > ms)
+# Quantiles in order; the samples (device time of one call each) fit many times in the wall time.
+print(0 < lo <= ms <= hi, wall > ms)
 )", ex);
   ASSERT_TRUE(r.ok) << r.errorValue << r.err;
-  EXPECT_EQ(r.out, "True True True True\n") << r.err;
+  EXPECT_EQ(r.out, "True True\n") << r.err;
 }
 
 TEST(GpuRun, ProgramTimingRecordsEveryProgramsSmAndTimes) {
@@ -462,11 +472,11 @@ busy[(7, 2, 3)](x, 0, B=256)  # all masked: only the timing matters
   EXPECT_TRUE(pids.count({6, 1, 2}));
 }
 
+// The autotuner keeps the config with the smallest of the medians it prints, whichever that is on
+// this GPU: which config is faster is a benchmark's question (core/bench/gpu/autotune.py).
 TEST(GpuRun, AutotuneTimesTheConfigsAndKeepsTheFastest) {
   SKIP_WITHOUT_GPU();
   tilescope::host::HostExecutor ex;
-  // The simulator takes the first config; on the GPU the tiny-block config is several times slower
-  // than the wide one on 2^24 elements, so timing must pick the second.
   PyRun r = runOnGpu(R"(import torch
 import triton
 import triton.language as tl
@@ -477,14 +487,27 @@ def scale(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2.0, mask=offs < n)
 
-x = torch.rand(1 << 24, device='cuda')
+x = torch.rand(1 << 20, device='cuda')
 out = torch.empty_like(x)
 scale[lambda meta: (triton.cdiv(x.numel(), meta['BLOCK']),)](x, out, x.numel())
-print(scale.best_config.kwargs['BLOCK'], torch.equal(out, x * 2))
+print('best BLOCK', scale.best_config.kwargs['BLOCK'], torch.equal(out, x * 2))
 )", ex);
   ASSERT_TRUE(r.ok) << r.errorValue << r.err;
   EXPECT_NE(r.out.find("timed 2 configs of scale on the GPU"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("2048 True\n"), std::string::npos) << r.out;
+  // "  BLOCK: 32, num_warps: 1, ...: 0.1234 ms" per config, "using BLOCK: 2048, ..." for the choice.
+  const std::regex timed(R"(^  BLOCK: (\d+), (.*): ([0-9.]+) ms$)");
+  std::map<int, double> medians;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    if (std::smatch m; std::regex_match(line, m, timed)) medians[std::stoi(m[1])] = std::stod(m[3]);
+  ASSERT_EQ(medians.size(), 2u) << r.out;
+  std::smatch chosen;
+  ASSERT_TRUE(std::regex_search(r.out, chosen, std::regex(R"(using BLOCK: (\d+),)"))) << r.out;
+  const int block = std::stoi(chosen[1]);
+  ASSERT_TRUE(medians.count(block)) << r.out;
+  const double best = medians.at(block);
+  for (const auto& [other, ms] : medians) EXPECT_LE(best, ms) << "BLOCK " << other << " was faster:\n" << r.out;
+  EXPECT_NE(r.out.find("best BLOCK " + std::to_string(block) + " True\n"), std::string::npos) << r.out;
 }
 
 TEST(GpuRun, TensorCoreMatmulsMatchTheSimulatorAndFloat64) {
