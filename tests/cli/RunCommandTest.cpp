@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/gpu/CudaDriver.h"
 #include "core/gpu/DeviceReport.h"
 #include "tests/cli/CliRunner.h"
 
@@ -147,13 +148,19 @@ TEST(RunCommand, OutOfBoundsStopsByDefaultAndWarnsWhenAsked) {
   EXPECT_EQ(runCli("run --out-of-bounds stop " + notebook).exitCode, 1);
 }
 
-TEST(RunCommand, GpuBackendRunsOrSaysClearlyThatThereIsNoGpu) {
+// --backend gpu with and without a device: one test each, the other skipped, so the result says
+// which branch ran.
+TEST(RunCommand, GpuBackendRunsOnAGpu) {
+  if (!tilescope::gpu::DeviceReport::probe().gpuAvailable)
+    GTEST_SKIP() << "no CUDA device: " << tilescope::gpu::CudaDriver::instance().unavailableReason();
   const CliRun r = runCli("run " + tempFile("g.py", "print(1)\n") + " --backend gpu");
-  if (tilescope::gpu::DeviceReport::probe().gpuAvailable) {
-    EXPECT_EQ(r.exitCode, 0) << r.output;
-    EXPECT_EQ(r.output, "1\n");
-    return;
-  }
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.output, "1\n");
+}
+
+TEST(RunCommand, GpuBackendWithoutAGpuSaysSoClearly) {
+  if (tilescope::gpu::DeviceReport::probe().gpuAvailable) GTEST_SKIP() << "a CUDA device is present: GpuBackendRunsOnAGpu covers it";
+  const CliRun r = runCli("run " + tempFile("g.py", "print(1)\n") + " --backend gpu");
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.output.find("--backend gpu"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Use --backend sim or auto"), std::string::npos) << r.output;
