@@ -40,9 +40,8 @@ inline GoldenOutcome compareOrUpdateGolden(const std::filesystem::path& path, co
   return out && readGoldenFile(path) == actual ? GoldenOutcome::Rewritten : GoldenOutcome::WriteFailed;
 }
 
-// Compares `actual` with tests/golden/<relative>. `what` names the output in failure messages.
-inline void expectGolden(const std::string& relative, const std::string& actual, const std::string& what = "output") {
-  const std::filesystem::path path = std::filesystem::path(TILESCOPE_TEST_DATA_DIR) / "golden" / relative;
+// Compares `actual` with the golden file at `path`. `what` names the output in failure messages.
+inline void expectGoldenFile(const std::filesystem::path& path, const std::string& actual, const std::string& what = "output") {
   switch (compareOrUpdateGolden(path, actual, goldenUpdateRequested())) {
     case GoldenOutcome::Matches: return;
     case GoldenOutcome::Missing:
@@ -59,6 +58,11 @@ inline void expectGolden(const std::string& relative, const std::string& actual,
       GTEST_SKIP() << "TILESCOPE_UPDATE_GOLDEN=1 rewrote golden file " << path.string()
                    << " (nothing compared; review the diff)";
   }
+}
+
+// Compares `actual` with tests/golden/<relative>.
+inline void expectGolden(const std::string& relative, const std::string& actual, const std::string& what = "output") {
+  expectGoldenFile(std::filesystem::path(TILESCOPE_TEST_DATA_DIR) / "golden" / relative, actual, what);
 }
 
 }  // namespace tilescope::golden

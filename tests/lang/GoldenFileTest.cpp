@@ -1,8 +1,10 @@
 // The golden-file helper (tests/GoldenFile.h) every golden comparison goes through: an update run
 // rewrites only files that differ, and expectGolden() then marks the test skipped, naming the file.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <cstdlib>
 #include <fstream>
 #include <unistd.h>
 
@@ -49,4 +51,30 @@ TEST(GoldenFile, AnUpdateRewritesOnlyWhatDiffersAndSaysSo) {
   EXPECT_EQ(readGoldenFile(golden), "new\n");
   EXPECT_EQ(compareOrUpdateGolden(t.dir / "sub" / "b.txt", "made\n", true), GoldenOutcome::Rewritten);
   EXPECT_EQ(readGoldenFile(t.dir / "sub" / "b.txt"), "made\n");
+}
+
+// What a test reports: a rewritten file is a skip naming it, never a pass; a stale file without the
+// update variable is a failure naming it.
+TEST(GoldenFile, ARewriteIsReportedAsASkipNamingTheFile) {
+  TempDir t;
+  const fs::path golden = t.dir / "c.txt";
+  std::ofstream(golden) << "old\n";
+  ::testing::TestPartResultArray results;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD,
+                                                         &results);
+    tilescope::golden::expectGoldenFile(golden, "new\n");  // compared: fails
+    setenv("TILESCOPE_UPDATE_GOLDEN", "1", 1);
+    tilescope::golden::expectGoldenFile(golden, "new\n");  // rewritten: skipped
+    tilescope::golden::expectGoldenFile(golden, "new\n");  // now the same: nothing to report
+    unsetenv("TILESCOPE_UPDATE_GOLDEN");
+  }
+  ASSERT_EQ(results.size(), 2);
+  EXPECT_TRUE(results.GetTestPartResult(0).failed());
+  EXPECT_NE(std::string(results.GetTestPartResult(0).message()).find(golden.string()), std::string::npos);
+  EXPECT_TRUE(results.GetTestPartResult(1).skipped());
+  EXPECT_NE(std::string(results.GetTestPartResult(1).message()).find("TILESCOPE_UPDATE_GOLDEN=1 rewrote golden file " + golden.string()),
+            std::string::npos)
+      << results.GetTestPartResult(1).message();
+  EXPECT_EQ(readGoldenFile(golden), "new\n");
 }
