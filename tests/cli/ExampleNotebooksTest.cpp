@@ -116,7 +116,7 @@ TEST(ExampleNotebooks, HoldNoReplacementCharacters) {
 // tutorials longer than API boilerplate appears in it. Reads the seeds at test time.
 TEST(ExampleNotebooks, KernelTourSharesNoLineWithTheSeeds) {
   const fs::path seeds(TILESCOPE_SEEDS_DIR);
-  if (!fs::is_directory(seeds)) GTEST_SKIP() << "seed tutorials not found at " << seeds << " (shared/seeds)";
+  if (!fs::is_directory(seeds)) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   const std::string tour = readFile(kTour);
   int checked = 0;
   for (const auto& entry : fs::directory_iterator(seeds)) {
