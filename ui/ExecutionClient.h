@@ -65,6 +65,10 @@ public:
   // convention): such a cell's error does not drop the cells queued after it.
   void setExpectErrors(bool expect) { expectErrors_ = expect; }
   bool expectErrors() const { return expectErrors_; }
+  // Whether the cells queued from now on are tagged "gpu-only": the worker skips them, saying why,
+  // unless kernels run on a GPU (core/host/GpuOnlyCells.h).
+  void setGpuOnly(bool gpuOnly) { gpuOnly_ = gpuOnly; }
+  bool gpuOnly() const { return gpuOnly_; }
 
 signals:
   void executionStarted(const QString& cellId, int executionCount);
@@ -81,6 +85,7 @@ signals:
 private:
   bool warnOnOutOfBounds_ = false;
   bool expectErrors_ = false;
+  bool gpuOnly_ = false;
 };
 
 }  // namespace tilescope::ui

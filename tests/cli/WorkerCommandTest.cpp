@@ -258,6 +258,30 @@ TEST(WorkerCommand, RealExecutorRunsPythonAndKeepsStateBetweenCells) {
   EXPECT_TRUE(sawStream);
 }
 
+TEST(WorkerCommand, GpuOnlyCellsAreSkippedWithTheReasonOnTheSimulator) {
+  Worker worker(false);
+  worker.receive();
+  json request = execute("r1", "print('ran')");
+  request["gpu_only"] = true;
+  worker.send(request);
+  const auto messages = worker.receiveUntil("execute_reply");
+  ASSERT_FALSE(messages.empty());
+  EXPECT_EQ(messages.back()["status"], "ok") << "a skipped cell is no failure: Run all goes on";
+  std::string shown;
+  for (const json& m : messages)
+    if (m["type"] == "stream") shown += m["text"].get<std::string>();
+  EXPECT_EQ(shown.find("ran"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("Skipped: this cell is tagged gpu-only"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("--backend gpu"), std::string::npos) << "says how to run it: " << shown;
+  // Untagged cells run as before.
+  worker.receive();  // idle
+  worker.send(execute("r2", "print('ran')"));
+  std::string next;
+  for (const json& m : worker.receiveUntil("execute_reply"))
+    if (m["type"] == "stream") next += m["text"].get<std::string>();
+  EXPECT_EQ(next, "ran\n");
+}
+
 TEST(WorkerCommand, ShutdownAndEndOfInputBothExitCleanly) {
   {
     Worker worker(true);

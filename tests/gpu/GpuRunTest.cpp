@@ -287,7 +287,7 @@ print("unlaunched kernels ran")
 
 TEST(GpuRun, ExamplesRunOnTheGpuLikeOnTheSimulator) {
   SKIP_WITHOUT_GPU();
-  for (const char* example : {"vector_add.ipynb", "copy_debugging.py", "practitioners_guide.ipynb", "triton_vs_cuda.ipynb"}) {
+  for (const char* example : {"vector_add.ipynb", "copy_debugging.py", "kernel_tour.ipynb", "triton_vs_cuda.ipynb"}) {
     const std::string path = (fs::path(TILESCOPE_SOURCE_DIR) / "examples" / example).string();
     tilescope::testing::CliRun r;
     {
@@ -426,6 +426,34 @@ print(0 < lo <= ms <= hi, wall > ms)
   EXPECT_EQ(r.out, "True True\n") << r.err;
   EXPECT_EQ(rt.bytesUploaded(), uploaded) << "do_bench's samples copied inputs to the device";
   EXPECT_EQ(rt.bytesDownloaded(), downloaded) << "do_bench's samples copied results to the host";
+}
+
+TEST(GpuRun, BenchmarksOnTheGpuAreNotLabelledSimulatedAndGpuOnlyCellsRun) {
+  SKIP_WITHOUT_GPU();
+  tilescope::host::HostExecutor ex;
+  PyRun r = runOnGpu(std::string(kAddKernel) + R"(
+@triton.testing.perf_report(triton.testing.Benchmark(x_names=['size'], x_vals=[4096, 65536], line_arg='provider',
+    line_vals=['triton'], line_names=['Triton'], ylabel='ms', plot_name='gpu-add', args={}))
+def bench(size, provider):
+    x = torch.rand(size, device='cuda')
+    return triton.testing.do_bench(lambda: add(x, x))
+bench.run(print_data=True)
+)", ex);
+  ASSERT_TRUE(r.ok) << r.errorValue << r.err;
+  EXPECT_EQ(r.out.rfind("gpu-add:\n", 0), 0u) << r.out;
+  EXPECT_NE(r.displayJson.find("\"simulated\":false"), std::string::npos) << r.displayJson;
+  EXPECT_TRUE(ex.runsKernelsOnGpu());
+  // A notebook's gpu-only cells run here.
+  nlohmann::json cell = {{"cell_type", "code"}, {"id", "g1"}, {"source", "print('ran on the GPU backend')"},
+                         {"outputs", nlohmann::json::array()}, {"execution_count", nullptr}};
+  cell["metadata"]["tags"] = nlohmann::json::array({"gpu-only"});
+  nlohmann::json nb = {{"metadata", nlohmann::json::object()}, {"nbformat", 4}, {"nbformat_minor", 5}};
+  nb["cells"] = nlohmann::json::array({cell});
+  const std::string path = (fs::temp_directory_path() / "tilescope_gpu_only.ipynb").string();
+  std::ofstream(path) << nb.dump();
+  const tilescope::testing::CliRun run = tilescope::testing::runCli("run " + path + " --backend gpu");
+  EXPECT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_EQ(run.output, "ran on the GPU backend\n");
 }
 
 TEST(GpuRun, ProgramTimingRecordsEveryProgramsSmAndTimes) {

@@ -1,7 +1,7 @@
 // End to end: the host code of both seed tutorials (TILESCOPE_SEEDS_DIR), extracted from the markdown
 // and run block by block in one session, compared with what the seeds show. Blocks that download the
 // puppy image or use matplotlib/torchvision are skipped, and so are the benchmark blocks (minutes on
-// the simulator; `tilescope-cli run examples/practitioners_guide.ipynb` runs them).
+// the simulator; examples/kernel_tour.ipynb benchmarks its own kernels at sizes that suit it).
 #include <filesystem>
 #include <fstream>
 #include <sstream>

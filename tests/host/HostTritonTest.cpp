@@ -229,8 +229,9 @@ TEST(HostTriton, PerfReportPrintsTableWritesCsvAndEmitsSeries) {
                   "def bench(size, provider, k):\n    v = size * k if provider == 'a' else size / 3\n    return v, v - 1, v + 1\n"
                   "bench.run(print_data=True, show_plots=True, save_path='" + dir + "')\n");
   ASSERT_TRUE(r.ok) << r.traceback;
+  // On the simulator the times are the CPU's: the table says so in its title line.
   EXPECT_EQ(r.out,
-            "demo:\n"
+            "demo (simulated: CPU times, not GPU figures):\n"
             "   size     A         B\n"
             "0   4.0   8.0  1.333333\n"
             "1   8.0  16.0  2.666667\n"
@@ -241,6 +242,7 @@ TEST(HostTriton, PerfReportPrintsTableWritesCsvAndEmitsSeries) {
   EXPECT_EQ(text.str(), "size,A,B\n4.000000,8.000000,1.333333\n8.000000,16.000000,2.666667\n16.000000,32.000000,5.333333\n");
   EXPECT_NE(r.displayMime.find("application/vnd.tilescope.benchmark+json"), std::string::npos);
   EXPECT_NE(r.displayJson.find("\"y_min\":[7.0,15.0,31.0]"), std::string::npos) << r.displayJson;
+  EXPECT_NE(r.displayJson.find("\"simulated\":true"), std::string::npos) << r.displayJson;
   std::filesystem::remove_all(dir);
 }
 TEST(HostTriton, PandasStyleFloatColumns) {

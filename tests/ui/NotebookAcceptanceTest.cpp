@@ -17,6 +17,7 @@
 
 #include "core/notebook/CellOutputs.h"
 #include "tests/ui/UiTestSupport.h"
+#include "ui/BackendSelector.h"
 #include "ui/CodeCellWidget.h"
 #include "ui/CoreFacade.h"
 #include "ui/FileController.h"
@@ -243,21 +244,27 @@ std::string pythonWithNbformat() {
 TEST_F(RealWorkerWindow, BenchmarkTablesPrintMonospacedAndAligned) {
   setCells({kPerfReport});
   const QString shown = runToEnd(0);
-  ASSERT_TRUE(shown.contains("tiny-add:")) << shown.toStdString();
+  // Kernels ran on the simulator: the title line says the times are the CPU's.
+  const QString title = "tiny-add (simulated: CPU times, not GPU figures):";
+  ASSERT_TRUE(shown.contains(title)) << shown.toStdString();
   auto* area = cell(0)->outputArea();
   QLabel* table = nullptr;
   for (int i = 0; i < area->outputCount(); ++i)
-    if (area->outputLabel(i)->text().startsWith("tiny-add:")) table = area->outputLabel(i);
+    if (area->outputLabel(i)->text().startsWith(title)) table = area->outputLabel(i);
   ASSERT_NE(table, nullptr);
   EXPECT_TRUE(QFontInfo(table->font()).fixedPitch()) << table->font().family().toStdString();
-  const QStringList rows = table->text().split('\n').mid(1);  // after "tiny-add:"
+  const QStringList rows = table->text().split('\n').mid(1);  // after the title line
   ASSERT_EQ(rows.size(), 4) << table->text().toStdString();  // header + 3 sizes
   const QFontMetrics metrics(table->font());
   for (const QString& row : rows) EXPECT_EQ(metrics.horizontalAdvance(row), metrics.horizontalAdvance(rows[0])) << row.toStdString();
   EXPECT_TRUE(rows[0].contains("Torch") && rows[0].contains("Twice")) << rows[0].toStdString();
   // The series come as a plot under the table, and the notebook keeps it as a PNG too.
   bool plotted = false;
-  for (int i = 0; i < area->outputCount(); ++i) plotted = plotted || !area->outputLabel(i)->pixmap().isNull();
+  for (int i = 0; i < area->outputCount(); ++i)
+    if (!area->outputLabel(i)->pixmap().isNull()) {
+      plotted = true;
+      EXPECT_EQ(area->outputLabel(i)->accessibleName(), "Benchmark chart: tiny-add (simulated)");
+    }
   EXPECT_TRUE(plotted) << area->plainText().toStdString();
   bool savedPng = false;
   for (const auto& output : window->model()->cell(0).outputs)
@@ -349,6 +356,26 @@ TEST_F(RealWorkerWindow, TheNotebooksOutOfBoundsPolicyReachesTheWorker) {
   EXPECT_TRUE(warned.contains("sum 4")) << warned.toStdString();
   EXPECT_TRUE(warned.contains("out-of-bounds")) << "the warning is still shown: " << warned.toStdString();
   EXPECT_EQ(window->model()->cell(0).outputs.back().value("output_type", ""), "stream");
+}
+
+TEST_F(RealWorkerWindow, RunAllSkipsGpuOnlyCellsOnTheSimulatorSayingWhy) {
+  tilescope::notebook::Notebook nb;
+  nb.appendCell(CellType::Code, "print('before')");
+  auto& large = nb.appendCell(CellType::Code, "print('the large benchmark ran')");
+  large.metadata["tags"] = {"gpu-only"};
+  nb.appendCell(CellType::Code, "print('went on')");
+  window->model()->reset(nb);
+  window->backendSelector()->setBackend(tilescope::ui::Backend::Simulator);
+  QSignalSpy done(window->notebookController(), &tilescope::ui::NotebookController::allRunsFinished);
+  window->notebookController()->runAll();
+  ASSERT_TRUE(done.wait(30000));
+  EXPECT_TRUE(outputText(0).contains("before"));
+  const QString skipped = outputText(1);
+  EXPECT_FALSE(skipped.contains("ran")) << skipped.toStdString();
+  EXPECT_TRUE(skipped.startsWith("Skipped: this cell is tagged gpu-only")) << skipped.toStdString();
+  EXPECT_TRUE(skipped.contains("GPU backend")) << "says how to run it: " << skipped.toStdString();
+  EXPECT_TRUE(outputText(2).contains("went on")) << "a skipped cell does not stop Run all";
+  EXPECT_EQ(window->notebookController()->errorsSinceLastIdle(), 0);
 }
 
 TEST_F(RealWorkerWindow, RunAllGoesOnAfterACellTaggedRaisesException) {
