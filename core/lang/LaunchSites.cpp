@@ -1,5 +1,6 @@
 #include "core/lang/LaunchSites.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -58,13 +59,20 @@ public:
     Env module;
     std::vector<const FunctionDef*> functions;
     for (const auto& m : program_.modules()) walkBody(m->body, module, functions);
-    // A function's globals are looked up when it is called, after the whole module ran.
+    // A function's globals are looked up when it is called, after the whole module ran. Its
+    // parameters take the arguments of each call the code makes (`gather(table, index)`), so a
+    // launch inside a helper function sees the tensors the caller passed; without a call they are
+    // unknown.
     while (!functions.empty()) {
       std::vector<const FunctionDef*> inner;
       for (const FunctionDef* f : functions) {
-        Env local = module;
-        for (const Param& p : f->params.params) local[p.name] = LaunchArg::unknown();
-        walkBody(f->body, local, inner);
+        const auto calls = calls_.find(f->name);
+        const size_t count = calls == calls_.end() ? 0 : calls->second.size();
+        for (size_t c = 0; c < std::max<size_t>(1, count); ++c) {
+          Env local = module;
+          bindParameters(*f, c < count ? &calls->second[c] : nullptr, local);
+          walkBody(f->body, local, inner);
+        }
       }
       functions = std::move(inner);
     }
@@ -72,7 +80,44 @@ public:
   }
 
 private:
+  // The arguments of one call of a host function, as far as the code shows them.
+  struct CallArgs {
+    std::vector<LaunchArg> args;
+    std::map<std::string, LaunchArg> kwargs;
+  };
+  static constexpr size_t kCallsPerFunction = 4;  // distinct calls followed into one function
+
   bool isJit(const FunctionDef& def) const { return program_.infoFor(&def) != nullptr; }
+
+  void bindParameters(const FunctionDef& f, const CallArgs* call, Env& env) const {
+    size_t positional = 0;
+    for (const Param& p : f.params.params) {
+      LaunchArg value = LaunchArg::unknown();
+      if (call && p.kind != ParamKind::VarPositional && p.kind != ParamKind::VarKeyword) {
+        if (p.kind != ParamKind::KeywordOnly && positional < call->args.size()) value = call->args[positional++];
+        else if (auto it = call->kwargs.find(p.name); it != call->kwargs.end()) value = it->second;
+        else if (p.defaultValue) value = infer(*p.defaultValue, env);
+      }
+      env[p.name] = value;
+    }
+  }
+
+  void recordCall(const Call& call, const Env& env) {
+    const auto* name = call.func->as<Name>();
+    if (!name || program_.findJitFunction(name->id)) return;
+    std::vector<CallArgs>& calls = calls_[name->id];
+    if (calls.size() >= kCallsPerFunction) return;
+    CallArgs c;
+    for (const ExprPtr& a : call.args) {
+      if (a->is<Starred>()) return;
+      c.args.push_back(infer(*a, env));
+    }
+    for (const Keyword& k : call.keywords) {
+      if (k.isDoubleStar()) return;
+      c.kwargs[k.arg] = infer(*k.value, env);
+    }
+    calls.push_back(std::move(c));
+  }
 
   void walkBody(const StmtList& body, Env& env, std::vector<const FunctionDef*>& functions) {
     for (const StmtPtr& s : body) walkStmt(*s, env, functions);
@@ -148,7 +193,10 @@ private:
       findLaunches(*lambda->body, inner);
       return;
     }
-    if (const auto* call = e.as<Call>()) recordLaunch(*call, env);
+    if (const auto* call = e.as<Call>()) {
+      recordLaunch(*call, env);
+      recordCall(*call, env);
+    }
     forEachChild(e, [&](const Node& child) {
       if (const auto* ce = child.as<Expr>()) findLaunches(*ce, env);
     });
@@ -356,6 +404,7 @@ private:
 
   const Program& program_;
   std::vector<LaunchSite> sites_;
+  std::map<std::string, std::vector<CallArgs>> calls_;  // by the name called
 };
 
 }  // namespace

@@ -99,6 +99,22 @@ TEST(CheckAllKernels, LaunchesInsideFunctionsAndLambdasCount) {
   EXPECT_NE(d.items()[0].message.find("'//' needs integer operands"), std::string::npos) << d.render();
 }
 
+TEST(CheckAllKernels, ALaunchInAHelperFunctionTakesTheTypesItsCallerPasses) {
+  const std::string kernel = kHistogram;
+  const std::string helper =
+      "\ndef histogram(values, bins=16):\n"
+      "    out = torch.zeros(bins, dtype=torch.int32)\n"
+      "    histogram_kernel[(1,)](values, out, values.numel(), NUM_BINS=bins, BLOCK=128)\n"
+      "    return out\n";
+  const DiagnosticList floats = checkAll(kernel + helper + "\nh = histogram(torch.rand(100) * 16)\n");
+  ASSERT_EQ(floats.errorCount(), 1u) << "the caller passes floats as the values: " << floats.render();
+  EXPECT_NE(floats.items()[0].message.find("pointer offsets must be integers"), std::string::npos) << floats.render();
+  const DiagnosticList ints = checkAll(kernel + helper + "\nh = histogram(torch.randint(0, 16, (100,)), bins=16)\n");
+  EXPECT_FALSE(ints.hasErrors()) << ints.render();
+  const DiagnosticList uncalled = checkAll(kernel + helper);
+  EXPECT_FALSE(uncalled.hasErrors()) << "nothing calls it: the values' type is unknown: " << uncalled.render();
+}
+
 TEST(LaunchSites, ReadTheArgumentTypesFromTheHostCode) {
   auto program = test::programFrom(std::string(kImports) + kBuckets +
                                    "\nDTYPE = torch.float16\n"
