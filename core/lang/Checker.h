@@ -80,8 +80,8 @@ CheckResult checkKernel(const Program& program, const JitFunctionInfo& function,
 // @triton.autotune config, the parameter's default, else the placeholder 16 (reported in a note if
 // the kernel then fails). Other parameters whose type no launch shows are unknown: scalars or, when
 // the kernel uses them as pointers, pointers to an unknown element type. The check tries the types
-// a launch could pass for them, and an error is reported only when it does not depend on them:
-// never one that no launch would report.
+// a launch could pass for them (one parameter at a time, and all pointers together, keeping what
+// gets furthest) and reports an error only when none of those avoids it.
 DiagnosticList checkAllKernels(const Program& program, const std::map<std::string, ConstValue>& constexprs);
 
 // True when a kernel parameter is annotated tl.constexpr.
