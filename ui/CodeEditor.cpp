@@ -3,8 +3,10 @@
 #include <Qsci/qscilexermarkdown.h>
 #include <Qsci/qscilexerpython.h>
 
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QScrollBar>
+#include <QToolTip>
 #include <algorithm>
 
 #include "ui/TritonApis.h"
@@ -203,6 +205,7 @@ void CodeEditor::showDiagnostic(int line, int column, const QString& message, Di
   }
   const QString existing = annotation(lineIndex);
   annotate(lineIndex, existing.isEmpty() ? note : existing + '\n' + note, annotationStyles_[s]);
+  diagnosticMessages_.append({lineIndex, message});
   ++diagnosticCount_;
   emit heightForContentsChanged();
 }
@@ -214,8 +217,39 @@ void CodeEditor::clearDiagnostics() {
     markerDeleteAll(markers_[s]);
   }
   clearAnnotations();
+  diagnosticMessages_.clear();
   diagnosticCount_ = 0;
   emit heightForContentsChanged();
+}
+
+QStringList CodeEditor::diagnosticMessages(int line) const {
+  QStringList out;
+  for (const auto& [lineIndex, message] : diagnosticMessages_)
+    if (lineIndex == line - 1) out << message;
+  return out;
+}
+
+bool CodeEditor::viewportEvent(QEvent* event) {
+  if (event->type() == QEvent::ToolTip && diagnosticCount_ > 0) {
+    // Anywhere on a marked line (its text, its margin or its annotation) tells what is wrong there.
+    auto* help = static_cast<QHelpEvent*>(event);
+    const long position = SendScintilla(SCI_POSITIONFROMPOINT, static_cast<unsigned long>(std::max(0, help->pos().x())),
+                                        static_cast<long>(help->pos().y()));
+    const int line = static_cast<int>(SendScintilla(SCI_LINEFROMPOSITION, static_cast<unsigned long>(std::max(0L, position))));
+    const QStringList messages = diagnosticMessages(line + 1);
+    const long lineTop = SendScintilla(SCI_POINTYFROMPOSITION, 0UL, SendScintilla(SCI_POSITIONFROMLINE, static_cast<unsigned long>(line)));
+    // The line (wrapped, it takes several display lines) and the annotation lines under it.
+    const long displayLines = SendScintilla(SCI_WRAPCOUNT, static_cast<unsigned long>(line)) +
+                              SendScintilla(SCI_ANNOTATIONGETLINES, static_cast<unsigned long>(line));
+    const bool onTheLine = help->pos().y() >= lineTop && help->pos().y() < lineTop + displayLines * textHeight(line);
+    if (!messages.isEmpty() && onTheLine) {
+      QToolTip::showText(help->globalPos(), messages.join('\n'), viewport());
+    } else {
+      QToolTip::hideText();
+    }
+    return true;
+  }
+  return QsciScintilla::viewportEvent(event);
 }
 
 int CodeEditor::heightForContents() const {

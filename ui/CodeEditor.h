@@ -5,6 +5,10 @@
 // and hands notebook keys (Shift/Ctrl/Alt+Enter, Esc, Up/Down at the edges) on to the notebook.
 #include <Qsci/qsciscintilla.h>
 
+#include <QList>
+#include <QPair>
+#include <QStringList>
+
 #include "ui/Theme.h"
 
 namespace tilescope::ui {
@@ -26,6 +30,8 @@ public:
   void showDiagnostic(int line, int column, const QString& message, DiagnosticSeverity severity);
   void clearDiagnostics();
   int diagnosticCount() const { return diagnosticCount_; }
+  // The messages of the diagnostics on a line (1-based), shown as a tooltip over that line.
+  QStringList diagnosticMessages(int line) const;
 
   // Height that shows every line (wrapped lines and diagnostic annotations included).
   int heightForContents() const;
@@ -39,6 +45,7 @@ protected:
   void focusInEvent(QFocusEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
+  bool viewportEvent(QEvent* event) override;
 
 private:
   void updateLineNumberMargin();
@@ -47,6 +54,7 @@ private:
   Language language_;
   QsciLexer* lexer_ = nullptr;
   int diagnosticCount_ = 0;
+  QList<QPair<int, QString>> diagnosticMessages_;  // (0-based line, message) of every diagnostic shown
   int lastHeight_ = 0;
   // One indicator, background marker and annotation style per severity (index = DiagnosticSeverity).
   int indicators_[3] = {0, 0, 0};

@@ -17,8 +17,11 @@ struct TracebackFrame {
   QString file;  // "<cell:ID>" for code of a notebook cell
   int line = 0;  // 1-based; 0 = unknown
   int column = 0;
-  QString text;
+  QString text;      // the source line; a diagnostic's source line with a caret line under it
+  QString severity;  // empty for a call frame; "error", "warning" or "note" for a kernel diagnostic
+  QString message;   // a diagnostic's message
   QString cellId() const;  // the ID of a "<cell:ID>" file, else empty
+  bool isDiagnostic() const { return !severity.isEmpty(); }
 };
 
 struct ExecutionError {

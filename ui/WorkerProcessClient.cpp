@@ -27,7 +27,8 @@ ExecutionError parseError(const json& message) {
   ExecutionError error{str(message, "ename"), str(message, "evalue"), {}};
   for (const json& frame : message.value("traceback", json::array()))
     if (frame.is_object())
-      error.traceback.append({str(frame, "file"), integer(frame, "line"), integer(frame, "col"), str(frame, "text")});
+      error.traceback.append({str(frame, "file"), integer(frame, "line"), integer(frame, "col"), str(frame, "text"),
+                              str(frame, "severity"), str(frame, "message")});
   return error;
 }
 

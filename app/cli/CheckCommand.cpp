@@ -1,4 +1,4 @@
-// tilescope-cli check: parse and type-check every kernel of a script or notebook without a launch.
+// tilescope-cli check: parse and type-check every kernel of a script or notebook without running it.
 #include <cstdio>
 #include <map>
 
@@ -11,8 +11,11 @@ namespace tilescope::cli {
 namespace {
 const char* kUsage =
     "usage: tilescope-cli check FILE.py|FILE.ipynb [-D NAME=VALUE ...]\n\n"
-    "Parses the file and type-checks every @triton.jit kernel as far as possible without a launch.\n"
-    "Constexpr parameters take a -D value, else the first autotune config, else their default.\n"
+    "Parses the file and type-checks every @triton.jit kernel as far as possible without running it.\n"
+    "A kernel that the file launches is checked with the argument types of those launches; element\n"
+    "types that the code does not show are unknown, and only errors that no such type avoids are reported.\n"
+    "Constexpr parameters take a -D value, else the launch's value, else the first autotune config,\n"
+    "else their default.\n"
     "Exit code: 0 when clean, 1 on errors, 2 on bad usage.\n";
 }
 

@@ -103,7 +103,21 @@ std::unique_ptr<host::CellExecutor> makeExecutor() {
 }
 
 json frameJson(const host::TracebackFrame& frame) {
-  return {{"file", frame.file}, {"line", frame.line}, {"col", frame.column}, {"text", frame.text}};
+  json out = {{"file", frame.file}, {"line", frame.line}, {"col", frame.column}, {"text", frame.text}};
+  if (!frame.severity.empty()) {
+    out["severity"] = frame.severity;
+    out["message"] = frame.message;
+  }
+  return out;
+}
+
+// The error's value for the notebook. A kernel diagnostic's location is a traceback frame of its
+// own (the notebook names the cell there), so the value is only its message, not "<cell:ID>:3:12:
+// message" a second time.
+std::string errorValue(const host::ExecutionOutcome& outcome) {
+  for (const host::TracebackFrame& frame : outcome.traceback)
+    if (frame.severity == "error" && !frame.message.empty()) return frame.message;
+  return outcome.errorValue;
 }
 
 // Reads control messages until stdin closes or a shutdown_request; runs on the watcher thread.
@@ -185,7 +199,7 @@ public:
     if (outcome.status != host::ExecutionOutcome::Status::Ok) {
       json frames = json::array();
       for (const auto& frame : outcome.traceback) frames.push_back(frameJson(frame));
-      send({{"type", "error"}, {"ename", outcome.errorName}, {"evalue", outcome.errorValue}, {"traceback", frames}});
+      send({{"type", "error"}, {"ename", outcome.errorName}, {"evalue", errorValue(outcome)}, {"traceback", frames}});
       status = outcome.status == host::ExecutionOutcome::Status::Cancelled ? "aborted" : "error";
     }
     send({{"type", "execute_reply"}, {"status", status}, {"execution_count", count}});

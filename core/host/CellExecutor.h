@@ -49,10 +49,20 @@ private:
 // 0 means unknown. A cell's code is compiled under cellFileName(cellId), so the UI can put an error
 // marker into the right cell (also into another cell, e.g. the one defining a failing kernel).
 struct TracebackFrame {
+  TracebackFrame() = default;
+  TracebackFrame(std::string file, int line, int column, std::string text, std::string severity = {},
+                 std::string message = {})
+      : file(std::move(file)), line(line), column(column), text(std::move(text)), severity(std::move(severity)),
+        message(std::move(message)) {}
+
   std::string file;
   int line = 0;
   int column = 0;
-  std::string text;  // what went wrong here, or the source line
+  std::string text;  // what went wrong here, or the source line (a diagnostic's: and a caret line)
+  // Empty for a frame of the call stack. A diagnostic of the kernel checker, the simulator or the
+  // parser: "error", "warning" or "note", with its message (docs/PROTOCOL.md).
+  std::string severity;
+  std::string message;
 };
 
 inline std::string cellFileName(std::string_view cellId) { return "<cell:" + std::string(cellId) + ">"; }

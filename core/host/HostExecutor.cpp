@@ -29,7 +29,11 @@ ExecutionOutcome HostExecutor::run(const lang::SourceFilePtr& file, bool display
     outcome.errorName = e.type();
     outcome.errorValue = e.message();
     for (const TracebackEntry& f : e.frames) outcome.traceback.push_back(TracebackFrame{f.file, f.line, f.column, f.sourceLine});
-    if (!e.detail.empty()) outcome.traceback.push_back(TracebackFrame{"", 0, 0, e.detail});
+    // Kernel and syntax diagnostics become frames of their own, innermost, so a notebook can name
+    // the cell of the kernel and mark the spot there; other detail stays one frame of text.
+    for (const DiagnosticEntry& d : e.diagnostics)
+      outcome.traceback.push_back(TracebackFrame{d.file, d.line, d.column, d.snippet, d.severity, d.message});
+    if (e.diagnostics.empty() && !e.detail.empty()) outcome.traceback.push_back(TracebackFrame{"", 0, 0, e.detail});
     lastTraceback_ = e.render();
   };
   try {
@@ -45,7 +49,7 @@ ExecutionOutcome HostExecutor::run(const lang::SourceFilePtr& file, bool display
     fail(PyError(std::string(e.pythonType()), e.what()));
   } catch (const lang::CompileError& e) {
     PyError err("CompilationError", e.diagnostic().headline());
-    err.detail = e.diagnostic().render();
+    err.setDiagnostics(e.diagnostic());
     fail(err);
   } catch (const std::bad_alloc&) {
     fail(PyError("MemoryError", "out of memory"));

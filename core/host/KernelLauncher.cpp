@@ -115,7 +115,7 @@ const lang::Diagnostic* firstError(const lang::DiagnosticList& d) {
                                    const lang::DiagnosticList& diagnostics) {
   const lang::Diagnostic* d = firstError(diagnostics);
   PyError err(type, d ? d->range.str() + ": " + d->message : fallback);
-  err.detail = rendered(diagnostics);
+  err.setDiagnostics(diagnostics);
   in.captureTraceback(err);
   throw err;
 }
@@ -269,8 +269,7 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
   } catch (const lang::CompileError& e) {
     if (fallback) return false;
     PyError err("CompilationError", e.diagnostic().range.str() + ": " + e.diagnostic().message);
-    err.detail = e.diagnostic().render();
-    while (!err.detail.empty() && err.detail.back() == '\n') err.detail.pop_back();
+    err.setDiagnostics(e.diagnostic());
     in.captureTraceback(err);
     throw err;
   } catch (const gpu::GpuError& e) {

@@ -282,6 +282,58 @@ TEST(WorkerCommand, GpuOnlyCellsAreSkippedWithTheReasonOnTheSimulator) {
   EXPECT_EQ(next, "ran\n");
 }
 
+// Issue 28: a kernel error names the kernel's own cell and spot as a frame of its own (so the
+// notebook can mark it there), and its message travels once, not as "<cell:ID>:9:22: ..." again.
+TEST(WorkerCommand, AKernelErrorIsAFrameAtTheKernelsOwnCell) {
+  Worker worker(false);
+  worker.receive();
+  worker.send(execute("k", "import torch\nimport triton\nimport triton.language as tl\n\n"
+                           "@triton.jit\n"
+                           "def shift(x_ptr, out_ptr, BLOCK: tl.constexpr):\n"
+                           "    offs = tl.arange(0, BLOCK)\n"
+                           "    x = tl.load(x_ptr + offs)\n"
+                           "    tl.store(out_ptr + x, x)\n"));
+  worker.receiveUntil("execute_reply");
+  worker.send(execute("l", "x = torch.ones(16)\nout = torch.empty(16)\nshift[(1,)](x, out, BLOCK=16)\n"));
+  const auto messages = worker.receiveUntil("execute_reply");
+  ASSERT_GE(messages.size(), 2u);
+  const json& error = messages[messages.size() - 2];
+  ASSERT_EQ(error["type"], "error");
+  EXPECT_EQ(error["ename"], "CompilationError");
+  const std::string value = error["evalue"];
+  EXPECT_NE(value.find("pointer offsets must be integers"), std::string::npos) << value;
+  EXPECT_EQ(value.find("<cell:"), std::string::npos) << "the location is a frame, not part of the message: " << value;
+  const json& frames = error["traceback"];
+  ASSERT_GE(frames.size(), 2u) << frames.dump();
+  EXPECT_EQ(frames[0]["file"], "<cell:cell-l>");
+  EXPECT_EQ(frames[0]["line"], 3);
+  EXPECT_FALSE(frames[0].contains("severity")) << "the launch is a frame of the call stack";
+  const json& kernel = frames[1];
+  EXPECT_EQ(kernel["severity"], "error");
+  EXPECT_EQ(kernel["message"], value);
+  EXPECT_EQ(kernel["file"], "<cell:cell-k>");
+  EXPECT_EQ(kernel["line"], 9);
+  EXPECT_EQ(kernel["col"], 14) << "at out_ptr + x";
+  EXPECT_EQ(kernel["text"], "    tl.store(out_ptr + x, x)\n             ^~~~~~~~~~~") << kernel.dump();
+  for (const json& f : frames) EXPECT_NE(f["line"], 0) << "no frame without a place: " << f.dump();
+}
+
+TEST(WorkerCommand, ASyntaxErrorIsAFrameAtItsSpot) {
+  Worker worker(false);
+  worker.receive();
+  worker.send(execute("s", "x = 1\ny = (2 +\n"));
+  const auto messages = worker.receiveUntil("execute_reply");
+  ASSERT_GE(messages.size(), 2u);
+  const json& error = messages[messages.size() - 2];
+  ASSERT_EQ(error["ename"], "SyntaxError");
+  ASSERT_GE(error["traceback"].size(), 1u) << error.dump();
+  const json& frame = error["traceback"][0];
+  EXPECT_EQ(frame["severity"], "error");
+  EXPECT_EQ(frame["file"], "<cell:cell-s>");
+  EXPECT_GE(frame["line"], 2);
+  EXPECT_EQ(frame["message"], error["evalue"]);
+}
+
 TEST(WorkerCommand, ShutdownAndEndOfInputBothExitCleanly) {
   {
     Worker worker(true);
