@@ -62,6 +62,7 @@ protected:
 
 private:
   void createActions();
+  void startFreshSession();
   bool handleKey(QKeyEvent* event);
   bool isDoublePress(int key);
   void runCells(const QList<int>& indices);
@@ -81,6 +82,7 @@ private:
   QHash<QString, int> startedCounts_;  // execution counts of cells started but not finished
   QSet<QString> reportedErrors_;       // cells whose run sent an error (an interrupt does too)
   int errors_ = 0;
+  bool workerUsed_ = false;  // cells have run in the current worker: it holds their names
   int lastKey_ = 0;
   QElapsedTimer lastKeyTime_;
 };
