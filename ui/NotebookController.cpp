@@ -231,7 +231,8 @@ void NotebookController::runCell(int index) {
   const QString id = model_->cellId(index);
   if (pending_.contains(id)) return;  // already queued: running it twice in a row helps nobody
   model_->clearOutputs(index);
-  if (CellWidget* widget = view_->cellWidget(index)) widget->editor()->clearDiagnostics();
+  // A cell not built yet has no markers to clear.
+  if (CellWidget* widget = view_->builtCellWidget(index)) widget->editor()->clearDiagnostics();
   pending_.insert(id);
   workerUsed_ = true;
   view_->setRunState(id, RunState::Queued);
