@@ -8,8 +8,9 @@
 
 namespace tilescope::ui {
 namespace {
-// Frame, margins and spacing around the editor, and around each output, in pixels.
-constexpr int kCellChrome = 20;
+// Frame, margins and spacing around the editor (the layout adds no spacing at placeholders), and
+// around each output, in pixels.
+constexpr int kCellChrome = 24;
 constexpr int kOutputChrome = 6;
 constexpr int kPictureHeight = 300;
 // Outputs longer than this many lines are shown in full too, but estimating them exactly buys nothing.
@@ -39,9 +40,8 @@ int outputHeight(const nlohmann::json& output, int outputLineHeight) {
 }
 }  // namespace
 
-CellPlaceholder::CellPlaceholder(const notebook::Cell& cell, const Appearance& appearance, QWidget* parent)
-    : QWidget(parent) {
-  setObjectName(QStringLiteral("cellPlaceholder"));
+CellPlaceholder::CellPlaceholder(const notebook::Cell& cell, const Appearance& appearance)
+    : QSpacerItem(0, 0, QSizePolicy::Minimum, QSizePolicy::Fixed) {
   reestimate(cell, appearance);
 }
 
@@ -56,7 +56,16 @@ int CellPlaceholder::estimatedHeight(const notebook::Cell& cell, const Appearanc
 }
 
 void CellPlaceholder::reestimate(const notebook::Cell& cell, const Appearance& appearance) {
-  setFixedHeight(estimatedHeight(cell, appearance));
+  height_ = estimatedHeight(cell, appearance);
+  applySize();
 }
+
+void CellPlaceholder::setShown(bool shown) {
+  if (shown_ == shown) return;
+  shown_ = shown;
+  applySize();
+}
+
+void CellPlaceholder::applySize() { changeSize(0, shown_ ? height_ : 0, QSizePolicy::Minimum, QSizePolicy::Fixed); }
 
 }  // namespace tilescope::ui

@@ -28,8 +28,10 @@ constexpr double kBuildAheadViews = 0.5;
 constexpr int kDefaultViewHeight = 900;
 }  // namespace
 
-QWidget* NotebookView::Slot::widget() const {
-  return cell ? static_cast<QWidget*>(cell) : static_cast<QWidget*>(placeholder);
+int NotebookView::Slot::top() const { return cell ? cell->y() : placeholder->geometry().y(); }
+
+int NotebookView::Slot::bottom() const {
+  return cell ? cell->y() + cell->height() : placeholder->geometry().y() + placeholder->geometry().height();
 }
 
 NotebookView::NotebookView(NotebookModel* model, QWidget* parent) : QScrollArea(parent), model_(model) {
@@ -132,13 +134,27 @@ CellWidget* NotebookView::createCellWidget(int index, bool markdownRendered) {
 
 void NotebookView::insertSlot(int index, bool build, bool markdownRendered) {
   Slot slot{model_->cellId(index)};
-  if (build) slot.cell = createCellWidget(index, markdownRendered);
-  else slot.placeholder = new CellPlaceholder(model_->cell(index), appearance_, content_);
+  if (build) {
+    slot.cell = createCellWidget(index, markdownRendered);
+    layout_->insertWidget(kFirstCellLayoutIndex + index, slot.cell);
+    // Shown now, not from the event loop as layouts do: the layout gives hidden widgets no place,
+    // and building and anchoring go by the places.
+    slot.cell->setVisible(!presentation_);
+  } else {
+    slot.placeholder = new CellPlaceholder(model_->cell(index), appearance_);
+    slot.placeholder->setShown(!presentation_);
+    layout_->insertItem(kFirstCellLayoutIndex + index, slot.placeholder);
+  }
   slots_.insert(slots_.begin() + index, slot);
-  layout_->insertWidget(kFirstCellLayoutIndex + index, slot.widget());
-  // Shown now, not from the event loop as layouts do: the layout gives hidden widgets no place, and
-  // building and anchoring go by the places.
-  slot.widget()->setVisible(!presentation_);
+}
+
+void NotebookView::removeSlotFromLayout(const Slot& slot) {
+  if (slot.cell) {
+    delete slot.cell;  // leaves the layout by itself
+  } else {
+    layout_->removeItem(slot.placeholder);
+    delete slot.placeholder;
+  }
 }
 
 CellWidget* NotebookView::build(int index) {
@@ -146,8 +162,9 @@ CellWidget* NotebookView::build(int index) {
   if (slot.cell) return slot.cell;
   // Placeholders only stand in for cells as they were loaded, so a markdown cell shows rendered.
   slot.cell = createCellWidget(index, true);
-  layout_->replaceWidget(slot.placeholder, slot.cell);
+  layout_->removeItem(slot.placeholder);
   delete std::exchange(slot.placeholder, nullptr);
+  layout_->insertWidget(kFirstCellLayoutIndex + index, slot.cell);
   applyViewStateTo(index);
   return slot.cell;
 }
@@ -165,7 +182,8 @@ void NotebookView::buildTopCells() {
   const int viewHeight = isVisible() ? viewport()->height() : kDefaultViewHeight;
   int top = 0;
   for (int i = 0; i < cellCount() && top < viewHeight * (1 + kBuildAheadViews); ++i) {
-    top += slots_[static_cast<size_t>(i)].widget()->height() + layout_->spacing();
+    const Slot& slot = slots_[static_cast<size_t>(i)];
+    top += (slot.cell ? slot.cell->height() : slot.placeholder->sizeHint().height()) + layout_->spacing();
     build(i);
   }
 }
@@ -176,18 +194,21 @@ void NotebookView::buildCellsInView() {
   const int from = verticalScrollBar()->value() - static_cast<int>(viewHeight * kBuildAheadViews);
   const int to = verticalScrollBar()->value() + viewHeight + static_cast<int>(viewHeight * kBuildAheadViews);
   // Cells lie top to bottom in model order: find the first one reaching into the range.
-  const auto first = std::partition_point(slots_.begin(), slots_.end(), [from](const Slot& slot) {
-    const QWidget* widget = slot.widget();
-    return widget->y() + widget->height() <= from;
-  });
-  for (auto it = first; it != slots_.end() && it->widget()->y() < to; ++it)
+  const auto first =
+      std::partition_point(slots_.begin(), slots_.end(), [from](const Slot& slot) { return slot.bottom() <= from; });
+  for (auto it = first; it != slots_.end() && it->top() < to; ++it)
     if (!it->cell) build(static_cast<int>(it - slots_.begin()));
 }
 
 void NotebookView::rebuild() {
   // Hidden while refilling: one layout pass for the whole notebook instead of one per cell.
   content_->setUpdatesEnabled(false);
-  for (const Slot& slot : slots_) delete slot.widget();
+  // From the end, so that each placeholder is the layout's last cell item: no search per cell.
+  for (int i = cellCount() - 1; i >= 0; --i) {
+    const Slot& slot = slots_[static_cast<size_t>(i)];
+    if (slot.cell) delete slot.cell;
+    else delete layout_->takeAt(kFirstCellLayoutIndex + i);
+  }
   slots_.clear();
   pendingOutputs_.clear();
   runStates_.clear();
@@ -219,8 +240,8 @@ void NotebookView::onCellRemoved(int index) {
   runStates_.remove(removed.cellId);
   // The cell that moves up into its place takes over as the anchor.
   if (anchorId_ == removed.cellId) anchorId_ = index < cellCount() ? slots_[static_cast<size_t>(index)].cellId : QString();
-  const bool hadFocus = removed.widget()->isAncestorOf(QApplication::focusWidget());
-  delete removed.widget();
+  const bool hadFocus = removed.cell && removed.cell->isAncestorOf(QApplication::focusWidget());
+  removeSlotFromLayout(removed);
   if (hadFocus) setFocus();
   int next = selected_;
   if (selected_ > index || selected_ >= cellCount()) next = selected_ - 1;
@@ -233,8 +254,13 @@ void NotebookView::onCellMoved(int from, int to) {
   const Slot moving = slots_[static_cast<size_t>(from)];
   slots_.erase(slots_.begin() + from);
   slots_.insert(slots_.begin() + to, moving);
-  layout_->removeWidget(moving.widget());
-  layout_->insertWidget(kFirstCellLayoutIndex + to, moving.widget());
+  if (moving.cell) {
+    layout_->removeWidget(moving.cell);
+    layout_->insertWidget(kFirstCellLayoutIndex + to, moving.cell);
+  } else {
+    layout_->removeItem(moving.placeholder);
+    layout_->insertItem(kFirstCellLayoutIndex + to, moving.placeholder);
+  }
   if (selected_ == from) selected_ = to;
   else if (from < selected_ && to >= selected_) --selected_;
   else if (from > selected_ && to <= selected_) ++selected_;
@@ -243,12 +269,12 @@ void NotebookView::onCellMoved(int from, int to) {
 }
 
 void NotebookView::onCellTypeChanged(int index) {
+  build(index);
   Slot& slot = slots_[static_cast<size_t>(index)];
-  QWidget* old = slot.widget();
+  CellWidget* old = slot.cell;
   const bool hadFocus = old->isAncestorOf(QApplication::focusWidget());
   // A cell just turned into markdown shows its source until it is run, as in Jupyter.
   slot.cell = createCellWidget(index, false);
-  slot.placeholder = nullptr;
   layout_->replaceWidget(old, slot.cell);
   delete old;
   if (hadFocus) setFocus();
@@ -357,6 +383,7 @@ void NotebookView::setAppearance(const Appearance& appearance) {
     if (slot.cell) slot.cell->setAppearance(appearance);
     else slot.placeholder->reestimate(model_->cell(i), appearance);
   }
+  layout_->invalidate();
   scrollToSelected();
 }
 
@@ -376,7 +403,12 @@ void NotebookView::updatePresentationVisibility() {
   }
   // Outside presentation mode every cell is visible already: nothing to walk through.
   if (!presentation_ && !othersHidden_) return;
-  for (int i = 0; i < cellCount(); ++i) slots_[static_cast<size_t>(i)].widget()->setVisible(!presentation_ || i == selected_);
+  for (int i = 0; i < cellCount(); ++i) {
+    const Slot& slot = slots_[static_cast<size_t>(i)];
+    if (slot.cell) slot.cell->setVisible(!presentation_ || i == selected_);
+    else slot.placeholder->setShown(!presentation_ || i == selected_);
+  }
+  layout_->invalidate();  // placeholders are no widgets: nothing else tells the layout
   othersHidden_ = presentation_;
 }
 
@@ -471,13 +503,11 @@ void NotebookView::rememberScrollAnchor() {
   // At the very top the view stays at the top, whatever grows (as in browsers).
   const int top = verticalScrollBar()->value();
   if (presentation_ || top <= 0) return;
-  const auto anchor = std::partition_point(slots_.begin(), slots_.end(), [top](const Slot& slot) {
-    const QWidget* widget = slot.widget();
-    return widget->y() + widget->height() <= top;
-  });
+  const auto anchor =
+      std::partition_point(slots_.begin(), slots_.end(), [top](const Slot& slot) { return slot.bottom() <= top; });
   if (anchor == slots_.end()) return;
   anchorId_ = anchor->cellId;
-  anchorOffset_ = top - anchor->widget()->y();
+  anchorOffset_ = top - anchor->top();
 }
 
 void NotebookView::restoreScrollAnchor() {
@@ -485,7 +515,7 @@ void NotebookView::restoreScrollAnchor() {
   const int index = slotIndexOf(anchorId_);
   if (index < 0) return rememberScrollAnchor();
   // Set even when the range cuts it short for now: the next layout change comes back here.
-  const int target = slots_[static_cast<size_t>(index)].widget()->y() + anchorOffset_;
+  const int target = slots_[static_cast<size_t>(index)].top() + anchorOffset_;
   if (verticalScrollBar()->value() == target) return;
   QScopedValueRollback guard(adjustingScroll_, true);
   verticalScrollBar()->setValue(target);

@@ -86,12 +86,14 @@ private:
   struct Slot {
     QString cellId;
     CellWidget* cell = nullptr;
-    CellPlaceholder* placeholder = nullptr;
-    QWidget* widget() const;
+    CellPlaceholder* placeholder = nullptr;  // owned by the view (a layout item)
+    int top() const;  // in the content, as last laid out
+    int bottom() const;
   };
 
   CellWidget* createCellWidget(int index, bool markdownRendered);
   void insertSlot(int index, bool build, bool markdownRendered);
+  void removeSlotFromLayout(const Slot& slot);  // and deletes what stood for the cell
   CellWidget* build(int index);
   void applyViewStateTo(int index);  // selection, run state, presentation visibility of a built cell
   void buildTopCells();
