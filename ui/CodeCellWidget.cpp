@@ -17,7 +17,7 @@ CodeCellWidget::CodeCellWidget(const notebook::Cell& cell, const Appearance& app
   prompt_ = new QLabel(this);
   prompt_->setAlignment(Qt::AlignTop | Qt::AlignRight);
   prompt_->setObjectName(QStringLiteral("prompt"));
-  row->addWidget(prompt_);
+  row->addWidget(prompt_, 0, Qt::AlignTop);  // it has a fixed size: keep it by the first line
 
   auto* column = new QVBoxLayout;
   column->setSpacing(4);

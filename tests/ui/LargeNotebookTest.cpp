@@ -3,6 +3,7 @@
 // its place while cells above it grow, so a cell scrolled to (`--cell N`) stays in view.
 #include <gtest/gtest.h>
 
+#include <QLabel>
 #include <QScrollBar>
 #include <QTemporaryDir>
 #include <string>
@@ -136,4 +137,17 @@ TEST_F(LargeNotebook, AtTheTopTheViewStaysAtTheTop) {
   view()->flushPendingOutputs();
   settle();
   EXPECT_EQ(view()->verticalScrollBar()->value(), 0);
+}
+
+// Prompts have a fixed size (a new prompt text must not re-lay out the notebook); they still sit by
+// the first line of a tall cell, as in Jupyter.
+TEST_F(LargeNotebook, PromptsStayByTheFirstLineOfTallCells) {
+  window->model()->reset(codeCells(3, "a = 1\nb = 2\nc = 3\nd = 4\ne = 5\nf = 6\nx = "));
+  window->show();
+  settle();
+  auto* cell = qobject_cast<CodeCellWidget*>(view()->cellWidget(1));
+  QLabel* prompt = cell->findChild<QLabel*>("prompt");
+  ASSERT_NE(prompt, nullptr);
+  ASSERT_GT(cell->editor()->height(), 4 * prompt->height());
+  EXPECT_LE(std::abs(prompt->mapTo(cell, QPoint(0, 0)).y() - cell->editor()->mapTo(cell, QPoint(0, 0)).y()), 4);
 }
