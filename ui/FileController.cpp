@@ -105,7 +105,12 @@ QString FileController::open(const QString& path) {
     setPath({}, info.absolutePath() + '/' + info.completeBaseName() + QStringLiteral(".ipynb"));
   }
   addRecent(absolute);
-  emit statusMessage(tr("Opened %1").arg(absolute));
+  if (loaded.duplicateIdsReplaced > 0)
+    emit statusMessage(tr("Opened %1. %n cell(s) had the id of an earlier cell (a hand-edited file?) and got a fresh "
+                          "one; saving keeps the fresh ids.", nullptr, loaded.duplicateIdsReplaced)
+                           .arg(absolute));
+  else
+    emit statusMessage(tr("Opened %1").arg(absolute));
   return {};
 }
 

@@ -45,6 +45,7 @@ public:
   ExecutionClient* executionClient() const { return client_; }
   BackendSelector* backendSelector() const { return backendSelector_; }
   NoticeBar* noticeBar() const { return notice_; }
+  QToolBar* toolBar() const { return toolBar_; }
 
   void applyPreferences(const Preferences& preferences);
   void setPresentationMode(bool on);
@@ -58,10 +59,12 @@ signals:
 
 protected:
   void closeEvent(QCloseEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
 private:
   void buildMenus();
   void buildToolBar();
+  void fitToolBarToWidth();
   void buildStatusBar();
   void connectControllers();
   void updateTitle();
@@ -79,6 +82,7 @@ private:
   NotebookController* notebookController_;
   FileController* fileController_;
   QToolBar* toolBar_ = nullptr;
+  int toolBarWidthWithText_ = 0;
   QAction* presentationAction_ = nullptr;
   QLabel* modeLabel_ = nullptr;
   QLabel* workerLabel_ = nullptr;

@@ -33,6 +33,18 @@ NotebookController::NotebookController(NotebookModel* model, NotebookView* view,
   createActions();
   connectClient();
   view_->installEventFilter(this);
+  connect(model_, &NotebookModel::modelReset, this, &NotebookController::startFreshSession);
+}
+
+void NotebookController::startFreshSession() {
+  // Another notebook (opened, new or recovered) must not see the names the last one defined, and
+  // counts its runs from 1: each notebook gets its own worker, as each Jupyter notebook its kernel.
+  // A worker nothing ran in is as fresh as a new one.
+  if (!workerUsed_) return;
+  workerUsed_ = false;
+  startedCounts_.clear();
+  reportedErrors_.clear();
+  client_->restart();
 }
 
 void NotebookController::createActions() {
@@ -220,9 +232,11 @@ void NotebookController::runCell(int index) {
   const QString id = model_->cellId(index);
   if (pending_.contains(id)) return;  // already queued: running it twice in a row helps nobody
   model_->clearOutputs(index);
-  if (CellWidget* widget = view_->cellWidget(index)) widget->editor()->clearDiagnostics();
+  // A cell not built yet has no markers to clear.
+  if (CellWidget* widget = view_->builtCellWidget(index)) widget->editor()->clearDiagnostics();
   clearMarksOfLastRun(id);
   pending_.insert(id);
+  workerUsed_ = true;
   view_->setRunState(id, RunState::Queued);
   client_->setWarnOnOutOfBounds(notebookWarnsOnOutOfBounds());
   client_->setExpectErrors(cell.raisesException());
@@ -278,6 +292,7 @@ void NotebookController::runAbove() {
 void NotebookController::interrupt() { client_->interrupt(); }
 
 void NotebookController::restart() {
+  workerUsed_ = false;
   client_->restart();
   emit statusMessage(tr("Restarting the worker: variables from earlier cells are gone"));
 }
@@ -328,7 +343,10 @@ void NotebookController::connectClient() {
     if (pending_.isEmpty()) emit allRunsFinished();
   });
   connect(client_, &ExecutionClient::busyChanged, this, [this](bool busy) { actions_.interrupt->setEnabled(busy); });
-  connect(client_, &ExecutionClient::workerDied, this, &NotebookController::workerProblem);
+  connect(client_, &ExecutionClient::workerDied, this, [this](const QString& reason) {
+    workerUsed_ = false;  // the client starts a fresh one
+    emit workerProblem(reason);
+  });
 }
 
 QString NotebookController::describeLocation(const QString& runningCellId, const TracebackFrame& frame) const {

@@ -62,6 +62,7 @@ protected:
 
 private:
   void createActions();
+  void startFreshSession();
   bool handleKey(QKeyEvent* event);
   bool isDoublePress(int key);
   void runCells(const QList<int>& indices);
@@ -87,6 +88,7 @@ private:
   // running that cell again clears them.
   QHash<QString, QSet<QString>> markedBy_;
   int errors_ = 0;
+  bool workerUsed_ = false;  // cells have run in the current worker: it holds their names
   int lastKey_ = 0;
   QElapsedTimer lastKeyTime_;
 };

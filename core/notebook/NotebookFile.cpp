@@ -134,9 +134,9 @@ static LoadResult parseNotebookJsonUnchecked(const std::string& text, const std:
     }
     nb.cells.push_back(std::move(cell));
   }
-  // Older notebooks have no cell ids; nbformat 4.5 requires them, so we add them on load.
-  for (Cell& cell : nb.cells)
-    if (cell.id.empty()) cell.id = nb.newCellId();
+  // Older notebooks have no cell ids; nbformat 4.5 requires them, so we add them on load. Ids must
+  // also be unique: hand-edited files repeat them.
+  result.duplicateIdsReplaced = nb.assignMissingAndDuplicateIds();
   if (nb.nbformatMinor < 5) nb.nbformatMinor = 5;
   result.notebook = std::move(nb);
   return result;

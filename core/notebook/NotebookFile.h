@@ -11,6 +11,7 @@ namespace tilescope::notebook {
 struct LoadResult {
   std::optional<Notebook> notebook;
   std::string error;  // "path: what is wrong and what to do", when !notebook
+  int duplicateIdsReplaced = 0;  // cells whose id an earlier cell had; they got fresh ids
 };
 
 LoadResult loadNotebook(const std::string& path);
