@@ -1,6 +1,7 @@
 // tilescope-cli run: runs a Python script, or every code cell of a notebook in order, through the
 // host interpreter (no Python needed), printing output as it comes.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -10,6 +11,7 @@
 #include "core/gpu/DeviceReport.h"
 #include "core/host/HostExecutor.h"
 #include "core/notebook/NotebookFile.h"
+#include "core/sim/PidFilter.h"
 
 namespace tilescope::cli {
 
@@ -224,6 +226,11 @@ int runRun(const Args& args) {
       if (!value(o.programTiming)) return 2;
     } else if (a == "--pid-filter") {
       if (!value(o.pidFilter)) return 2;
+      // Checked now, so a typo is a usage error before anything runs, not a failure at the first launch.
+      if (const sim::PidFilterParseResult f = sim::PidFilter::parse(o.pidFilter); !f.filter) {
+        std::fprintf(stderr, "tilescope-cli run: --pid-filter '%s': %s\n", o.pidFilter.c_str(), f.error.c_str());
+        return 2;
+      }
     } else if (a == "--out") {
       if (!value(o.out)) return 2;
     } else if (a == "--timeout") {
@@ -298,6 +305,11 @@ int runRun(const Args& args) {
   }
 
   if (endsWith(o.path, ".ipynb")) return finished(runNotebook(executor, o, cancel));
+  std::error_code ec;
+  if (std::filesystem::is_directory(o.path, ec)) {
+    std::fprintf(stderr, "tilescope-cli run: '%s' is a folder; give a .py script or a .ipynb notebook\n", o.path.c_str());
+    return 1;
+  }
   std::ifstream f(o.path, std::ios::binary);
   if (!f) {
     std::fprintf(stderr, "tilescope-cli run: cannot read '%s'\n", o.path.c_str());

@@ -194,6 +194,17 @@ TEST(RunCommand, BadArgumentsExitTwo) {
   EXPECT_EQ(runCli("run").exitCode, 2);
   EXPECT_EQ(runCli("run x.py --backend tpu").exitCode, 2);
   EXPECT_EQ(runCli("run x.py --frobnicate").exitCode, 2);
+  // A bad --pid-filter is a usage error before anything runs (it used to fail at the first launch).
+  const CliRun filter = runCli("run " + tempFile("pf.py", "print('ran')\n") + " --pid-filter '((('");
+  EXPECT_EQ(filter.exitCode, 2) << filter.output;
+  EXPECT_NE(filter.output.find("--pid-filter '(((': expected a condition"), std::string::npos) << filter.output;
+  EXPECT_EQ(filter.output.find("ran"), std::string::npos) << filter.output;
+}
+
+TEST(RunCommand, AFolderIsNotAScript) {
+  const CliRun r = runCli("run " + std::filesystem::temp_directory_path().string());
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find("is a folder; give a .py script or a .ipynb notebook"), std::string::npos) << r.output;
 }
 
 TEST(RunCommand, MissingFileExitsOne) {
