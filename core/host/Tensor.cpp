@@ -160,17 +160,23 @@ int64_t checkedSizeAdd(int64_t a, int64_t b, const std::string& what) {
   return sum;
 }
 
-std::shared_ptr<Storage> allocateStorageFor(std::span<const int64_t> shape, DType dtype, bool initialised) {
+int64_t checkedTensorBytes(std::span<const int64_t> shape, DType dtype) {
   const int64_t numel = shapeNumel(shape);
   int64_t nbytes = 0;
-  const std::string what = torchDTypeName(dtype) + " tensor of shape " + shapeRepr(shape);
+  auto what = [&] { return torchDTypeName(dtype) + " tensor of shape " + shapeRepr(shape); };
   if (__builtin_mul_overflow(numel, host::elementSize(dtype), &nbytes))
-    throw TensorError("cannot allocate a " + what + ": its size in bytes does not fit in 64 bits", TensorError::Kind::MemoryError);
+    throw TensorError("cannot allocate a " + what() + ": its size in bytes does not fit in 64 bits", TensorError::Kind::MemoryError);
   const int64_t available = physicalMemoryBytes();
   if (nbytes > available)
-    throw TensorError("cannot allocate a " + what + ": it needs " + byteCount(nbytes) + " and this machine has " +
+    throw TensorError("cannot allocate a " + what() + ": it needs " + byteCount(nbytes) + " and this machine has " +
                           byteCount(available) + " of memory",
                       TensorError::Kind::MemoryError);
+  return nbytes;
+}
+
+std::shared_ptr<Storage> allocateStorageFor(std::span<const int64_t> shape, DType dtype, bool initialised) {
+  const int64_t nbytes = checkedTensorBytes(shape, dtype);
+  const std::string what = torchDTypeName(dtype) + " tensor of shape " + shapeRepr(shape);
   try {
     return Storage::create(static_cast<size_t>(nbytes), initialised);
   } catch (const std::bad_alloc&) {

@@ -39,8 +39,12 @@ int64_t shapeNumel(std::span<const int64_t> shape);
 Shape contiguousStrides(std::span<const int64_t> shape);
 // a + b for sizes (cat, arange, ...): RuntimeError saying `what` overflowed instead of wrapping.
 int64_t checkedSizeAdd(int64_t a, int64_t b, const std::string& what);
-// A zero-filled storage for a dense tensor of this shape and dtype. MemoryError naming the shape, the
-// dtype and the bytes when they exceed this machine's memory or cannot be allocated.
+// The bytes of a dense tensor of this shape and dtype; MemoryError naming the shape, the dtype and the
+// bytes when they do not fit in 64 bits or exceed this machine's memory. For buffers sized like a
+// tensor (index lists) before they are allocated.
+int64_t checkedTensorBytes(std::span<const int64_t> shape, DType dtype);
+// A zero-filled storage for a dense tensor of this shape and dtype: checkedTensorBytes, and a
+// MemoryError also when the allocation fails.
 std::shared_ptr<Storage> allocateStorageFor(std::span<const int64_t> shape, DType dtype, bool initialised);
 // Wraps a possibly negative dim for a tensor of `ndim` dims; IndexError in torch's wording otherwise.
 int64_t wrapDim(int64_t dim, int64_t ndim);

@@ -43,6 +43,10 @@ TEST(TensorSizeLimit, ShapesLargerThanMemoryAreMemoryErrors) {
             "fit in 64 bits");
   EXPECT_NE(pyError("import torch\ntorch.empty_like(torch.zeros(1).expand(2**58))\n").find("MemoryError: cannot allocate"),
             std::string::npos);
+  // Advanced indexing builds one int64 offset per result element before the result exists.
+  EXPECT_NE(pyError("import torch\nx = torch.zeros(1).expand(2**58)\ni = torch.zeros(1, dtype=torch.int64).expand(2**58)\nx[i]\n")
+                .find("MemoryError: cannot allocate a torch.int64 tensor of shape [288230376151711744]"),
+            std::string::npos);
   // The machine is still usable afterwards.
   EXPECT_EQ(pyOut("import torch\nprint(torch.zeros(3).sum().item())\n"), "0.0\n");
 }
