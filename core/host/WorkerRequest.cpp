@@ -58,9 +58,17 @@ WorkerRequest decodeExecute(const json& message) {
   if (*policy != "stop" && *policy != "warn")
     return reject("unknown out_of_bounds policy \"" + *policy + "\" in execute_request: use stop or warn");
 
+  bool gpuOnly = false;
+  if (const auto it = message.find("gpu_only"); it != message.end()) {
+    if (!it->is_boolean())
+      return reject("execute_request field \"gpu_only\" must be true or false (whether the cell is tagged gpu-only), not " +
+                    shown(*it));
+    gpuOnly = it->get<bool>();
+  }
+
   WorkerRequest r;
   r.kind = WorkerRequest::Kind::Execute;
-  r.execute = ExecuteRequest{*id, *cellId, *code, *backend, *policy == "stop"};
+  r.execute = ExecuteRequest{*id, *cellId, *code, *backend, *policy == "stop", gpuOnly};
   return r;
 }
 

@@ -16,6 +16,7 @@ struct ExecuteRequest {
   std::string code;
   Backend backend = Backend::Auto;
   bool stopOnOutOfBounds = true;  // "out_of_bounds": "stop" (the default) or "warn"
+  bool gpuOnly = false;           // "gpu_only": the cell is tagged gpu-only (skipped unless kernels run on a GPU)
 };
 
 struct WorkerRequest {

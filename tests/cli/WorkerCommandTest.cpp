@@ -325,6 +325,7 @@ TEST(WorkerCommand, ExecuteRequestsWithWrongFieldsGetAnErrorReply) {
       {"backend", "cuda", "unknown backend \"cuda\" in execute_request: use simulator, gpu or auto"},
       {"out_of_bounds", "ignore", "unknown out_of_bounds policy \"ignore\" in execute_request: use stop or warn"},
       {"code", nullptr, "execute_request field \"code\" must be a string (the cell's source text), not null null"},
+      {"gpu_only", "yes", "execute_request field \"gpu_only\" must be true or false (whether the cell is tagged gpu-only), not string \"yes\""},
   };
   Worker worker(true);
   ASSERT_EQ(worker.receive()["type"], "hello");
