@@ -1,5 +1,7 @@
 #include "core/host/HostExecutor.h"
 
+#include <stdexcept>
+
 #include "core/gpu/GpuRuntime.h"
 
 #include "core/host/TensorError.h"
@@ -53,6 +55,9 @@ ExecutionOutcome HostExecutor::run(const lang::SourceFilePtr& file, bool display
     fail(err);
   } catch (const std::bad_alloc&) {
     fail(PyError("MemoryError", "out of memory"));
+  } catch (const std::length_error& e) {
+    // A container asked for more elements than it can ever hold (a huge list or index result).
+    fail(PyError("MemoryError", std::string("out of memory: ") + e.what()));
   }
   in.setCallbacks(nullptr);
   in.setCancelToken(nullptr);
