@@ -113,11 +113,7 @@ int runNotebook(host::HostExecutor& executor, const Options& o) {
   notebook::Notebook nb = std::move(*loaded.notebook);
   // A notebook may turn the simulator's out-of-bounds stops off for itself (metadata
   // tilescope.out_of_bounds = "warn"); --out-of-bounds on the command line wins.
-  if (!o.outOfBoundsGiven) {
-    const auto ts = nb.metadata.find("tilescope");
-    if (ts != nb.metadata.end() && ts->is_object() && ts->value("out_of_bounds", "stop") == "warn")
-      executor.launchSettings().stopOnOutOfBounds = false;
-  }
+  if (!o.outOfBoundsGiven && nb.warnsOnOutOfBounds()) executor.launchSettings().stopOnOutOfBounds = false;
   int status = 0;
   int count = 0;
   bool stopped = false;

@@ -36,6 +36,9 @@ struct Notebook {
   Cell& insertCell(size_t index, CellType type, std::string source);
   // Position of the cell with this id, or -1.
   int indexOfCell(const std::string& id) const;
+  // metadata {"tilescope": {"out_of_bounds": "warn"}}: out-of-bounds accesses warn and read 0
+  // instead of stopping. Any other value, of any type, means the default (stop).
+  bool warnsOnOutOfBounds() const;
 };
 
 const char* cellTypeName(CellType t);
