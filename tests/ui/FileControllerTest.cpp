@@ -4,6 +4,8 @@
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTest>
+#include <QApplication>
 
 #include "tests/ui/UiTestSupport.h"
 #include "ui/FileController.h"
@@ -222,6 +224,13 @@ TEST_F(Files, NotebooksThatAreNotQuiteNotebooksAreRefusedAndLeftAlone) {
       {"bad-output.ipynb", QByteArray(R"({"cells": [{"cell_type": "code", "source": [], "metadata": {}, "execution_count": 1,
                                           "outputs": [{"output_type": "error", "ename": 3, "evalue": [], "traceback": 1}]}],
                                           "metadata": {}, "nbformat": 4, "nbformat_minor": 5})")},
+      // A number as the source used to open as an empty cell, saved as "source": [].
+      {"source-number.ipynb", QByteArray(R"({"cells": [{"cell_type": "code", "source": 42, "metadata": {}, "execution_count": null,
+                                             "outputs": []}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})")},
+      {"policy-number.ipynb", QByteArray(R"({"cells": [], "metadata": {"tilescope": {"out_of_bounds": 1}}, "nbformat": 4, "nbformat_minor": 5})")},
+      // 300,000 levels crashed the window on open; 100,000 opened, then Ctrl+S aborted.
+      {"deep.ipynb", QByteArray(R"({"cells": [], "nbformat": 4, "nbformat_minor": 5, "metadata": {"deep": )") +
+                         QByteArray(300'000, '[') + QByteArray(300'000, ']') + "}}"},
   };
   for (const auto& [name, bytes] : cases) {
     SCOPED_TRACE(name);
@@ -237,4 +246,25 @@ TEST_F(Files, NotebooksThatAreNotQuiteNotebooksAreRefusedAndLeftAlone) {
     EXPECT_TRUE(files->currentPath().endsWith("vector_add.ipynb"));
     EXPECT_FALSE(model->isDirty());
   }
+}
+
+// Ctrl+S on a notebook made read-only (0444) since it was opened used to replace it silently.
+TEST_F(Files, CtrlSOnAReadOnlyFileIsRefusedAndTheWorkKept) {
+  const QString path = dir.filePath("ro.ipynb");
+  ASSERT_TRUE(files->saveAs(path));
+  const QByteArray saved = readBytes(path);
+  ASSERT_TRUE(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+  model->setSource(0, "unsaved work");
+  window->show();
+  QApplication::setActiveWindow(window.get());
+  QSignalSpy errors(files, &FileController::fileError);
+  QTest::keyClick(window.get(), Qt::Key_S, Qt::ControlModifier);
+  ASSERT_EQ(errors.count(), 1) << "Ctrl+S did not try to save, or reported nothing";
+  const QString error = errors.at(0).at(0).toString();
+  EXPECT_TRUE(error.contains("ro.ipynb: the file is read-only (mode 0444)")) << error.toStdString();
+  EXPECT_TRUE(window->noticeBar()->isShowing());
+  EXPECT_EQ(readBytes(path), saved) << "the read-only file was replaced";
+  EXPECT_EQ(QFileInfo(path).permissions() & (QFileDevice::WriteOwner | QFileDevice::WriteOther), QFileDevice::Permissions());
+  EXPECT_TRUE(model->isDirty()) << "the unsaved work must stay marked unsaved";
+  EXPECT_EQ(model->source(0), "unsaved work");
 }
