@@ -108,13 +108,20 @@ void NotebookResourceDocument::startLoading(const QUrl& url) {
   pending_.insert(url);
   QtConcurrent::run(readImageInFolder, folder_, url.toLocalFile())
       .then(this, [this, url, generation = generation_](const QImage& image) {
-        if (generation != generation_) return;
-        pending_.remove(url);
-        images_.insert(url, image);
-        if (image.isNull()) return;
-        markContentsDirty(0, characterCount());
-        emit imageLoaded();
+        // A read that finished before this continuation was attached runs it at once, inside the
+        // layout that asked: laying out again from there crashes. Always apply from the event loop.
+        QMetaObject::invokeMethod(
+            this, [this, url, generation, image] { imageArrived(url, generation, image); }, Qt::QueuedConnection);
       });
+}
+
+void NotebookResourceDocument::imageArrived(const QUrl& url, quint64 generation, const QImage& image) {
+  if (generation != generation_) return;
+  pending_.remove(url);
+  images_.insert(url, image);
+  if (image.isNull()) return;
+  markContentsDirty(0, characterCount());
+  emit imageLoaded();
 }
 
 }  // namespace tilescope::ui

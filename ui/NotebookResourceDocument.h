@@ -38,6 +38,7 @@ protected:
 
 private:
   void startLoading(const QUrl& url);
+  void imageArrived(const QUrl& url, quint64 generation, const QImage& image);
 
   QString folder_;
   QHash<QUrl, QImage> images_;  // read already; a null image was refused (kept, so it is not retried)
