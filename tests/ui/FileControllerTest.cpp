@@ -4,6 +4,8 @@
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QLabel>
+#include <sys/stat.h>
 #include <QTest>
 #include <QApplication>
 
@@ -267,4 +269,30 @@ TEST_F(Files, CtrlSOnAReadOnlyFileIsRefusedAndTheWorkKept) {
   EXPECT_EQ(QFileInfo(path).permissions() & (QFileDevice::WriteOwner | QFileDevice::WriteOther), QFileDevice::Permissions());
   EXPECT_TRUE(model->isDirty()) << "the unsaved work must stay marked unsaved";
   EXPECT_EQ(model->source(0), "unsaved work");
+}
+
+// Notices quote file names: one named like HTML used to be rendered as HTML, and its <img> made the
+// notice read that path on the UI thread (a pipe froze the window).
+TEST_F(Files, AFileNameThatLooksLikeHtmlIsShownAsText) {
+  const QString previous = QDir::currentPath();
+  ASSERT_TRUE(QDir::setCurrent(dir.path()));
+  const QByteArray fifo = QFile::encodeName(dir.filePath("pipe"));
+  ASSERT_EQ(::mkfifo(fifo.constData(), 0600), 0);
+  const QString path = dir.filePath("<img src=pipe>.ipynb");
+  writeBytes(path, "{ broken");
+  window->resize(900, 600);
+  window->show();
+  tilescope::testing::PipeRescue rescue(fifo);
+  const QString error = files->open(path);
+  QApplication::processEvents();
+  (void)window->grab();
+  const bool stuck = rescue.rescued();
+  rescue.finish();
+  QDir::setCurrent(previous);
+  EXPECT_FALSE(stuck) << "the notice opened the pipe its text names";
+  EXPECT_TRUE(window->noticeBar()->isShowing());
+  auto* label = window->noticeBar()->findChild<QLabel*>("noticeText");
+  ASSERT_NE(label, nullptr);
+  EXPECT_EQ(label->textFormat(), Qt::PlainText);
+  EXPECT_TRUE(label->text().contains("<img src=pipe>.ipynb")) << label->text().toStdString();
 }

@@ -9,13 +9,8 @@
 #include <QTextTable>
 #include <QDir>
 #include <QSignalSpy>
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <fcntl.h>
-#include <mutex>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
 
 #include "ui/MarkdownCellWidget.h"
@@ -177,18 +172,7 @@ TEST(MarkdownCell, APipeDoesNotBlockTheWindow) {
   QTemporaryDir dir;
   const QByteArray fifo = QFile::encodeName(dir.filePath("pipe.png"));
   ASSERT_EQ(::mkfifo(fifo.constData(), 0600), 0);
-  // Rescue for the bug: after 10 s a writer opens the pipe, which frees a reader stuck in open().
-  std::mutex mutex;
-  std::condition_variable finished;
-  bool done = false;
-  std::atomic<bool> rescued = false;
-  std::thread writer([&] {
-    std::unique_lock lock(mutex);
-    if (finished.wait_for(lock, std::chrono::seconds(10), [&] { return done; })) return;
-    const int fd = ::open(fifo.constData(), O_WRONLY | O_NONBLOCK);
-    rescued = fd >= 0;
-    if (fd >= 0) ::close(fd);
-  });
+  tilescope::testing::PipeRescue rescue(fifo);
   // By a relative and by an absolute path (Qt's image handler opens the latter itself when the
   // document gives it nothing).
   MarkdownCellWidget cell(markdownCell("![f](pipe.png) ![g](" + dir.filePath("pipe.png").toStdString() + ")"), Appearance{},
@@ -197,13 +181,8 @@ TEST(MarkdownCell, APipeDoesNotBlockTheWindow) {
   cell.show();
   QApplication::processEvents();
   (void)cell.grab();
-  const bool stuck = rescued;
-  {
-    std::lock_guard lock(mutex);
-    done = true;
-  }
-  finished.notify_all();
-  writer.join();
+  const bool stuck = rescue.rescued();
+  rescue.finish();
   EXPECT_FALSE(stuck) << "the UI thread waited in open() for the pipe";
   EXPECT_TRUE(showsOnlyAPlaceholder(cell, "pipe.png"));
 }
