@@ -88,10 +88,10 @@ void OutputArea::setOutputs(const json& outputs) {
 }
 
 QWidget* OutputArea::render(const json& output) {
-  const std::string type = output.value("output_type", "");
+  const std::string type = notebook::textField(output, "output_type");
   QPixmap image;
   if (type == "execute_result" || type == "display_data") {
-    const json data = output.value("data", json::object());
+    const json data = notebook::objectField(output, "data");
     image = imageFromBundle(data, appearance_.theme);
     // HTML and markdown go to a document that reads no local file (NotebookResourceDocument): a
     // QLabel's own document reads any path an <img> names, on this thread.
@@ -140,9 +140,9 @@ QWidget* OutputArea::render(const json& output) {
 
 void OutputArea::style(QWidget* widget, const json& output) const {
   const Theme& t = appearance_.theme;
-  const std::string type = output.value("output_type", "");
+  const std::string type = notebook::textField(output, "output_type");
   const bool isError = type == "error";
-  const bool isStderr = type == "stream" && output.value("name", "") == "stderr";
+  const bool isStderr = type == "stream" && notebook::textField(output, "name") == "stderr";
   widget->setFont(appearance_.outputFont);
   QPalette palette = widget->palette();
   palette.setColor(QPalette::WindowText, isError ? t.errorText : t.text);
@@ -187,7 +187,7 @@ QLabel* OutputArea::outputLabel(int index) const { return qobject_cast<QLabel*>(
 QStringList OutputArea::links() const {
   QStringList out;
   for (size_t i = 0; i < shown_.size(); ++i) {
-    if (shown_[i].value("output_type", "") != "error") continue;
+    if (notebook::textField(shown_[i], "output_type") != "error") continue;
     for (const QString& line : plainTexts_[i].split('\n'))
       if (const std::optional<TracebackLink> link = TracebackLink::fromTracebackLine(line)) out << link->href();
   }
