@@ -86,10 +86,10 @@ ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" -L '^(gpu|nvrtc)$'
 
 if command -v clang++ >/dev/null; then
-  step "Short libFuzzer runs of the parser and the worker's message decoder (clang, ASan+UBSan)"
+  step "Short libFuzzer runs of the parser, the notebook reader and the worker's message decoder (clang, ASan+UBSan)"
   cmake -S "$root" -B "$root/build-fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTILESCOPE_GUI=OFF -DTILESCOPE_TESTS=ON -DTILESCOPE_BENCHMARKS=OFF -DTILESCOPE_FUZZ=ON >/dev/null
-  if cmake --build "$root/build-fuzz" -j "$jobs" --target fuzz_parser fuzz_worker_messages 2>/dev/null; then
+  if cmake --build "$root/build-fuzz" -j "$jobs" --target fuzz_parser fuzz_notebook fuzz_worker_messages 2>/dev/null; then
     ctest --test-dir build-fuzz --output-on-failure -L fuzz
   else
     echo "no fuzz target built yet (tests/fuzz/fuzz_*.cpp)"

@@ -95,13 +95,7 @@ void NotebookController::createActions() {
 
 Backend NotebookController::backend() const { return selector_ ? selector_->backend() : Backend::Auto; }
 
-bool NotebookController::notebookWarnsOnOutOfBounds() const {
-  const nlohmann::json& metadata = model_->notebook().metadata;
-  const auto tilescope = metadata.find("tilescope");
-  if (tilescope == metadata.end() || !tilescope->is_object()) return false;
-  const auto policy = tilescope->find("out_of_bounds");
-  return policy != tilescope->end() && policy->is_string() && policy->get<std::string>() == "warn";
-}
+bool NotebookController::notebookWarnsOnOutOfBounds() const { return model_->notebook().warnsOnOutOfBounds(); }
 
 // ---- keys ----
 

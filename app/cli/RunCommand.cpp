@@ -111,35 +111,6 @@ int runScript(host::HostExecutor& executor, const Options& o, const std::string&
   return finish(executor, outcome);
 }
 
-struct OutOfBoundsPolicy {
-  bool warn = false;
-  std::string error;  // the metadata is malformed: what to fix
-};
-
-// The notebook's {"tilescope": {"out_of_bounds": "stop" | "warn"}}; anything else there is an error
-// naming the field, so a typo never silently runs with the other policy.
-OutOfBoundsPolicy notebookOutOfBoundsPolicy(const nlohmann::json& metadata) {
-  OutOfBoundsPolicy policy;
-  const auto ts = metadata.find("tilescope");
-  if (ts == metadata.end()) return policy;
-  auto shown = [](const nlohmann::json& v) {
-    return std::string(v.type_name()) + " " + v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).substr(0, 60);
-  };
-  if (!ts->is_object()) {
-    policy.error = "notebook metadata \"tilescope\" must be an object such as {\"out_of_bounds\": \"warn\"}, not " + shown(*ts);
-    return policy;
-  }
-  const auto value = ts->find("out_of_bounds");
-  if (value == ts->end()) return policy;
-  if (!value->is_string() || (*value != "stop" && *value != "warn")) {
-    policy.error = "notebook metadata tilescope.out_of_bounds must be \"stop\" or \"warn\", not " + shown(*value) +
-                   " (fix it in the notebook's metadata)";
-    return policy;
-  }
-  policy.warn = *value == "warn";
-  return policy;
-}
-
 int runNotebook(host::HostExecutor& executor, const Options& o, host::CancelToken& cancel) {
   notebook::LoadResult loaded = notebook::loadNotebook(o.path);
   if (!loaded.notebook) {
@@ -149,12 +120,7 @@ int runNotebook(host::HostExecutor& executor, const Options& o, host::CancelToke
   notebook::Notebook nb = std::move(*loaded.notebook);
   // A notebook may turn the simulator's out-of-bounds stops off for itself (metadata
   // tilescope.out_of_bounds = "warn"); --out-of-bounds on the command line wins.
-  const auto policy = notebookOutOfBoundsPolicy(nb.metadata);
-  if (!policy.error.empty()) {
-    std::fprintf(stderr, "tilescope-cli run: %s: %s\n", o.path.c_str(), policy.error.c_str());
-    return 1;
-  }
-  if (!o.outOfBoundsGiven && policy.warn) executor.launchSettings().stopOnOutOfBounds = false;
+  if (!o.outOfBoundsGiven && nb.warnsOnOutOfBounds()) executor.launchSettings().stopOnOutOfBounds = false;
   int status = 0;
   int count = 0;
   bool stopped = false;

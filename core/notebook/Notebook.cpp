@@ -81,4 +81,11 @@ int Notebook::indexOfCell(const std::string& id) const {
   return -1;
 }
 
+bool Notebook::warnsOnOutOfBounds() const {
+  const auto tilescope = metadata.find("tilescope");
+  if (tilescope == metadata.end() || !tilescope->is_object()) return false;
+  const auto policy = tilescope->find("out_of_bounds");
+  return policy != tilescope->end() && policy->is_string() && policy->get<std::string>() == "warn";
+}
+
 }  // namespace tilescope::notebook

@@ -45,6 +45,9 @@ struct Notebook {
   // otherwise only ever find the first. One pass, whatever the number of cells. Returns how many
   // duplicates were renamed (missing ids are no news: older notebooks have none).
   int assignMissingAndDuplicateIds();
+  // metadata {"tilescope": {"out_of_bounds": "warn"}}: out-of-bounds accesses warn and read 0
+  // instead of stopping. Any other value, of any type, means the default (stop).
+  bool warnsOnOutOfBounds() const;
 };
 
 const char* cellTypeName(CellType t);

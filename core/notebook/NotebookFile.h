@@ -20,7 +20,8 @@ LoadResult parseNotebookJson(const std::string& text, const std::string& pathFor
 // Serialises like Jupyter does (1-space indent, sorted keys, trailing newline) so that a load/save
 // round trip is byte-for-byte stable.
 std::string serializeNotebook(const Notebook& nb);
-// Writes to PATH.tmp-XXXX then renames over PATH. Returns an error message or "".
+// Replaces PATH atomically (util::writeFileAtomically: through links, never over a file the user
+// may not write, keeping its mode and owner). Returns an error message or "".
 std::string saveNotebook(const Notebook& nb, const std::string& path);
 
 }  // namespace tilescope::notebook

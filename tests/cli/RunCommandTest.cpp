@@ -183,10 +183,10 @@ TEST(RunCommand, NotebookMetadataOfTheWrongTypeIsAClearError) {
     nlohmann::json tilescope;
     const char* message;
   } cases[] = {
-      {{{"out_of_bounds", 1}}, "notebook metadata tilescope.out_of_bounds must be \"stop\" or \"warn\", not number 1"},
-      {{{"out_of_bounds", "sometimes"}}, "must be \"stop\" or \"warn\", not string \"sometimes\""},
-      {{{"out_of_bounds", {{"x", 1}}}}, "must be \"stop\" or \"warn\", not object {\"x\":1}"},
-      {7, "notebook metadata \"tilescope\" must be an object such as {\"out_of_bounds\": \"warn\"}, not number 7"},
+      {{{"out_of_bounds", 1}}, "sets tilescope.out_of_bounds to 1; it must be \"stop\" or \"warn\""},
+      {{{"out_of_bounds", "sometimes"}}, "sets tilescope.out_of_bounds to \"sometimes\"; it must be \"stop\" or \"warn\""},
+      {{{"out_of_bounds", {{"x", 1}}}}, "sets tilescope.out_of_bounds to {\"x\":1}; it must be \"stop\" or \"warn\""},
+      {7, "has a \"tilescope\" entry that is a number; it must be an object such as {\"out_of_bounds\": \"warn\"}"},
   };
   int n = 0;
   for (const auto& c : cases) {

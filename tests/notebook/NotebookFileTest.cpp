@@ -114,7 +114,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadNotebookCase{R"({"cells":[{"source":"x"}],"nbformat":4})", "cell 1 has no cell_type"},
                       BadNotebookCase{R"({"cells":[{"cell_type":"widget"}],"nbformat":4})", "unknown cell_type 'widget'"},
                       // Fields of the wrong type are damage, not crashes (the UI reads outputs unchecked).
-                      BadNotebookCase{R"({"cells":[],"nbformat":"4"})", "a field has the wrong type"},
+                      BadNotebookCase{R"({"cells":[],"nbformat":"4"})", "has a \"nbformat\" that is a string"},
                       BadNotebookCase{R"({"cells":[{"cell_type":"code","source":[],"outputs":[5]}],"nbformat":4})",
                                       "output 1 of cell 1 is not an object"},
                       BadNotebookCase{R"({"cells":[{"cell_type":"code","source":[],"outputs":[{"output_type":"stream","name":"stdout","text":1}]}],"nbformat":4})",
