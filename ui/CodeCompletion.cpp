@@ -61,8 +61,9 @@ void CodeCompletion::afterKeyPress(const QKeyEvent& event) {
 }
 
 void CodeCompletion::onPause() {
-  if (!editor_->hasFocus() || editor_->isListActive() || editor_->isCallTipActive() || editor_->hasSelectedText())
-    return;
+  // The window's focus widget, not hasFocus(): see CodeEditor::isTypedIn().
+  const bool typedIn = editor_->window()->focusWidget() == editor_;
+  if (!typedIn || editor_->isListActive() || editor_->isCallTipActive() || editor_->hasSelectedText()) return;
   if (editor_->SendScintilla(QsciScintillaBase::SCI_GETCURRENTPOS) != pausePosition_) return;
   open(false);
 }
@@ -97,7 +98,8 @@ QStringList CodeCompletion::candidates() const {
   const QString separator = lexer ? lexer->autoCompletionWordSeparators().value(0, QStringLiteral(".")) : ".";
   const QString prefix = context.join(separator);
   const QString text = editor_->text();
-  const int caretIndex = static_cast<int>(QString::fromUtf8(editor_->bytes(0, static_cast<int>(caret)).chopped(1)).size());
+  const QByteArray beforeCaret = editor_->bytes(0, static_cast<int>(caret)).chopped(1);  // bytes() adds a NUL
+  const int caretIndex = static_cast<int>(QString::fromUtf8(beforeCaret).size());
   const QRegularExpression word(QStringLiteral("(?<![\\w.])%1(\\w+)").arg(QRegularExpression::escape(prefix)));
   for (auto it = word.globalMatch(text); it.hasNext();) {
     const QRegularExpressionMatch match = it.next();

@@ -132,13 +132,19 @@ CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(paren
   updateLineNumberMargin();
 }
 
+bool CodeEditor::isTypedIn() const {
+  // Not hasFocus(): that also needs an active window, which a window without a window manager
+  // (Xvfb, kiosks) never becomes although its keys arrive.
+  return window()->focusWidget() == this;
+}
+
 void CodeEditor::callTip() {
   if (!completion_ || completion_->caretOnScreen()) QsciScintilla::callTip();
 }
 
 void CodeEditor::queueKeepCaretVisible() {
   // Only the editor being typed in moves the notebook; text set by the model must not.
-  if (!hasFocus() || caretFollowQueued_) return;
+  if (!isTypedIn() || caretFollowQueued_) return;
   caretFollowQueued_ = true;
   // Queued: the line just added makes the editor (and the notebook) taller only once laid out.
   QTimer::singleShot(0, this, [this] {
@@ -150,7 +156,7 @@ void CodeEditor::queueKeepCaretVisible() {
 void CodeEditor::keepCaretVisible() {
   QScrollArea* area = nullptr;
   for (QWidget* w = parentWidget(); w && !area; w = w->parentWidget()) area = qobject_cast<QScrollArea*>(w);
-  if (!area || !area->widget() || !hasFocus()) return;
+  if (!area || !area->widget() || !isTypedIn()) return;
   // Lay out from this editor's cell up to the notebook's content, then let the scroll area take the
   // new content height, so the caret's position and the scroll range are both current.
   for (QWidget* w = parentWidget(); w && w != area->viewport(); w = w->parentWidget())

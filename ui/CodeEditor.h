@@ -33,6 +33,8 @@ public:
 
   // Height that shows every line (wrapped lines and diagnostic annotations included).
   int heightForContents() const;
+  // True while this editor has the keyboard focus of its window (the cell being edited).
+  bool isTypedIn() const;
 
   // The completion list's timing and placement (Python only; null for markdown and raw text).
   CodeCompletion* completion() const { return completion_; }

@@ -165,8 +165,9 @@ TEST(CodeCompletion, TheListOpensInsideTheWindowAboveACaretNearItsBottom) {
   QListWidget* list = visibleList(w.editor);
   ASSERT_NE(list, nullptr);
   const QRect window = w.window.geometry();
-  EXPECT_TRUE(window.contains(list->geometry())) << "list at " << list->geometry().y() << ".." << list->geometry().bottom()
-                                                 << ", window " << window.y() << ".." << window.bottom();
+  const QRect shown = list->geometry();
+  EXPECT_TRUE(window.contains(shown)) << "list at " << shown.y() << ".." << shown.bottom() << ", window " << window.y()
+                                      << ".." << window.bottom();
   EXPECT_LT(list->geometry().bottom(), w.editor->completion()->caretTopGlobal().y()) << "above the caret's line";
   EXPECT_GT(list->geometry().height(), 40) << "still shows several names";
 }

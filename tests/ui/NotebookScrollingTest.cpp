@@ -23,10 +23,11 @@ namespace {
 class NotebookScrolling : public ::testing::Test {
 protected:
   void open(int cells) {
-    window = std::make_unique<tilescope::ui::MainWindow>(new tilescope::testing::RecordingClient,
-                                                          std::make_unique<tilescope::ui::RecoveryStore>(recoveryDir.path()));
+    auto recovery = std::make_unique<tilescope::ui::RecoveryStore>(recoveryDir.path());
+    window = std::make_unique<tilescope::ui::MainWindow>(new tilescope::testing::RecordingClient, std::move(recovery));
     tilescope::notebook::Notebook nb;
-    for (int i = 0; i < cells; ++i) nb.appendCell(CellType::Code, QString("a%1 = %1\nb%1 = a%1 * 2").arg(i).toStdString());
+    for (int i = 0; i < cells; ++i)
+      nb.appendCell(CellType::Code, QString("a%1 = %1\nb%1 = a%1 * 2").arg(i).toStdString());
     window->model()->reset(nb);
     view = window->notebookView();
     window->resize(900, 500);
@@ -68,6 +69,28 @@ TEST_F(NotebookScrolling, TypingInTheLastCellKeepsTheCaretInView) {
   }
   EXPECT_EQ(editor->lines(), 42);
   EXPECT_GT(view->verticalScrollBar()->value(), 0);
+}
+
+// Without a window manager (Xvfb, kiosks) the window never becomes active, yet its keys arrive.
+TEST_F(NotebookScrolling, TheCaretStaysInViewInAWindowThatIsNotActive) {
+  open(4);
+  view->select(3);
+  view->enterEditMode();
+  auto* editor = view->cellWidget(3)->editor();
+  QWidget other;
+  other.show();
+  other.activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&other));
+  ASSERT_FALSE(window->isActiveWindow());
+  ASSERT_EQ(window->focusWidget(), editor);
+  QTest::keyClick(editor, Qt::Key_End, Qt::ControlModifier);
+  for (int line = 0; line < 30; ++line) {
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTest::keyClicks(editor, QString("d%1 = %1").arg(line));
+    QApplication::processEvents();
+  }
+  const QRect caret = caretInViewport(editor);
+  EXPECT_TRUE(view->viewport()->rect().contains(caret)) << "caret at y " << caret.y();
 }
 
 TEST_F(NotebookScrolling, TheWheelNeverChangesTheSelectionOrTheMode) {
