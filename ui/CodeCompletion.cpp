@@ -142,20 +142,32 @@ bool CodeCompletion::open(bool explicitRequest) {
   editor_->SendScintilla(QsciScintillaBase::SCI_AUTOCSETCHOOSESINGLE, 0UL);
   editor_->SendScintilla(QsciScintillaBase::SCI_AUTOCSHOW, static_cast<unsigned long>(typed.toUtf8().size()),
                          names.join(' ').toUtf8().constData());
-  if (editor_->isListActive()) placeList();
+  if (QListWidget* list = shownList()) {
+    placeList(*list);
+    list->viewport()->installEventFilter(this);  // a click into the list counts as moving into it
+  }
   return true;
 }
 
-void CodeCompletion::placeList() {
-  QListWidget* list = nullptr;
+QListWidget* CodeCompletion::shownList() const {
+  if (!editor_->isListActive()) return nullptr;
+  // QScintilla makes a new list widget, a child of the editor, for every list it shows.
   for (QListWidget* child : editor_->findChildren<QListWidget*>(QString(), Qt::FindDirectChildrenOnly))
-    if (child->isVisible()) list = child;
-  if (!list) return;
+    if (child->isVisible()) return child;
+  return nullptr;
+}
+
+bool CodeCompletion::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::MouseButtonPress) userInList_ = true;
+  return QObject::eventFilter(watched, event);
+}
+
+void CodeCompletion::placeList(QListWidget& list) {
   const QPoint caretTop = caretTopGlobal();
   const int lineHeight = std::max(1, editor_->textHeight(0));
   QRect bounds = editor_->window()->geometry();
   if (QScreen* screen = QGuiApplication::screenAt(caretTop)) bounds &= screen->availableGeometry();
-  QRect placed = list->geometry();
+  QRect placed = list.geometry();
   const int roomBelow = bounds.bottom() - (caretTop.y() + lineHeight) + 1;
   const int roomAbove = caretTop.y() - bounds.top();
   if (placed.height() <= roomBelow || roomBelow >= roomAbove) {
@@ -167,7 +179,7 @@ void CodeCompletion::placeList() {
   }
   if (placed.right() > bounds.right()) placed.moveRight(bounds.right());
   if (placed.left() < bounds.left()) placed.moveLeft(bounds.left());
-  list->setGeometry(placed);
+  list.setGeometry(placed);
 }
 
 }  // namespace tilescope::ui

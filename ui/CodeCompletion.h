@@ -12,6 +12,7 @@
 #include <QTimer>
 
 class QKeyEvent;
+class QListWidget;
 class QsciScintilla;
 
 namespace tilescope::ui {
@@ -33,17 +34,22 @@ public:
   QStringList candidates() const;
   // Opens the list now; explicit (Tab) also inserts a single candidate. False when nothing was shown.
   bool open(bool explicitRequest);
-  // True once the user moved into the open list or opened it with Tab: Enter then accepts.
+  // True once the user moved into the open list (arrow or page keys, a click) or opened it with Tab:
+  // Enter then accepts.
   bool userInList() const { return userInList_; }
   // Global position of the top of the caret's line, and whether a screen shows it.
   QPoint caretTopGlobal() const;
   bool caretOnScreen() const;
 
+protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
   void onPause();
   QString wordBeforeCaret() const;
   // Moves the open list inside the window and the screen: under the caret's line if it fits, else above.
-  void placeList();
+  void placeList(QListWidget& list);
+  QListWidget* shownList() const;
 
   QsciScintilla* editor_;
   QTimer pause_;

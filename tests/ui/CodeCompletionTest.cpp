@@ -91,6 +91,20 @@ TEST(CodeCompletion, EnterAcceptsOnceTheUserMovedIntoTheList) {
   EXPECT_EQ(w->editor->text().toStdString(), "x = tl.log") << "the second entry after tl.load";
 }
 
+TEST(CodeCompletion, AClickIntoTheListCountsAsMovingIntoIt) {
+  ASSERT_TRUE(apisReady());
+  auto w = editorOnScreen();
+  QTest::keyClicks(w->editor, "x = tl.lo");
+  ASSERT_TRUE(waitUntil([&] { return w->editor->isListActive(); }, 3000));
+  QListWidget* list = visibleList(w->editor);
+  ASSERT_NE(list, nullptr);
+  ASSERT_GE(list->count(), 3);
+  QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::NoModifier, list->visualItemRect(list->item(2)).center());
+  EXPECT_TRUE(w->editor->completion()->userInList());
+  QTest::keyClick(w->editor, Qt::Key_Return);
+  EXPECT_EQ(w->editor->text().toStdString(), "x = tl.log2") << "the clicked entry";
+}
+
 TEST(CodeCompletion, TabOpensTheListAtOnceAndEnterAcceptsIt) {
   ASSERT_TRUE(apisReady());
   auto w = editorOnScreen();
