@@ -2,6 +2,7 @@
 
 #include <Qsci/qsciabstractapis.h>
 #include <Qsci/qscilexer.h>
+#include <Qsci/qscilexerpython.h>
 #include <Qsci/qsciscintilla.h>
 
 #include <QGuiApplication>
@@ -65,7 +66,24 @@ void CodeCompletion::onPause() {
   const bool typedIn = editor_->window()->focusWidget() == editor_;
   if (!typedIn || editor_->isListActive() || editor_->isCallTipActive() || editor_->hasSelectedText()) return;
   if (editor_->SendScintilla(QsciScintillaBase::SCI_GETCURRENTPOS) != pausePosition_) return;
+  if (caretInCommentOrString()) return;  // prose: only Tab asks for names there
   open(false);
+}
+
+bool CodeCompletion::caretInCommentOrString() const {
+  const long pos = editor_->SendScintilla(QsciScintillaBase::SCI_GETCURRENTPOS);
+  if (pos == 0 || !qobject_cast<QsciLexerPython*>(editor_->lexer())) return false;
+  // Scintilla styles lazily, when painting: style up to the caret first.
+  editor_->SendScintilla(QsciScintillaBase::SCI_COLOURISE, 0UL, pos);
+  using L = QsciLexerPython;
+  const long style = editor_->SendScintilla(QsciScintillaBase::SCI_GETSTYLEAT, static_cast<unsigned long>(pos - 1));
+  switch (static_cast<int>(style)) {
+    case L::Comment: case L::CommentBlock: case L::DoubleQuotedString: case L::SingleQuotedString:
+    case L::TripleSingleQuotedString: case L::TripleDoubleQuotedString: case L::UnclosedString:
+    case L::DoubleQuotedFString: case L::SingleQuotedFString: case L::TripleSingleQuotedFString:
+    case L::TripleDoubleQuotedFString: return true;
+    default: return false;
+  }
 }
 
 QString CodeCompletion::wordBeforeCaret() const {

@@ -1,8 +1,9 @@
 #pragma once
 // When the completion list of a code editor opens, what Enter does while it is open, and where it
 // appears. As in JupyterLab: Tab asks for it (one candidate is inserted at once), and it also opens
-// after a short pause in typing when at least two names complete the word; Enter inserts a newline
-// unless the user moved into the list (arrow or page keys) or asked for it with Tab.
+// after a short pause in typing code (not comments or strings) when at least two names complete the
+// word; Enter inserts a newline unless the user moved into the list (arrow or page keys, a click) or
+// asked for it with Tab.
 // Every popup of the editor opens through here, and only while the caret lies on a screen: QScintilla
 // 2.13 asks QGuiApplication::screenAt(caret) for the popup's bounds and dereferences the result,
 // which is null for a caret outside every screen (the SIGSEGV in libQt6Gui of issue 28).
@@ -47,6 +48,7 @@ protected:
 private:
   void onPause();
   QString wordBeforeCaret() const;
+  bool caretInCommentOrString() const;
   // Moves the open list inside the window and the screen: under the caret's line if it fits, else above.
   void placeList(QListWidget& list);
   QListWidget* shownList() const;

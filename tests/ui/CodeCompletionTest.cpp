@@ -138,6 +138,20 @@ TEST(CodeCompletion, NoListForAFullyTypedNameWithOneCandidate) {
   EXPECT_EQ(w->editor->text().toStdString(), "import torch");
 }
 
+TEST(CodeCompletion, APauseInACommentOrStringOpensNothing) {
+  ASSERT_TRUE(apisReady());
+  auto w = editorOnScreen();
+  QTest::keyClicks(w->editor, "# tl.lo");
+  waitPastThePause();
+  EXPECT_FALSE(w->editor->isListActive()) << "in a comment";
+  QTest::keyClick(w->editor, Qt::Key_Return);
+  QTest::keyClicks(w->editor, "s = 'tl.lo");
+  waitPastThePause();
+  EXPECT_FALSE(w->editor->isListActive()) << "in a string";
+  QTest::keyClick(w->editor, Qt::Key_Tab);
+  EXPECT_TRUE(w->editor->isListActive()) << "Tab still asks for names";
+}
+
 TEST(CodeCompletion, WordsOfTheCellAreCandidatesToo) {
   ASSERT_TRUE(apisReady());
   auto w = editorOnScreen();
