@@ -4,17 +4,24 @@
 #include <Qsci/qscilexerpython.h>
 
 #include <QHelpEvent>
+#include <QCoreApplication>
 #include <QKeyEvent>
+#include <QLayout>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QToolTip>
+#include <QTimer>
 #include <algorithm>
 
+#include "ui/CodeCompletion.h"
 #include "ui/TritonApis.h"
 
 namespace tilescope::ui {
 namespace {
 constexpr int kSeverityCount = 3;
 constexpr int kTextLeftGapPx = 8;
+// Room kept between the caret's line and the edge of the notebook's viewport while typing.
+constexpr int kCaretMarginPx = 24;
 
 void colourPythonLexer(QsciLexerPython& lexer, const Theme& t) {
   using L = QsciLexerPython;
@@ -53,6 +60,8 @@ void colourMarkdownLexer(QsciLexerMarkdown& lexer, const Theme& t) {
 
 CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(parent), language_(language) {
   setObjectName(QStringLiteral("cellEditor"));
+  // QScintilla asks for WheelFocus: a wheel turned over a cell would put it into edit mode.
+  setFocusPolicy(Qt::StrongFocus);
   setUtf8(true);
   setFrameShape(QFrame::NoFrame);
   if (language == Language::Python) {
@@ -86,17 +95,15 @@ CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(paren
   setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
 
+  // QScintilla's own triggers stay off (no source): CodeCompletion opens the list, on Tab or a pause.
+  setAutoCompletionSource(QsciScintilla::AcsNone);
   if (language == Language::Python) {
-    setAutoCompletionSource(QsciScintilla::AcsAll);
-    setAutoCompletionThreshold(2);
+    completion_ = new CodeCompletion(this);
     setAutoCompletionCaseSensitivity(true);
     setAutoCompletionReplaceWord(true);
-    setAutoCompletionUseSingle(QsciScintilla::AcusNever);
     setCallTipsStyle(QsciScintilla::CallTipsContext);
     setCallTipsVisible(0);
     setCallTipsPosition(QsciScintilla::CallTipsBelowText);
-  } else {
-    setAutoCompletionSource(QsciScintilla::AcsNone);
   }
 
   for (int s = 0; s < kSeverityCount; ++s) {
@@ -123,7 +130,46 @@ CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(paren
     updateLineNumberMargin();
     emit heightForContentsChanged();
   });
+  connect(this, &QsciScintilla::cursorPositionChanged, this, &CodeEditor::queueKeepCaretVisible);
   updateLineNumberMargin();
+}
+
+bool CodeEditor::isTypedIn() const {
+  // Not hasFocus(): that also needs an active window, which a window without a window manager
+  // (Xvfb, kiosks) never becomes although its keys arrive.
+  return window()->focusWidget() == this;
+}
+
+void CodeEditor::callTip() {
+  if (!completion_ || completion_->caretOnScreen()) QsciScintilla::callTip();
+}
+
+void CodeEditor::queueKeepCaretVisible() {
+  // Only the editor being typed in moves the notebook; text set by the model must not.
+  if (!isTypedIn() || caretFollowQueued_) return;
+  caretFollowQueued_ = true;
+  // Queued: the line just added makes the editor (and the notebook) taller only once laid out.
+  QTimer::singleShot(0, this, [this] {
+    caretFollowQueued_ = false;
+    keepCaretVisible();
+  });
+}
+
+void CodeEditor::keepCaretVisible() {
+  QScrollArea* area = nullptr;
+  for (QWidget* w = parentWidget(); w && !area; w = w->parentWidget()) area = qobject_cast<QScrollArea*>(w);
+  if (!area || !area->widget() || !isTypedIn()) return;
+  // Lay out from this editor's cell up to the notebook's content, then let the scroll area take the
+  // new content height, so the caret's position and the scroll range are both current.
+  for (QWidget* w = parentWidget(); w && w != area->viewport(); w = w->parentWidget())
+    if (w->layout()) w->layout()->activate();
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+  const long pos = SendScintilla(SCI_GETCURRENTPOS);
+  const QPoint caret(static_cast<int>(SendScintilla(SCI_POINTXFROMPOSITION, 0UL, pos)),
+                     static_cast<int>(SendScintilla(SCI_POINTYFROMPOSITION, 0UL, pos)));
+  const QPoint inContent = viewport()->mapTo(area->widget(), caret);
+  const int lineHeight = std::max(1, textHeight(0));
+  area->ensureVisible(inContent.x(), inContent.y() + lineHeight / 2, 0, lineHeight / 2 + kCaretMarginPx);
 }
 
 void CodeEditor::setAppearance(const Appearance& appearance) {
@@ -296,8 +342,10 @@ void CodeEditor::keyPressEvent(QKeyEvent* event) {
   }
   // Auto-indent decides by the style of the ":" ending the line, and Scintilla styles lazily (when
   // painting): style the text up to the cursor first so indentation never depends on a repaint.
+  if (completion_ && completion_->handleKeyPress(*event)) return;
   if (enter && lexer_) SendScintilla(SCI_COLOURISE, 0L, SendScintilla(SCI_GETCURRENTPOS));
   QsciScintilla::keyPressEvent(event);
+  if (completion_) completion_->afterKeyPress(*event);
 }
 
 void CodeEditor::focusInEvent(QFocusEvent* event) {
