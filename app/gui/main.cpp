@@ -171,6 +171,10 @@ int main(int argc, char** argv) {
   if (options.cell > 0) window.notebookView()->select(options.cell - 1);
   if (options.presentation) window.setPresentationMode(true);
   window.show();
+  // Ask for keyboard focus: without a window manager (a bare X server, Xvfb, a kiosk) nobody else
+  // activates the window, and until it is active no window shortcut (Ctrl+S, Ctrl+O, ...) fires.
+  window.raise();
+  window.activateWindow();
   if (!scripted) window.offerRecovery();
 
   int exitCode = 0;
