@@ -18,6 +18,7 @@ namespace tilescope::ui {
 class BackendSelector;
 class ExecutionClient;
 class FileController;
+class InspectorDock;
 class NoticeBar;
 class NotebookController;
 class NotebookModel;
@@ -45,6 +46,7 @@ public:
   ExecutionClient* executionClient() const { return client_; }
   BackendSelector* backendSelector() const { return backendSelector_; }
   NoticeBar* noticeBar() const { return notice_; }
+  InspectorDock* inspectorDock() const { return inspector_; }
 
   void applyPreferences(const Preferences& preferences);
   void setPresentationMode(bool on);
@@ -78,6 +80,7 @@ private:
   BackendSelector* backendSelector_;
   NotebookController* notebookController_;
   FileController* fileController_;
+  InspectorDock* inspector_ = nullptr;  // the kernel inspector beside the notebook (ui/viz)
   QToolBar* toolBar_ = nullptr;
   QAction* presentationAction_ = nullptr;
   QLabel* modeLabel_ = nullptr;

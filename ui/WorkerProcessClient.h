@@ -52,6 +52,7 @@ private:
     Backend backend;
     bool warnOnOutOfBounds = false;
     bool expectErrors = false;
+    bool inspect = false;
   };
 
   void launchProcess();

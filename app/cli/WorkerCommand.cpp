@@ -33,6 +33,7 @@ struct ExecuteRequest {
   host::Backend backend = host::Backend::Auto;
   bool stopOnOutOfBounds = true;    // "out_of_bounds": "stop" (default) or "warn"
   bool abortedBeforeStart = false;  // interrupted while still queued: reply "aborted" without running
+  bool inspect = false;             // "inspect": true - report each kernel launch with its trace
 };
 
 // Requests waiting for the main thread, and the one it is running, guarded together so that an
@@ -116,6 +117,7 @@ void readControlMessages(WorkerChannel& channel, RequestQueue& queue) {
       request.code = message.value("code", "");
       request.backend = host::parseBackend(message.value("backend", "auto")).value_or(host::Backend::Auto);
       request.stopOnOutOfBounds = message.value("out_of_bounds", "stop") != "warn";
+      request.inspect = message.value("inspect", false);
       queue.push(std::move(request));
     } else if (type == "interrupt_request") {
       queue.interrupt();
@@ -130,6 +132,17 @@ void readControlMessages(WorkerChannel& channel, RequestQueue& queue) {
     channel.send({{"type", "protocol_error"}, {"message", channel.error()}});
   }
   queue.close();
+}
+
+// The inspector's `launch` message (docs/PROTOCOL.md); the trace travels as a binary blob.
+template <class Send>
+void sendLaunch(Send& send, const host::LaunchRecord& launch) {
+  json message = {{"type", "launch"},          {"kernel", launch.kernel},
+                  {"grid", launch.grid},       {"backend", launch.backend},
+                  {"traced_programs", launch.tracedPrograms}};
+  std::vector<host::BinaryBlob> blobs;
+  if (!launch.trace.empty()) blobs.push_back({"application/vnd.tilescope.trace", launch.trace});
+  send(std::move(message), blobs);
 }
 
 class CellRunner {
@@ -160,6 +173,7 @@ public:
     callbacks.displayData = [&](const host::RichOutput& output) {
       send({{"type", "display_data"}, {"data", output.data}, {"metadata", output.metadata}}, output.blobs);
     };
+    if (request.inspect) callbacks.launch = [&](const host::LaunchRecord& launch) { sendLaunch(send, launch); };
     executor_.setBackend(request.backend);
     executor_.setStopOnOutOfBounds(request.stopOnOutOfBounds);
     host::ExecutionOutcome outcome;

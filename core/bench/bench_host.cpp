@@ -41,11 +41,15 @@ const std::vector<std::string> kCells = {
     "results = []\nfor i in range(200):\n    results.append(f'{i:>4} {i * 0.5:.2f}')\nlen(results), sum(len(r) for r in results)",
 };
 
+// Argument 1: run as the GUI does with its inspector open - every launch traced (values too) and
+// its trace serialized for the worker's `launch` message - to see what the inspector costs.
 void BM_TenCellNotebook(benchmark::State& state) {
   double hostSeconds = 0, totalSeconds = 0;
+  size_t traceBytes = 0;
   for (auto _ : state) {
     tilescope::host::HostExecutor ex;
     tilescope::host::ExecutionCallbacks cb;
+    if (state.range(0)) cb.launch = [&](const tilescope::host::LaunchRecord& l) { traceBytes += l.trace.size(); };
     tilescope::host::CancelToken cancel;
     const auto start = std::chrono::steady_clock::now();
     for (size_t i = 0; i < kCells.size(); ++i) {
@@ -61,8 +65,9 @@ void BM_TenCellNotebook(benchmark::State& state) {
   }
   state.counters["total_ms"] = benchmark::Counter(totalSeconds * 1e3 / static_cast<double>(state.iterations()));
   state.counters["host_ms"] = benchmark::Counter(hostSeconds * 1e3 / static_cast<double>(state.iterations()));
+  state.counters["trace_KiB"] = benchmark::Counter(static_cast<double>(traceBytes) / 1024.0 / static_cast<double>(state.iterations()));
 }
-BENCHMARK(BM_TenCellNotebook)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TenCellNotebook)->ArgName("inspect")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // The interpreter alone: a Python loop with calls, f-strings and dict/list work.
 void BM_InterpreterLoop(benchmark::State& state) {
