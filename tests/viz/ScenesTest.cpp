@@ -134,6 +134,29 @@ TEST_F(SeedScenes, GridViewColoursByOutputTileShowTheBug) {
   EXPECT_EQ(g.pidAt(g.left - 1, g.top, 0), std::nullopt);
 }
 
+// A large tensor shows only the rows around the operation's elements, so stepping stays fast.
+TEST(TilesScene, LargeTensorsShowTheRowsAroundTheOperation) {
+  sim::LaunchTrace t;
+  t.kernelName = "k";
+  t.totalPrograms = 1;
+  t.tensors = {{1, "x", ir::DType::FP32, {10000}}};
+  t.args = {{"x_ptr", 1, ir::DType::FP32, ""}};
+  sim::ProgramTrace p;
+  sim::MemAccessEvent e;
+  e.argIndex = 0;
+  e.tensorId = 1;
+  e.shape = {64};
+  for (int64_t l = 0; l < 64; ++l) e.offsets.push_back(5000 + l);
+  p.events.push_back(e);
+  t.programs.push_back(p);
+  std::string error;
+  const Scene s = tilesScene(t, {0, 0, 0}, 0, &error);
+  ASSERT_EQ(error, "");
+  EXPECT_TRUE(anyStartsWith(s.texts(), "tensor x_ptr shape [10000] elements 4928..5183: elements this operation addresses"));
+  // offsets (64) + mask (64) + 4 rows of 64 tensor cells.
+  EXPECT_EQ(rects(s).size(), 64u + 64u + 256u);
+}
+
 TEST(SwizzleScene, SideBySideOrdersAndBlockCounts) {
   const Scene s = swizzleScene({9, 9, 3, 9, 9});
   const auto texts = s.texts();
