@@ -23,6 +23,9 @@
 #include "ui/viz/InspectorPanel.h"
 #include "ui/viz/ProgramGridView.h"
 #include "ui/viz/SceneView.h"
+#include "ui/viz/SourceLineMarker.h"
+#include "ui/CellWidget.h"
+#include "ui/CodeEditor.h"
 
 using tilescope::testing::waitUntil;
 using tilescope::ui::InspectorPanel;
@@ -177,16 +180,16 @@ TEST(InspectorDock, TheWorkerReportsACellsLaunchWithItsTrace) {
   w.show();
   auto* panel = w.inspectorDock()->panel();
   auto* model = w.model();
-  model->insertCell(0, tilescope::notebook::CellType::Code);
+  const QString code =
+      "import torch\nimport triton\nimport triton.language as tl\n"
+      "@triton.jit\ndef copy_k(x_ptr, z_ptr, n, bs: tl.constexpr):\n"
+      "    offs = tl.program_id(0) * bs + tl.arange(0, bs)\n    mask = offs < n\n"
+      "    tl.store(z_ptr + offs, tl.load(x_ptr + offs, mask), mask)\n"
+      "x = torch.arange(5)\nz = torch.zeros_like(x)\ncopy_k[(3,)](x, z, 5, 2)\n";
+  model->insertCell(0, tilescope::notebook::CellType::Code, code);
   const QString id = model->cellId(0);
   QSignalSpy launched(w.executionClient(), &tilescope::ui::ExecutionClient::kernelLaunched);
-  w.executionClient()->runCell(id,
-                               "import torch\nimport triton\nimport triton.language as tl\n"
-                               "@triton.jit\ndef copy_k(x_ptr, z_ptr, n, bs: tl.constexpr):\n"
-                               "    offs = tl.program_id(0) * bs + tl.arange(0, bs)\n    mask = offs < n\n"
-                               "    tl.store(z_ptr + offs, tl.load(x_ptr + offs, mask), mask)\n"
-                               "x = torch.arange(5)\nz = torch.zeros_like(x)\ncopy_k[(3,)](x, z, 5, 2)\n",
-                               tilescope::ui::Backend::Simulator);
+  w.executionClient()->runCell(id, code, tilescope::ui::Backend::Simulator);
   ASSERT_TRUE(launched.wait(30000)) << "no launch reported";
   w.notebookView()->select(0);
   ASSERT_TRUE(waitUntil([&] { return panel->launchList()->count() == 1; }, 5000));
@@ -195,6 +198,15 @@ TEST(InspectorDock, TheWorkerReportsACellsLaunchWithItsTrace) {
   panel->selectProgram({2, 0, 0});
   EXPECT_TRUE(panel->variablesView()->toPlainText().contains("mask = [ True False]"))
       << panel->variablesView()->toPlainText().toStdString();
+  // The current memory operation's line (the load and the store are both on line 8) is highlighted.
+  auto* marker = w.inspectorDock()->lineMarker();
+  ASSERT_NE(marker->markedEditor(), nullptr);
+  EXPECT_EQ(marker->markedEditor(), w.notebookView()->cellWidget(id)->editor());
+  EXPECT_EQ(marker->markedLine(), 8);
+  EXPECT_TRUE(marker->markedEditor()->markersAtLine(7) & (1u << marker->markerNumber()));
+  panel->showCell(QStringLiteral("another"));  // no launch selected: no highlight
+  EXPECT_EQ(marker->markedEditor(), nullptr);
+  EXPECT_FALSE(w.notebookView()->cellWidget(id)->editor()->markersAtLine(7) & (1u << marker->markerNumber()));
 }
 
 // The dock's place is remembered across windows.

@@ -309,14 +309,16 @@ void InspectorPanel::refreshTiles() {
   if (!document_ || !program_) {
     tilesView_->setScene({}, tr("Pick a launch and a program."));
     variables_->clear();
+    emit memoryOpLocated({}, 0);
     return;
   }
   QString error;
   viz::Scene scene = document_->tilesScene(*program_, std::max(0, ops_->currentIndex()), &error);
   tilesView_->setScene(std::move(scene), error);
-  const std::vector<int> lines = document_->memoryOpLines(*program_);
+  const auto sources = document_->memoryOpSources(*program_);
   const int op = ops_->currentIndex();
-  if (op >= 0 && op < static_cast<int>(lines.size())) emit memoryOpLineChanged(lines[static_cast<size_t>(op)]);
+  if (op >= 0 && op < static_cast<int>(sources.size())) emit memoryOpLocated(sources[static_cast<size_t>(op)].first, sources[static_cast<size_t>(op)].second);
+  else emit memoryOpLocated({}, 0);
 }
 
 void InspectorPanel::refreshProgramLabel() {

@@ -65,8 +65,9 @@ public:
   QSpinBox* swizzleWindowBox() const { return window_; }
 
 signals:
-  // The source line of the current memory operation (1-based within the launching cell's file).
-  void memoryOpLineChanged(int line);
+  // Where the current memory operation is in the source: its file ("<cell:ID>" for a notebook
+  // cell) and 1-based line; an empty file when there is no current operation.
+  void memoryOpLocated(const QString& file, int line);
 
 private:
   struct Launch {

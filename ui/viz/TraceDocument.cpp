@@ -86,10 +86,10 @@ QStringList TraceDocument::memoryOpTitles(const ProgramId& pid) const {
   return out;
 }
 
-std::vector<int> TraceDocument::memoryOpLines(const ProgramId& pid) const {
-  std::vector<int> out;
+std::vector<std::pair<QString, int>> TraceDocument::memoryOpSources(const ProgramId& pid) const {
+  std::vector<std::pair<QString, int>> out;
   if (const sim::ProgramTrace* p = trace_->findProgram(pid))
-    for (const viz::MemoryOp& op : viz::memoryOps(*trace_, *p)) out.push_back(op.line);
+    for (const viz::MemoryOp& op : viz::memoryOps(*trace_, *p)) out.emplace_back(QString::fromStdString(op.file), op.line);
   return out;
 }
 

@@ -53,9 +53,10 @@ public:
   // One line about a program for tooltips: "pid (2, 0, 0): 2 loads, 1 store, 0 masked lanes, 32 bytes".
   QString programSummary(const ProgramId& pid) const;
 
-  // The memory operations of a traced program, as titles ("load x_ptr (cell:3:9)") and source lines.
+  // The memory operations of a traced program, as titles ("load x_ptr (cell:3:9)") and as source
+  // file ("<cell:ID>" for a notebook cell) and 1-based line.
   QStringList memoryOpTitles(const ProgramId& pid) const;
-  std::vector<int> memoryOpLines(const ProgramId& pid) const;
+  std::vector<std::pair<QString, int>> memoryOpSources(const ProgramId& pid) const;
   // Named tiles of a program (the variable inspector): "name = value" text, in binding order.
   QStringList namedTiles(const ProgramId& pid) const;
 
