@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QImage>
 #include <QLabel>
+#include <QLineEdit>
+#include <QTemporaryDir>
+#include <cmath>
 #include <QListWidget>
 #include <QMainWindow>
 #include <QPlainTextEdit>
@@ -23,6 +27,7 @@
 #include "ui/viz/InspectorPanel.h"
 #include "ui/viz/ProgramGridView.h"
 #include "ui/viz/SceneView.h"
+#include "ui/viz/ScenePainter.h"
 #include "ui/viz/SourceLineMarker.h"
 #include "ui/CellWidget.h"
 #include "ui/CodeEditor.h"
@@ -149,6 +154,41 @@ TEST_F(InspectorPanelTest, StepAndPlayThroughThePrograms) {
   EXPECT_TRUE(waitUntil([&] { return panel_.currentProgram() == ProgramId{0, 0, 0}; }, 5000));
   QTest::mouseClick(play, Qt::LeftButton);
   EXPECT_FALSE(panel_.playing());
+}
+
+TEST_F(InspectorPanelTest, APidFilterInTheSeedsSyntaxLimitsStepping) {
+  panel_.selectLaunch(2);
+  auto* filter = panel_.pidFilterBox();
+  filter->setFocus();
+  QTest::keyClicks(filter, ">0");
+  QTest::keyClick(filter, Qt::Key_Return);
+  EXPECT_EQ(panel_.statusLabel()->text(), "2 traced program(s) match the pid filter.");
+  auto* next = panel_.findChild<QToolButton*>(QStringLiteral("nextProgram"));
+  auto* prev = panel_.findChild<QToolButton*>(QStringLiteral("prevProgram"));
+  QTest::mouseClick(next, Qt::LeftButton);  // from program 0, which the filter leaves out
+  EXPECT_EQ(panel_.currentProgram(), (ProgramId{1, 0, 0}));
+  QTest::mouseClick(prev, Qt::LeftButton);  // stays within the filter
+  EXPECT_EQ(panel_.currentProgram(), (ProgramId{1, 0, 0}));
+  // A filter that does not parse says why and steps through everything.
+  filter->clear();
+  QTest::keyClicks(filter, "pid_7 > 1");
+  QTest::keyClick(filter, Qt::Key_Return);
+  EXPECT_TRUE(panel_.statusLabel()->text().startsWith("Pid filter: column")) << panel_.statusLabel()->text().toStdString();
+  QTest::mouseClick(prev, Qt::LeftButton);
+  EXPECT_EQ(panel_.currentProgram(), (ProgramId{0, 0, 0}));
+}
+
+TEST_F(InspectorPanelTest, ViewsExportAsPngAndSvg) {
+  panel_.selectLaunch(0);
+  QTemporaryDir dir;
+  QString error;
+  ASSERT_TRUE(tilescope::ui::exportScene(panel_.coverageView()->scene(), dir.filePath("c.svg"), &error)) << error.toStdString();
+  EXPECT_TRUE(tilescope::testing::readBytes(dir.filePath("c.svg")).contains("never written: z_ptr[2:6] (4 elements)"));
+  ASSERT_TRUE(tilescope::ui::exportScene(panel_.gridView()->scene(), dir.filePath("g.png"), &error)) << error.toStdString();
+  QImage png(dir.filePath("g.png"));
+  EXPECT_EQ(png.width(), static_cast<int>(2 * std::ceil(panel_.gridView()->scene().width())));
+  EXPECT_FALSE(tilescope::ui::exportScene(panel_.gridView()->scene(), dir.filePath("g.gif"), &error));
+  EXPECT_EQ(error.toStdString(), "Save as .png or .svg (got " + dir.filePath("g.gif").toStdString() + ").");
 }
 
 TEST_F(InspectorPanelTest, CoverageAndSwizzleTabs) {

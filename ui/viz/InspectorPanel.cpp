@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QScrollArea>
@@ -69,10 +70,9 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   connect(launches_, &QListWidget::currentRowChanged, this, &InspectorPanel::selectLaunch);
   playTimer_ = new QTimer(this);
   connect(playTimer_, &QTimer::timeout, this, [this] {
-    if (!document_ || document_->tracedPrograms().empty()) return setPlaying(false);
-    const auto& traced = document_->tracedPrograms();
+    if (steps_.empty()) return setPlaying(false);
     // Play wraps around at the end, like a slide loop.
-    if (program_ && *program_ == traced.back()) selectProgram(traced.front());
+    if (program_ && *program_ == steps_.back()) selectProgram(steps_.front());
     else stepProgram(1);
   });
 }
@@ -112,6 +112,12 @@ QWidget* InspectorPanel::buildGridTab() {
   row->addWidget(next_);
   row->addWidget(speed_);
   column->addLayout(row);
+  pidFilter_ = new QLineEdit;
+  pidFilter_->setObjectName(QStringLiteral("pidFilter"));
+  pidFilter_->setPlaceholderText(tr("Step through programs where ... e.g. >1 or =0,=1 or pid_0 > 1, pid_1 == 0"));
+  pidFilter_->setClearButtonEnabled(true);
+  column->addWidget(pidFilter_);
+  connect(pidFilter_, &QLineEdit::returnPressed, this, [this] { setPidFilter(pidFilter_->text()); });
   programLabel_ = new QLabel;
   programLabel_->setObjectName(QStringLiteral("programLabel"));
   programLabel_->setWordWrap(true);
@@ -249,6 +255,7 @@ void InspectorPanel::selectLaunch(int row) {
     title_->setText(tr("Kernel launches of this cell (%1):").arg(list.size()));
   }
   grid_->setDocument(document_);
+  updateSteps();
   slice_->setVisible(document_ && document_->gridDimensions() == 3);
   if (document_) slice_->setRange(0, static_cast<int>(document_->grid()[2] - 1));
   coverageView_->setScene(document_ ? document_->coverageScene() : viz::Scene(), tr("No trace to show."));
@@ -279,12 +286,35 @@ void InspectorPanel::selectProgram(const ProgramId& pid) {
 }
 
 void InspectorPanel::stepProgram(int delta) {
-  if (!document_ || document_->tracedPrograms().empty()) return;
-  const auto& traced = document_->tracedPrograms();
-  auto it = program_ ? std::find(traced.begin(), traced.end(), *program_) : traced.end();
-  qint64 index = it == traced.end() ? 0 : (it - traced.begin()) + delta;
-  index = std::clamp<qint64>(index, 0, static_cast<qint64>(traced.size()) - 1);
-  selectProgram(traced[static_cast<size_t>(index)]);
+  if (steps_.empty()) return;
+  auto it = program_ ? std::find(steps_.begin(), steps_.end(), *program_) : steps_.end();
+  qint64 index = it == steps_.end() ? 0 : (it - steps_.begin()) + delta;
+  index = std::clamp<qint64>(index, 0, static_cast<qint64>(steps_.size()) - 1);
+  selectProgram(steps_[static_cast<size_t>(index)]);
+}
+
+bool InspectorPanel::setPidFilter(const QString& filter) {
+  if (pidFilter_->text() != filter) pidFilter_->setText(filter);
+  updateSteps();
+  return !pidFilter_->property("invalid").toBool();
+}
+
+void InspectorPanel::updateSteps() {
+  steps_.clear();
+  pidFilter_->setProperty("invalid", false);
+  pidFilter_->setStyleSheet({});
+  if (!document_) return;
+  QString error;
+  if (auto kept = document_->tracedMatching(pidFilter_->text(), &error)) {
+    steps_ = std::move(*kept);
+    if (!pidFilter_->text().trimmed().isEmpty())
+      status_->setText(tr("%n traced program(s) match the pid filter.", nullptr, static_cast<int>(steps_.size())));
+  } else {
+    steps_ = document_->tracedPrograms();
+    pidFilter_->setProperty("invalid", true);
+    pidFilter_->setStyleSheet(QStringLiteral("QLineEdit { color: #c62828; }"));
+    status_->setText(tr("Pid filter: %1").arg(error));
+  }
 }
 
 void InspectorPanel::selectMemoryOp(int index) {

@@ -14,6 +14,7 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
@@ -42,7 +43,10 @@ public:
 
   void selectLaunch(int row);
   void selectProgram(const ProgramId& pid);
-  void stepProgram(int delta);  // through the traced programs, in execution order
+  void stepProgram(int delta);  // through the traced programs the pid filter keeps, in execution order
+  // Stepping and play visit only programs matching this filter (seeds' syntax, "" for all); false,
+  // with the reason shown, when it does not parse.
+  bool setPidFilter(const QString& filter);
   void selectMemoryOp(int index);
   void setPlaying(bool playing);
   bool playing() const;
@@ -63,6 +67,8 @@ public:
   QPlainTextEdit* variablesView() const { return variables_; }
   QLabel* programLabel() const { return programLabel_; }
   QSpinBox* swizzleWindowBox() const { return window_; }
+  QLineEdit* pidFilterBox() const { return pidFilter_; }
+  QLabel* statusLabel() const { return status_; }
 
 signals:
   // Where the current memory operation is in the source: its file ("<cell:ID>" for a notebook
@@ -83,11 +89,13 @@ private:
   void refreshTiles();
   void refreshSwizzle();
   void refreshProgramLabel();
+  void updateSteps();
 
   QString cellId_;
   QHash<QString, QList<Launch>> launchesByCell_;
   std::shared_ptr<const TraceDocument> document_;
   std::optional<ProgramId> program_;
+  std::vector<ProgramId> steps_;  // the traced programs that stepping visits
 
   QLabel* title_;
   QListWidget* launches_;
@@ -100,6 +108,7 @@ private:
   QToolButton* play_;
   QToolButton* next_;
   QSpinBox* speed_;
+  QLineEdit* pidFilter_;
   QLabel* programLabel_;
   QTimer* playTimer_;
   QComboBox* ops_;

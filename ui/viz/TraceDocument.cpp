@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <variant>
 
+#include "core/sim/PidFilter.h"
 #include "core/sim/TraceReader.h"
 #include "core/viz/CoverageScene.h"
 #include "core/viz/GridLayout.h"
 #include "core/viz/GridScene.h"
 #include "core/viz/ProgramStats.h"
 #include "core/viz/ProgramTiles.h"
+#include "core/viz/SvgWriter.h"
 #include "core/viz/SwizzleScene.h"
 #include "core/viz/TilesScene.h"
 #include "core/viz/TraceCoverage.h"
@@ -54,6 +56,20 @@ qint64 TraceDocument::totalPrograms() const { return trace_->totalPrograms; }
 QString TraceDocument::policy() const { return QString::fromStdString(trace_->policy); }
 int TraceDocument::gridDimensions() const { return viz::GridLayout(gridOf(*trace_)).dimensions(); }
 bool TraceDocument::isTraced(const ProgramId& pid) const { return trace_->findProgram(pid) != nullptr; }
+std::optional<std::vector<ProgramId>> TraceDocument::tracedMatching(const QString& filter, QString* error) const {
+  const sim::PidFilterParseResult parsed = sim::PidFilter::parse(filter.toStdString());
+  if (!parsed.filter) {
+    if (error) *error = QStringLiteral("column %1: %2").arg(parsed.column).arg(QString::fromStdString(parsed.error));
+    return std::nullopt;
+  }
+  std::vector<ProgramId> out;
+  for (const ProgramId& pid : traced_)
+    if (parsed.filter->matches(pid)) out.push_back(pid);
+  return out;
+}
+
+QByteArray TraceDocument::svgOf(const viz::Scene& scene) { return QByteArray::fromStdString(viz::SvgWriter::write(scene)); }
+
 qint64 TraceDocument::linearId(const ProgramId& pid) const { return gridOf(*trace_).linearOf(pid); }
 
 TraceDocument::GridPicture TraceDocument::gridPicture(Coloring coloring, qint64 wrap) const {

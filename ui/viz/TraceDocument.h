@@ -35,6 +35,10 @@ public:
   // Traced programs in execution order.
   const std::vector<ProgramId>& tracedPrograms() const { return traced_; }
   bool isTraced(const ProgramId& pid) const;
+  // The traced programs a pid filter in the seeds' condition syntax keeps (">1", "=0,=1",
+  // "pid_0 > 1, pid_1 == 0"; see core/sim/PidFilter.h); nothing, with `error` set, when the
+  // filter does not parse.
+  std::optional<std::vector<ProgramId>> tracedMatching(const QString& filter, QString* error) const;
   QString policy() const;
 
   // The program grid: cell geometry and the colour of every program (by linear id).
@@ -66,6 +70,7 @@ public:
   viz::Scene swizzleScene(qint64 window) const;          // derived from the trace
   static viz::Scene swizzleScene(qint64 rows, qint64 cols, qint64 group, qint64 window);  // chosen grid
   QString coverageText() const;
+  static QByteArray svgOf(const viz::Scene& scene);  // core/viz/SvgWriter's document
 
 private:
   TraceDocument() = default;
