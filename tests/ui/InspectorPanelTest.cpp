@@ -13,6 +13,7 @@
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QToolButton>
 
@@ -176,6 +177,18 @@ TEST_F(InspectorPanelTest, APidFilterInTheSeedsSyntaxLimitsStepping) {
   EXPECT_TRUE(panel_.statusLabel()->text().startsWith("Pid filter: column")) << panel_.statusLabel()->text().toStdString();
   QTest::mouseClick(prev, Qt::LeftButton);
   EXPECT_EQ(panel_.currentProgram(), (ProgramId{0, 0, 0}));
+}
+
+TEST_F(InspectorPanelTest, VariablesTabDrawsTheNamedTilesOfTheSelectedProgram) {
+  panel_.selectLaunch(2);
+  clickProgram({2, 0, 0});
+  panel_.tabs()->setCurrentIndex(2);
+  EXPECT_EQ(panel_.tabs()->tabText(2), "Variables");
+  EXPECT_EQ(panel_.loopStepBox()->maximum(), 1);  // copy_k has no loop
+  const auto texts = panel_.variablesSceneView()->scene().texts();
+  const auto offs = std::find_if(texts.begin(), texts.end(), [](const std::string& t) { return t.rfind("offs  i32 [2]", 0) == 0; });
+  ASSERT_NE(offs, texts.end());
+  EXPECT_EQ(std::vector<std::string>(offs + 1, offs + 3), (std::vector<std::string>{"4", "5"}));
 }
 
 TEST_F(InspectorPanelTest, ViewsExportAsPngAndSvg) {

@@ -13,6 +13,7 @@
 #include "core/viz/SvgWriter.h"
 #include "core/viz/SwizzleScene.h"
 #include "core/viz/TilesScene.h"
+#include "core/viz/VariablesScene.h"
 #include "tests/viz/SeedTraces.h"
 
 namespace tilescope::viz {
@@ -96,6 +97,18 @@ TEST_F(SeedScenes, TilesViewExplainsMissingProgramsAndOps) {
   EXPECT_NE(error.find("program (7, 0, 0) is not in the trace"), std::string::npos) << error;
   tilesScene(copy(3), {0, 0, 0}, 5, &error);
   EXPECT_EQ(error, "program (0, 0, 0) made 2 memory operations; there is no operation 5");
+}
+
+TEST_F(SeedScenes, VariablesViewDrawsEachNamedTile) {
+  EXPECT_EQ(bindingSteps(copy(3), {2, 0, 0}), 1);
+  const auto texts = variablesScene(copy(3), {2, 0, 0}, 0).texts();
+  const auto offs = std::find_if(texts.begin(), texts.end(), [](const std::string& t) { return t.rfind("offs  i32 [2]  line ", 0) == 0; });
+  ASSERT_NE(offs, texts.end()) << ::testing::PrintToString(texts);
+  EXPECT_EQ(std::vector<std::string>(offs + 1, offs + 3), (std::vector<std::string>{"4", "5"}));
+  const auto mask = std::find_if(texts.begin(), texts.end(), [](const std::string& t) { return t.rfind("mask  i1 [2]", 0) == 0; });
+  ASSERT_NE(mask, texts.end());
+  EXPECT_EQ(std::vector<std::string>(mask + 1, mask + 3), (std::vector<std::string>{"T", "T"}));
+  EXPECT_TRUE(contains(variablesScene(copy(3), {9, 0, 0}, 0).texts(), "program (9, 0, 0) is not in the trace"));
 }
 
 TEST_F(SeedScenes, CoverageViewHatchesTheNeverWrittenElements) {

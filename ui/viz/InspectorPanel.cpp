@@ -62,7 +62,9 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   tabs_->setObjectName(QStringLiteral("inspectorTabs"));
   tabs_->addTab(buildGridTab(), tr("Grid"));
   tabs_->addTab(buildTilesTab(), tr("Tiles"));
+  tabs_->addTab(buildVariablesTab(), tr("Variables"));
   coverageView_ = new SceneView;
+  coverageView_->setExportName(QStringLiteral("coverage.png"));
   tabs_->addTab(scrolled(coverageView_), tr("Coverage"));
   tabs_->addTab(buildSwizzleTab(), tr("Swizzle"));
   column->addWidget(tabs_, 1);
@@ -167,6 +169,38 @@ QWidget* InspectorPanel::buildTilesTab() {
   return tab;
 }
 
+QWidget* InspectorPanel::buildVariablesTab() {
+  auto* tab = new QWidget;
+  auto* column = new QVBoxLayout(tab);
+  auto* row = new QHBoxLayout;
+  auto* prev = toolButton(QStringLiteral("\u25C0"), QStringLiteral("prevLoopStep"), tr("Previous loop step"));
+  loopStep_ = new QSpinBox;
+  loopStep_->setObjectName(QStringLiteral("loopStep"));
+  loopStep_->setPrefix(tr("loop step "));
+  loopStep_->setRange(1, 1);
+  auto* next = toolButton(QStringLiteral("\u25B6"), QStringLiteral("nextLoopStep"), tr("Next loop step"));
+  row->addWidget(prev);
+  row->addWidget(loopStep_);
+  row->addWidget(next);
+  row->addStretch(1);
+  column->addLayout(row);
+  variablesScene_ = new SceneView;
+  variablesScene_->setExportName(QStringLiteral("variables.png"));
+  column->addWidget(scrolled(variablesScene_), 1);
+  connect(loopStep_, &QSpinBox::valueChanged, this, [this] { refreshVariables(); });
+  connect(prev, &QToolButton::clicked, loopStep_, &QSpinBox::stepDown);
+  connect(next, &QToolButton::clicked, loopStep_, &QSpinBox::stepUp);
+  return tab;
+}
+
+void InspectorPanel::refreshVariables() {
+  if (!document_ || !program_) {
+    variablesScene_->setScene({}, tr("Pick a launch and a program."));
+    return;
+  }
+  variablesScene_->setScene(document_->variablesScene(*program_, loopStep_->value() - 1));
+}
+
 QWidget* InspectorPanel::buildSwizzleTab() {
   auto* tab = new QWidget;
   auto* column = new QVBoxLayout(tab);
@@ -262,6 +296,7 @@ void InspectorPanel::selectLaunch(int row) {
   if (document_ && !document_->tracedPrograms().empty()) selectProgram(document_->tracedPrograms().front());
   else {
     refreshTiles();
+    refreshVariables();
     refreshProgramLabel();
   }
   refreshSwizzle();
@@ -281,7 +316,12 @@ void InspectorPanel::selectProgram(const ProgramId& pid) {
     QStringList lines = document_->namedTiles(pid);
     variables_->setPlainText(lines.join(QLatin1Char('\n')));
   }
+  {
+    const QSignalBlocker block(loopStep_);
+    loopStep_->setRange(1, static_cast<int>(std::max<qint64>(1, document_ ? document_->loopSteps(pid) : 1)));
+  }
   refreshTiles();
+  refreshVariables();
   refreshProgramLabel();
 }
 

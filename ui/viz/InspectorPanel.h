@@ -61,6 +61,8 @@ public:
   ProgramGridView* gridView() const { return grid_; }
   SceneView* tilesView() const { return tilesView_; }
   SceneView* coverageView() const { return coverageView_; }
+  SceneView* variablesSceneView() const { return variablesScene_; }
+  QSpinBox* loopStepBox() const { return loopStep_; }
   SceneView* swizzleView() const { return swizzleView_; }
   QComboBox* coloringBox() const { return coloring_; }
   QComboBox* memoryOpBox() const { return ops_; }
@@ -84,6 +86,8 @@ private:
   QWidget* buildGridTab();
   QWidget* buildTilesTab();
   QWidget* buildSwizzleTab();
+  QWidget* buildVariablesTab();
+  void refreshVariables();
   void refillLaunchList();
   void refreshGrid();
   void refreshTiles();
@@ -115,6 +119,8 @@ private:
   SceneView* tilesView_;
   QPlainTextEdit* variables_;
   SceneView* coverageView_;
+  SceneView* variablesScene_;
+  QSpinBox* loopStep_;
   SceneView* swizzleView_;
   QComboBox* swizzleSource_;
   QSpinBox* rows_;

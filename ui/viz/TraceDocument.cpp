@@ -14,6 +14,7 @@
 #include "core/viz/SwizzleScene.h"
 #include "core/viz/TilesScene.h"
 #include "core/viz/TraceCoverage.h"
+#include "core/viz/VariablesScene.h"
 
 namespace tilescope::ui {
 
@@ -144,6 +145,8 @@ viz::Scene TraceDocument::tilesScene(const ProgramId& pid, int op, QString* erro
 }
 
 viz::Scene TraceDocument::coverageScene() const { return viz::coverageScene(*trace_); }
+viz::Scene TraceDocument::variablesScene(const ProgramId& pid, qint64 step) const { return viz::variablesScene(*trace_, pid, step); }
+qint64 TraceDocument::loopSteps(const ProgramId& pid) const { return viz::bindingSteps(*trace_, pid); }
 viz::Scene TraceDocument::swizzleScene(qint64 window) const { return viz::swizzleSceneFromTrace(*trace_, window); }
 viz::Scene TraceDocument::swizzleScene(qint64 rows, qint64 cols, qint64 group, qint64 window) {
   return viz::swizzleScene({rows, cols, group, window, cols});

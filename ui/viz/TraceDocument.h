@@ -67,6 +67,9 @@ public:
   viz::Scene gridScene(Coloring coloring, const std::optional<ProgramId>& selected, qint64 slice) const;
   viz::Scene tilesScene(const ProgramId& pid, int op, QString* error) const;
   viz::Scene coverageScene() const;
+  // Named tiles as heat maps at one loop step (core/viz/VariablesScene), and how many steps there are.
+  viz::Scene variablesScene(const ProgramId& pid, qint64 step) const;
+  qint64 loopSteps(const ProgramId& pid) const;
   viz::Scene swizzleScene(qint64 window) const;          // derived from the trace
   static viz::Scene swizzleScene(qint64 rows, qint64 cols, qint64 group, qint64 window);  // chosen grid
   QString coverageText() const;
