@@ -17,6 +17,7 @@
 #include <QTabWidget>
 #include <QToolButton>
 
+#include "core/sim/Grid.h"
 #include "core/sim/TraceWriter.h"
 #include "tests/ui/UiTestSupport.h"
 #include "tests/viz/SeedTraces.h"
@@ -224,6 +225,46 @@ TEST_F(InspectorPanelTest, ColouringByMaskedLanesHatchesTheMaskedPrograms) {
   const auto picture = panel_.document()->gridPicture(tilescope::ui::TraceDocument::Coloring::Masked, 32);
   EXPECT_EQ(picture.hatched, (std::vector<uint8_t>{0, 1, 1}));
   EXPECT_EQ(panel_.gridView()->grab().isNull(), false);
+}
+
+// A 3-D grid shows one pid_2 slice at a time; clicking a cell of slice 1 selects a program there.
+TEST(InspectorPanel3d, SlicesOfAThreeDimensionalGrid) {
+  tilescope::sim::LaunchTrace t;
+  t.kernelName = "k3";
+  t.grid = {2, 3, 2};
+  t.totalPrograms = 12;
+  const tilescope::sim::Grid g{2, 3, 2};
+  for (int64_t id = 0; id < 12; ++id) {
+    tilescope::sim::ProgramTrace p;
+    p.pid = g.pidOf(id);
+    p.linearId = id;
+    t.programs.push_back(p);
+  }
+  const std::string bytes = tilescope::sim::TraceWriter::write(t);
+  KernelLaunch l;
+  l.kernel = "k3";
+  l.grid[0] = 2, l.grid[1] = 3, l.grid[2] = 2;
+  l.backend = "simulator";
+  l.tracedPrograms = 12;
+  l.trace = QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()));
+  InspectorPanel panel;
+  panel.resize(600, 700);
+  panel.show();
+  panel.showCell("c");
+  panel.addLaunch("c", l);
+  auto* slice = panel.findChild<QSpinBox*>(QStringLiteral("gridSlice"));
+  ASSERT_NE(slice, nullptr);
+  EXPECT_TRUE(slice->isVisible());
+  EXPECT_EQ(slice->maximum(), 1);
+  slice->setValue(1);
+  auto* grid = panel.gridView();
+  const QPointF at = grid->cellTopLeft({1, 2, 1}) + QPointF(grid->cellSize() / 2, grid->cellSize() / 2);
+  QTest::mouseClick(grid, Qt::LeftButton, {}, at.toPoint());
+  EXPECT_EQ(panel.currentProgram(), (ProgramId{1, 2, 1}));
+  // Stepping back to a program of slice 0 shows slice 0 again.
+  panel.selectProgram({0, 0, 0});
+  EXPECT_EQ(grid->slice(), 0);
+  EXPECT_EQ(slice->value(), 0);
 }
 
 // The real worker traces a cell's launch and the window's inspector lists it.

@@ -305,6 +305,7 @@ void InspectorPanel::selectLaunch(int row) {
 void InspectorPanel::selectProgram(const ProgramId& pid) {
   program_ = pid;
   grid_->setSelected(pid);
+  if (slice_->isVisibleTo(this) && slice_->value() != pid[2]) slice_->setValue(static_cast<int>(pid[2]));
   const int keep = ops_->currentIndex();
   {
     const QSignalBlocker block(ops_);
