@@ -601,7 +601,9 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
   }
   if (inspect) {
     LaunchRecord record{jit.name(), {launch.grid[0], launch.grid[1], launch.grid[2]}, "simulator", 0, {}};
-    if (result.trace) {
+    // An interrupted launch (an endless loop, say) reports no trace: serializing and sending what it
+    // recorded would delay the interrupt the user is waiting for.
+    if (result.trace && result.status != sim::LaunchStatus::Interrupted) {
       record.tracedPrograms = static_cast<int64_t>(result.trace->programs.size());
       record.trace = sim::TraceWriter::write(*result.trace);
     }

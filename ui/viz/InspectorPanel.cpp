@@ -281,7 +281,10 @@ void InspectorPanel::selectLaunch(int row) {
     if (launches_->currentRow() != row) launches_->setCurrentRow(row);
     Launch& l = list[row];
     if (!l.document && l.error.isEmpty()) {
-      if (l.info.trace.isEmpty()) l.error = tr("This launch ran on the %1, which records no trace; run the cell on the simulator to inspect it.").arg(l.info.backend);
+      if (l.info.trace.isEmpty())
+        l.error = l.info.backend == QLatin1String("gpu")
+                      ? tr("This launch ran on the GPU, which records no trace; run the cell on the simulator to inspect it.")
+                      : tr("This launch was interrupted before it finished, so its trace was not kept.");
       else l.document = TraceDocument::fromBytes(l.info.trace, &l.error);
     }
     document_ = l.document;
