@@ -49,6 +49,7 @@ struct KernelLaunch {
   QString backend;  // "simulator" or "gpu"
   qint64 tracedPrograms = 0;
   QByteArray trace;
+  QString untracedReason;  // a simulated launch without a trace: why
 };
 
 enum class CellRunStatus { Ok, Error, Aborted };

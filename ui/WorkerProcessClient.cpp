@@ -270,6 +270,7 @@ void WorkerProcessClient::handleMessage(const json& message, QList<BinaryBlob> b
     for (size_t i = 0; i < 3 && i < grid.size(); ++i) launch.grid[i] = grid[i].is_number_integer() ? grid[i].get<qint64>() : 1;
     launch.backend = str(message, "backend");
     launch.tracedPrograms = integer(message, "traced_programs");
+    launch.untracedReason = str(message, "untraced_reason");
     for (const BinaryBlob& blob : blobs)
       if (blob.mimeType == QLatin1String("application/vnd.tilescope.trace")) launch.trace = blob.bytes;
     emit kernelLaunched(cellId, launch);

@@ -140,6 +140,7 @@ void sendLaunch(Send& send, const host::LaunchRecord& launch) {
   json message = {{"type", "launch"},          {"kernel", launch.kernel},
                   {"grid", launch.grid},       {"backend", launch.backend},
                   {"traced_programs", launch.tracedPrograms}};
+  if (!launch.untracedReason.empty()) message["untraced_reason"] = launch.untracedReason;
   std::vector<host::BinaryBlob> blobs;
   if (!launch.trace.empty()) blobs.push_back({"application/vnd.tilescope.trace", launch.trace});
   send(std::move(message), blobs);

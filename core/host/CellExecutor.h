@@ -80,6 +80,7 @@ struct LaunchRecord {
   std::string backend;  // "simulator" or "gpu"
   int64_t tracedPrograms = 0;
   std::string trace;
+  std::string untracedReason;  // why a simulated launch has no trace ("" when it has one)
 };
 
 struct ExecutionCallbacks {
@@ -89,6 +90,10 @@ struct ExecutionCallbacks {
   // Set only by clients that show launches (the GUI's inspector): simulated launches are then traced
   // (LaunchSettings::inspectorTraceBytes caps each trace) and every launch is reported here.
   std::function<void(const LaunchRecord& launch)> launch;
+  // Only the first launches of a run are traced for `launch` (a benchmark loop launches a kernel
+  // hundreds of times); later ones are reported without a trace.
+  int tracedLaunchLimit = 16;
+  mutable int tracedLaunches = 0;  // counted by the interpreter during the run
 };
 
 struct ExecutionOutcome {

@@ -284,7 +284,7 @@ void InspectorPanel::selectLaunch(int row) {
       if (l.info.trace.isEmpty())
         l.error = l.info.backend == QLatin1String("gpu")
                       ? tr("This launch ran on the GPU, which records no trace; run the cell on the simulator to inspect it.")
-                      : tr("This launch was interrupted before it finished, so its trace was not kept.");
+                      : tr("This launch has no trace: %1.").arg(l.info.untracedReason);
       else l.document = TraceDocument::fromBytes(l.info.trace, &l.error);
     }
     document_ = l.document;
