@@ -44,6 +44,17 @@ struct RichOutput {
   QList<BinaryBlob> blobs;
 };
 
+// A kernel launch of a cell, for the inspector (the worker's `launch` message): the binary trace of a
+// simulated launch (docs/TRACE_FORMAT.md); empty for GPU launches.
+struct KernelLaunch {
+  QString kernel;
+  qint64 grid[3] = {1, 1, 1};
+  QString backend;  // "simulator" or "gpu"
+  qint64 tracedPrograms = 0;
+  QByteArray trace;
+  QString untracedReason;  // a simulated launch without a trace: why
+};
+
 enum class CellRunStatus { Ok, Error, Aborted };
 
 class ExecutionClient : public QObject {
@@ -72,6 +83,9 @@ public:
   // unless kernels run on a GPU (core/host/GpuOnlyCells.h).
   void setGpuOnly(bool gpuOnly) { gpuOnly_ = gpuOnly; }
   bool gpuOnly() const { return gpuOnly_; }
+  // Whether cells queued from now on report their kernel launches (kernelLaunched) with traces.
+  void setInspectLaunches(bool inspect) { inspectLaunches_ = inspect; }
+  bool inspectLaunches() const { return inspectLaunches_; }
 
 signals:
   void executionStarted(const QString& cellId, int executionCount);
@@ -79,6 +93,7 @@ signals:
   void richOutput(const QString& cellId, const tilescope::ui::RichOutput& output);
   void errorOutput(const QString& cellId, const tilescope::ui::ExecutionError& error);
   void cellFinished(const QString& cellId, tilescope::ui::CellRunStatus status);
+  void kernelLaunched(const QString& cellId, const tilescope::ui::KernelLaunch& launch);
   void busyChanged(bool busy);
   void workerStarted(const QString& description);
   // The worker stopped unexpectedly (crash, or killed because it ignored an interrupt). reason is a
@@ -89,6 +104,7 @@ private:
   bool warnOnOutOfBounds_ = false;
   bool expectErrors_ = false;
   bool gpuOnly_ = false;
+  bool inspectLaunches_ = false;
 };
 
 }  // namespace tilescope::ui

@@ -25,6 +25,7 @@
 #include "ui/Resources.h"
 #include "ui/ToolIcons.h"
 #include "ui/WorkerProcessClient.h"
+#include "ui/viz/InspectorDock.h"
 
 namespace tilescope::ui {
 namespace {
@@ -61,6 +62,7 @@ MainWindow::MainWindow(ExecutionClient* client, std::unique_ptr<RecoveryStore> r
   backendSelector_ = new BackendSelector(this);
   notebookController_ = new NotebookController(model_, view_, client_, backendSelector_, this);
   fileController_ = new FileController(model_, this, std::move(recovery), this);
+  inspector_ = new InspectorDock(this, view_, client_);
 
   buildMenus();
   buildToolBar();
@@ -103,6 +105,7 @@ void MainWindow::buildMenus() {
   run->addActions({cell.interrupt, cell.restart, cell.clearOutputs});
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(inspector_->toggleViewAction());
   presentationAction_ = view->addAction(tr("&Presentation Mode"));
   presentationAction_->setCheckable(true);
   presentationAction_->setShortcut(QKeySequence(Qt::Key_F5));

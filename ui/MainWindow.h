@@ -18,6 +18,7 @@ namespace tilescope::ui {
 class BackendSelector;
 class ExecutionClient;
 class FileController;
+class InspectorDock;
 class NoticeBar;
 class NotebookController;
 class NotebookModel;
@@ -46,6 +47,7 @@ public:
   BackendSelector* backendSelector() const { return backendSelector_; }
   NoticeBar* noticeBar() const { return notice_; }
   QToolBar* toolBar() const { return toolBar_; }
+  InspectorDock* inspectorDock() const { return inspector_; }
 
   void applyPreferences(const Preferences& preferences);
   void setPresentationMode(bool on);
@@ -81,6 +83,7 @@ private:
   BackendSelector* backendSelector_;
   NotebookController* notebookController_;
   FileController* fileController_;
+  InspectorDock* inspector_ = nullptr;  // the kernel inspector beside the notebook (ui/viz)
   QToolBar* toolBar_ = nullptr;
   int toolBarWidthWithText_ = 0;
   QAction* presentationAction_ = nullptr;

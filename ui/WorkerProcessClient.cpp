@@ -125,7 +125,7 @@ void WorkerProcessClient::stopProcess() {
 void WorkerProcessClient::runCell(const QString& cellId, const QString& code, Backend backend) {
   const bool wasBusy = isBusy();
   queue_.push_back(
-      {QStringLiteral("r%1").arg(nextRequestNumber_++), cellId, code, backend, warnOnOutOfBounds(), expectErrors(), gpuOnly()});
+      {QStringLiteral("r%1").arg(nextRequestNumber_++), cellId, code, backend, warnOnOutOfBounds(), expectErrors(), gpuOnly(), inspectLaunches()});
   if (!wasBusy) emit busyChanged(true);
   if (!process_ || state_ == State::Dead) launchProcess();
   sendNextRequest();
@@ -141,7 +141,8 @@ void WorkerProcessClient::sendNextRequest() {
                {"code", running_->code.toStdString()},
                {"backend", backendName(running_->backend).toStdString()},
                {"out_of_bounds", running_->warnOnOutOfBounds ? "warn" : "stop"},
-               {"gpu_only", running_->gpuOnly}});
+               {"gpu_only", running_->gpuOnly},
+               {"inspect", running_->inspect}});
   setState(State::Busy);
 }
 
@@ -264,6 +265,17 @@ void WorkerProcessClient::handleMessage(const json& message, QList<BinaryBlob> b
     output.metadata = message.value("metadata", json::object());
     output.blobs = std::move(blobs);
     emit richOutput(cellId, output);
+  } else if (type == QLatin1String("launch")) {
+    KernelLaunch launch;
+    launch.kernel = str(message, "kernel");
+    const json grid = message.value("grid", json::array());
+    for (size_t i = 0; i < 3 && i < grid.size(); ++i) launch.grid[i] = grid[i].is_number_integer() ? grid[i].get<qint64>() : 1;
+    launch.backend = str(message, "backend");
+    launch.tracedPrograms = integer(message, "traced_programs");
+    launch.untracedReason = str(message, "untraced_reason");
+    for (const BinaryBlob& blob : blobs)
+      if (blob.mimeType == QLatin1String("application/vnd.tilescope.trace")) launch.trace = blob.bytes;
+    emit kernelLaunched(cellId, launch);
   } else if (type == QLatin1String("error")) {
     emit errorOutput(cellId, parseError(message));
   } else if (type == QLatin1String("execute_reply")) {

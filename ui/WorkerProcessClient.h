@@ -53,6 +53,7 @@ private:
     bool warnOnOutOfBounds = false;
     bool expectErrors = false;
     bool gpuOnly = false;
+    bool inspect = false;
   };
 
   void launchProcess();

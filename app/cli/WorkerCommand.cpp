@@ -146,6 +146,18 @@ void readControlMessages(WorkerChannel& channel, RequestQueue& queue) {
   queue.close();
 }
 
+// The inspector's `launch` message (docs/PROTOCOL.md); the trace travels as a binary blob.
+template <class Send>
+void sendLaunch(Send& send, const host::LaunchRecord& launch) {
+  json message = {{"type", "launch"},          {"kernel", launch.kernel},
+                  {"grid", launch.grid},       {"backend", launch.backend},
+                  {"traced_programs", launch.tracedPrograms}};
+  if (!launch.untracedReason.empty()) message["untraced_reason"] = launch.untracedReason;
+  std::vector<host::BinaryBlob> blobs;
+  if (!launch.trace.empty()) blobs.push_back({"application/vnd.tilescope.trace", launch.trace});
+  send(std::move(message), blobs);
+}
+
 class CellRunner {
 public:
   CellRunner(WorkerChannel& channel, host::CellExecutor& executor, const host::CancelToken& cancel)
@@ -181,6 +193,7 @@ public:
     callbacks.displayData = [&](const host::RichOutput& output) {
       send({{"type", "display_data"}, {"data", output.data}, {"metadata", output.metadata}}, output.blobs);
     };
+    if (request.inspect) callbacks.launch = [&](const host::LaunchRecord& launch) { sendLaunch(send, launch); };
     executor_.setBackend(request.backend);
     executor_.setStopOnOutOfBounds(request.stopOnOutOfBounds);
     host::ExecutionOutcome outcome;

@@ -12,6 +12,7 @@ const std::vector<Command>& commands() {
       {"worker", "run notebook cells for the GUI over stdin/stdout (docs/PROTOCOL.md)", runWorker},
       {"run", "run a .py script or every cell of a .ipynb notebook (simulator backend)", runRun},
       {"trace", "summarise a trace written by 'run --trace', or export it as JSON", runTrace},
+      {"viz", "draw an inspector view of a trace (grid, tiles, coverage, swizzle) as PNG or SVG", runViz},
       {"check", "parse and type-check every @triton.jit kernel of a file, printing diagnostics", runCheck},
       {"compile", "compile one kernel for a signature (Triton AOT convention) and print its IR", runCompile},
   };

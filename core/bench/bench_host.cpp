@@ -13,6 +13,7 @@
 
 #include "core/host/HostExecutor.h"
 #include "core/host/KernelLauncher.h"
+#include "core/bench/SeedPrograms.h"
 
 namespace {
 
@@ -43,11 +44,15 @@ const std::vector<std::string> kCells = {
     "results = []\nfor i in range(200):\n    results.append(f'{i:>4} {i * 0.5:.2f}')\nlen(results), sum(len(r) for r in results)",
 };
 
+// Argument 1: run as the GUI does with its inspector open - every launch traced (values too) and
+// its trace serialized for the worker's `launch` message - to see what the inspector costs.
 void BM_TenCellNotebook(benchmark::State& state) {
   double hostSeconds = 0, totalSeconds = 0;
+  size_t traceBytes = 0;
   for (auto _ : state) {
     tilescope::host::HostExecutor ex;
     tilescope::host::ExecutionCallbacks cb;
+    if (state.range(0)) cb.launch = [&](const tilescope::host::LaunchRecord& l) { traceBytes += l.trace.size(); };
     tilescope::host::CancelToken cancel;
     const auto start = std::chrono::steady_clock::now();
     for (size_t i = 0; i < kCells.size(); ++i) {
@@ -63,8 +68,55 @@ void BM_TenCellNotebook(benchmark::State& state) {
   }
   state.counters["total_ms"] = benchmark::Counter(totalSeconds * 1e3 / static_cast<double>(state.iterations()));
   state.counters["host_ms"] = benchmark::Counter(hostSeconds * 1e3 / static_cast<double>(state.iterations()));
+  state.counters["trace_KiB"] = benchmark::Counter(static_cast<double>(traceBytes) / 1024.0 / static_cast<double>(state.iterations()));
 }
-BENCHMARK(BM_TenCellNotebook)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TenCellNotebook)->ArgName("inspect")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// The practitioners' guide's grouped matmul (its kernel and jit helpers read from
+// TILESCOPE_SEEDS_DIR) on 256x256 fp16: a 16x16 grid, 16 K steps per program. Without and with the
+// inspector's tracing (argument 1), to show what tracing costs a seed launch.
+std::string seedSpan(const std::string& text, const std::string& firstLine, const std::string& lastLine) {
+  const size_t def = text.find(firstLine);
+  if (def == std::string::npos) return "";
+  const size_t begin = text.rfind("@triton.jit", def);
+  const size_t end = text.find(lastLine, def);
+  if (begin == std::string::npos || end == std::string::npos) return "";
+  return text.substr(begin, end + lastLine.size() - begin) + "\n";
+}
+
+void BM_SeedGroupedMatmul(benchmark::State& state) {
+  const std::string guide = tilescope::bench::readSeed("triton-practitioners-guide.md");
+  const std::string helpers = seedSpan(guide, "def get_1d_offset(", "< max_1)");
+  const std::string kernel = seedSpan(guide, "def grouped_matmul_k(", "tl.store(c, acc, mask=mask)");
+  if (helpers.empty() || kernel.empty()) {
+    state.SkipWithError("seed tutorial not found in " TILESCOPE_SEEDS_DIR);
+    return;
+  }
+  const std::string setup = "import torch\nimport triton\nimport triton.language as tl\n" + helpers + kernel +
+                            "a = torch.randn((256, 256), dtype=torch.float16)\nb = torch.randn((256, 256), dtype=torch.float16)\n"
+                            "c = torch.empty((256, 256), dtype=torch.float16)\n";
+  const std::string launch =
+      "grouped_matmul_k[(16, 16)](a, b, c, 256, 256, 256, a.stride(0), a.stride(1), b.stride(0), b.stride(1),\n"
+      "                           c.stride(0), c.stride(1), bm=16, bn=16, bk=16, group_sz=4)\n";
+  tilescope::host::HostExecutor ex;
+  tilescope::host::ExecutionCallbacks cb;
+  size_t traceBytes = 0;
+  if (state.range(0)) cb.launch = [&](const tilescope::host::LaunchRecord& l) { traceBytes = l.trace.size(); };
+  tilescope::host::CancelToken cancel;
+  if (ex.execute(setup, "setup", cb, cancel).status != tilescope::host::ExecutionOutcome::Status::Ok) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  for (auto _ : state) {
+    auto o = ex.execute(launch, "launch", cb, cancel);
+    if (o.status != tilescope::host::ExecutionOutcome::Status::Ok) {
+      state.SkipWithError((o.errorName + ": " + o.errorValue).c_str());
+      return;
+    }
+  }
+  state.counters["trace_MiB"] = benchmark::Counter(static_cast<double>(traceBytes) / (1 << 20));
+}
+BENCHMARK(BM_SeedGroupedMatmul)->ArgName("inspect")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // The interpreter alone: a Python loop with calls, f-strings and dict/list work.
 void BM_InterpreterLoop(benchmark::State& state) {

@@ -4,7 +4,9 @@
 // code on the worker's main thread, reports what it produces through the callbacks, and polls the
 // cancel token often (between statements, inside loops) so that Interrupt stops it within 1 s.
 // The real Python-subset executor of core/host implements this interface.
+#include <array>
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -80,10 +82,28 @@ struct RichOutput {
   std::vector<BinaryBlob> blobs;
 };
 
+// A kernel launch for the inspector: what ran where, and on the simulator its trace in the binary
+// format of docs/TRACE_FORMAT.md (empty for GPU launches, which record no trace).
+struct LaunchRecord {
+  std::string kernel;
+  std::array<int64_t, 3> grid{1, 1, 1};
+  std::string backend;  // "simulator" or "gpu"
+  int64_t tracedPrograms = 0;
+  std::string trace;
+  std::string untracedReason;  // why a simulated launch has no trace ("" when it has one)
+};
+
 struct ExecutionCallbacks {
   // streamName is "stdout" or "stderr"; text is sent as it comes (no buffering by line).
   std::function<void(const std::string& streamName, const std::string& text)> stream;
   std::function<void(const RichOutput& output)> displayData;
+  // Set only by clients that show launches (the GUI's inspector): simulated launches are then traced
+  // (LaunchSettings::inspectorTraceBytes caps each trace) and every launch is reported here.
+  std::function<void(const LaunchRecord& launch)> launch;
+  // Only the first launches of a run are traced for `launch` (a benchmark loop launches a kernel
+  // hundreds of times); later ones are reported without a trace.
+  int tracedLaunchLimit = 16;
+  mutable int tracedLaunches = 0;  // counted by the interpreter during the run
 };
 
 struct ExecutionOutcome {

@@ -26,6 +26,8 @@ struct LaunchSettings {
   Backend backend = Backend::Simulator;
   std::string traceDir;   // --trace DIR: write one trace per launch there (empty: none)
   std::string pidFilter;  // --pid-filter EXPR: only these programs are traced
+  bool traceValues = false;  // traces also keep each access's loaded/stored values (the inspector's)
+  size_t inspectorTraceBytes = size_t{32} << 20;  // cap of a trace recorded only for the inspector
   bool stopOnOutOfBounds = true;  // --out-of-bounds warn: stray unmasked lanes read 0 and warn instead
   // --program-timing FILE: GPU launches record each program's SM and start/end times, appended to
   // FILE as one JSON line per launch (for the SM timeline). Empty: off.
@@ -92,6 +94,18 @@ public:
   void writeStdout(const std::string& text);
   void writeStderr(const std::string& text);
   void display(const RichOutput& output);
+  // The inspector's launch records (ExecutionCallbacks::launch): wanted, and reporting one.
+  bool wantsLaunchRecords() const { return callbacks_ && callbacks_->launch; }
+  void reportLaunch(const LaunchRecord& launch) {
+    if (wantsLaunchRecords()) callbacks_->launch(launch);
+  }
+  int launchTraceLimit() const { return callbacks_ ? callbacks_->tracedLaunchLimit : 0; }
+  // Whether this launch may be traced for the inspector (ExecutionCallbacks::tracedLaunchLimit).
+  bool takeLaunchTraceSlot() {
+    if (!wantsLaunchRecords() || callbacks_->tracedLaunches >= callbacks_->tracedLaunchLimit) return false;
+    ++callbacks_->tracedLaunches;
+    return true;
+  }
 
   // Polled at every loop back-edge and call; raises KeyboardInterrupt once set.
   void setCancelToken(const CancelToken* token) { cancel_ = token; }

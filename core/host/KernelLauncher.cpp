@@ -424,7 +424,9 @@ struct CrossCheck {
 };
 
 // Returns true when the launch read outside its tensors (allowed with --out-of-bounds warn).
-bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch);
+// `forInspector`: the launch is the user's (reported to the inspector, traced for it); a GPU
+// cross-check's simulator run is not.
+bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, bool forInspector = true);
 
 }  // namespace
 
@@ -468,10 +470,11 @@ void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch
     }
     bool tensorCores = false;
     if (runOnGpu(in, jit, launch, backend == Backend::Auto, &tensorCores)) {
+      in.reportLaunch({jit.name(), {launch.grid[0], launch.grid[1], launch.grid[2]}, "gpu", 0, {}, {}});
       if (!check) return;
       check->keepGpuAndRestore();
       check->corruptGpuResultForTest();
-      if (runOnSimulator(in, jit, launch)) {
+      if (runOnSimulator(in, jit, launch, false)) {
         // Out-of-bounds reads give 0 on the simulator (--out-of-bounds warn) and whatever lies there
         // on the GPU: nothing to compare. The GPU's results stay.
         check->restoreGpu();
@@ -490,7 +493,7 @@ void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch
 
 namespace {
 
-bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch) {
+bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, bool forInspector) {
   if (!in.launchSettings().programTimingPath.empty() &&
       in.extension<ProgramState>().warningsShown.insert("program-timing-sim:" + jit.name()).second)
     in.writeStderr("warning: --program-timing records GPU launches only; kernel '" + jit.name() +
@@ -538,7 +541,11 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
   const uint64_t launchNumber = ++state.launches;
   sim::LaunchOptions options;
   const LaunchSettings& settings = in.launchSettings();
-  options.trace = !settings.traceDir.empty();
+  const bool inspect = forInspector && in.wantsLaunchRecords();
+  const bool traceForInspector = inspect && in.takeLaunchTraceSlot();
+  options.trace = !settings.traceDir.empty() || traceForInspector;
+  options.recordValues = settings.traceValues || traceForInspector;
+  if (settings.traceDir.empty()) options.maxTraceBytes = std::min(options.maxTraceBytes, settings.inspectorTraceBytes);
   options.stopOnOutOfBounds = settings.stopOnOutOfBounds;
   if (!settings.pidFilter.empty()) {
     sim::PidFilterParseResult f = sim::PidFilter::parse(settings.pidFilter);
@@ -604,6 +611,20 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
                               (std::to_string(launchNumber) + "-" + jit.name() + ".tstrace")).string();
     std::string error;
     if (!sim::TraceWriter::writeFile(*result.trace, path, &error)) in.writeStderr("warning: trace not written: " + error + "\n");
+  }
+  if (inspect) {
+    LaunchRecord record{jit.name(), {launch.grid[0], launch.grid[1], launch.grid[2]}, "simulator", 0, {}, {}};
+    // An interrupted launch (an endless loop, say) reports no trace: serializing and sending what it
+    // recorded would delay the interrupt the user is waiting for.
+    if (!traceForInspector) {
+      record.untracedReason = "only the first " + std::to_string(in.launchTraceLimit()) + " launches of a cell are traced";
+    } else if (result.status == sim::LaunchStatus::Interrupted) {
+      record.untracedReason = "the launch was interrupted before it finished";
+    } else if (result.trace) {
+      record.tracedPrograms = static_cast<int64_t>(result.trace->programs.size());
+      record.trace = sim::TraceWriter::write(*result.trace);
+    }
+    in.reportLaunch(record);
   }
   if (std::optional<PyError> hostError = KernelHostCalls::takePendingError(in)) throw *hostError;
   if (result.status == sim::LaunchStatus::Interrupted) {

@@ -58,17 +58,25 @@ WorkerRequest decodeExecute(const json& message) {
   if (*policy != "stop" && *policy != "warn")
     return reject("unknown out_of_bounds policy \"" + *policy + "\" in execute_request: use stop or warn");
 
+  // Optional flags: absent is false; anything but a boolean is refused.
+  auto flag = [&](const char* name, const char* meaning, bool& out) {
+    const auto it = message.find(name);
+    if (it == message.end()) return true;
+    if (!it->is_boolean()) {
+      error = std::string("execute_request field \"") + name + "\" must be true or false (" + meaning + "), not " + shown(*it);
+      return false;
+    }
+    out = it->get<bool>();
+    return true;
+  };
   bool gpuOnly = false;
-  if (const auto it = message.find("gpu_only"); it != message.end()) {
-    if (!it->is_boolean())
-      return reject("execute_request field \"gpu_only\" must be true or false (whether the cell is tagged gpu-only), not " +
-                    shown(*it));
-    gpuOnly = it->get<bool>();
-  }
+  if (!flag("gpu_only", "whether the cell is tagged gpu-only", gpuOnly)) return reject(error);
+  bool inspect = false;
+  if (!flag("inspect", "whether to report kernel launches with their traces", inspect)) return reject(error);
 
   WorkerRequest r;
   r.kind = WorkerRequest::Kind::Execute;
-  r.execute = ExecuteRequest{*id, *cellId, *code, *backend, *policy == "stop", gpuOnly};
+  r.execute = ExecuteRequest{*id, *cellId, *code, *backend, *policy == "stop", gpuOnly, inspect};
   return r;
 }
 

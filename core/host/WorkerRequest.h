@@ -17,6 +17,7 @@ struct ExecuteRequest {
   Backend backend = Backend::Auto;
   bool stopOnOutOfBounds = true;  // "out_of_bounds": "stop" (the default) or "warn"
   bool gpuOnly = false;           // "gpu_only": the cell is tagged gpu-only (skipped unless kernels run on a GPU)
+  bool inspect = false;           // "inspect": report each kernel launch with its trace (the inspector)
 };
 
 struct WorkerRequest {

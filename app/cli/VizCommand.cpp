@@ -1,0 +1,229 @@
+// tilescope-cli viz: draws the inspector's views of a trace headless (PNG or SVG), for docs, tests
+// and CI screenshots. The pictures are the same Scenes the GUI's inspector paints (core/viz).
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include "app/cli/Commands.h"
+#include "core/sim/Grid.h"
+#include "core/sim/TraceReader.h"
+#include "core/viz/CoverageScene.h"
+#include "core/viz/GridScene.h"
+#include "core/viz/PngWriter.h"
+#include "core/viz/ProgramTiles.h"
+#include "core/viz/SvgWriter.h"
+#include "core/viz/Swizzle.h"
+#include "core/viz/SwizzleScene.h"
+#include "core/viz/TilesScene.h"
+#include "core/viz/TraceCoverage.h"
+#include "core/viz/TraceTileOrder.h"
+
+namespace tilescope::cli {
+
+namespace {
+
+const char* kUsage =
+    "usage: tilescope-cli viz [TRACE.tstrace] --view grid|tiles|coverage|swizzle [options] --out FILE.png|FILE.svg\n\n"
+    "Draws one inspector view of a trace written by 'run --trace DIR' and prints what it shows.\n"
+    "  --view NAME        grid: the program grid; tiles: offsets/mask/values of one program's memory\n"
+    "                     operation; coverage: which program wrote each output element; swizzle: output\n"
+    "                     tiles in processing order\n"
+    "  --pid X[,Y,Z]      the program (tiles; outlined in grid). Default: the first traced program\n"
+    "  --op N             the program's N-th memory operation, from 1 (tiles). Default 1\n"
+    "  --color NAME       grid colouring: pid, order, tile, bytes, masked. Default pid\n"
+    "  --slice Z          pid_2 slice of a 3-D grid (grid). Default 0\n"
+    "  --window W         programs counted as running together (swizzle). Default 9\n"
+    "  --tiles RxC        swizzle without a trace: row-major and grouped order of an RxC tile grid\n"
+    "  --group G          group size for --tiles (default 3); --k-blocks K blocks along K (default: C)\n"
+    "  --out FILE         .png or .svg; without it only the text is printed\n"
+    "  --scale S          PNG pixels per unit (default 1; 2 for slides)\n"
+    "Exit code: 0 on success, 1 when the trace cannot be read or the view not drawn, 2 on bad usage.\n";
+
+std::optional<std::array<int64_t, 3>> parsePid(std::string text) {
+  for (char& c : text)
+    if (c == '(' || c == ')') c = ' ';
+  std::array<int64_t, 3> pid{0, 0, 0};
+  size_t pos = 0;
+  for (int axis = 0; axis < 3 && pos <= text.size(); ++axis) {
+    const size_t comma = text.find(',', pos);
+    const std::string part = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    try {
+      size_t used = 0;
+      pid[axis] = std::stoll(part, &used);
+      if (part.find_first_not_of(" ", used) != std::string::npos || pid[axis] < 0) return std::nullopt;
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    if (comma == std::string::npos) return pid;
+    pos = comma + 1;
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> parseCount(const std::string& text) {
+  try {
+    size_t used = 0;
+    const long long v = std::stoll(text, &used);
+    if (used != text.size() || v < 0) return std::nullopt;
+    return v;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::string orderText(const std::vector<std::vector<int64_t>>& order) {
+  std::string s = "[";
+  for (size_t m = 0; m < order.size(); ++m) {
+    s += m ? ",[" : "[";
+    for (size_t n = 0; n < order[m].size(); ++n) s += (n ? "," : "") + std::to_string(order[m][n]);
+    s += "]";
+  }
+  return s + "]";
+}
+
+int fail(const std::string& message, int code) {
+  std::fprintf(stderr, "tilescope-cli viz: %s\n", message.c_str());
+  return code;
+}
+
+}  // namespace
+
+int runViz(const Args& args) {
+  std::string path, view, out, pidText, color = "pid", tiles;
+  int64_t op = 1, slice = 0, window = 9, group = 3, kBlocks = -1;
+  double scale = 1;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    auto value = [&](std::string& into) {
+      if (i + 1 >= args.size()) return false;
+      into = args[++i];
+      return true;
+    };
+    auto count = [&](int64_t& into) {
+      std::string v;
+      if (!value(v)) return false;
+      const auto n = parseCount(v);
+      if (!n) return false;
+      into = *n;
+      return true;
+    };
+    bool ok = true;
+    if (a == "--view") ok = value(view);
+    else if (a == "--out") ok = value(out);
+    else if (a == "--pid") ok = value(pidText);
+    else if (a == "--color" || a == "--colour") ok = value(color);
+    else if (a == "--tiles") ok = value(tiles);
+    else if (a == "--op") ok = count(op);
+    else if (a == "--slice") ok = count(slice);
+    else if (a == "--window") ok = count(window);
+    else if (a == "--group") ok = count(group);
+    else if (a == "--k-blocks") ok = count(kBlocks);
+    else if (a == "--scale") {
+      std::string v;
+      ok = value(v);
+      try {
+        scale = std::stod(v);
+      } catch (const std::exception&) {
+        ok = false;
+      }
+      ok = ok && scale > 0 && scale <= 8;
+    } else if (!a.empty() && a[0] == '-') {
+      return fail("unknown option '" + a + "'\n\n" + kUsage, 2);
+    } else if (path.empty()) {
+      path = a;
+    } else {
+      return fail("one trace at a time (got '" + path + "' and '" + a + "')", 2);
+    }
+    if (!ok) return fail("option " + a + " needs a valid value (see --help)", 2);
+  }
+  if (view != "grid" && view != "tiles" && view != "coverage" && view != "swizzle")
+    return fail(view.empty() ? std::string("--view is required: grid, tiles, coverage or swizzle")
+                             : "unknown view '" + view + "': use grid, tiles, coverage or swizzle",
+                2);
+  if (!out.empty() && !out.ends_with(".png") && !out.ends_with(".svg"))
+    return fail("--out " + out + ": the file name must end in .png or .svg", 2);
+
+  viz::Scene scene;
+  std::string text;
+  if (view == "swizzle" && !tiles.empty()) {
+    const size_t x = tiles.find('x');
+    const auto rows = x == std::string::npos ? std::nullopt : parseCount(tiles.substr(0, x));
+    const auto cols = x == std::string::npos ? std::nullopt : parseCount(tiles.substr(x + 1));
+    if (!rows || !cols || *rows == 0 || *cols == 0 || *rows * *cols > 65536)
+      return fail("--tiles " + tiles + ": expected ROWSxCOLS, e.g. 9x9 (at most 65536 tiles)", 2);
+    viz::SwizzleViewOptions o{*rows, *cols, group, window, kBlocks < 0 ? *cols : kBlocks};
+    scene = viz::swizzleScene(o);
+    for (int64_t g : {int64_t{0}, group}) {
+      const auto order = viz::processingOrder(*rows, *cols, g);
+      const viz::BlockLoads loads = viz::distinctBlocksLoaded(order, window, o.kBlocks);
+      text += (g ? "grouped (group " + std::to_string(g) + "): " : std::string("row-major: ")) + orderText(order) + "\n  first " +
+              std::to_string(window) + " programs load " + std::to_string(loads.total()) + " blocks (" +
+              std::to_string(loads.aBlocks) + " of A, " + std::to_string(loads.bBlocks) + " of B)\n";
+    }
+  } else {
+    if (path.empty()) return fail("which trace? (or --view swizzle --tiles RxC for no trace)\n\n" + std::string(kUsage), 2);
+    const sim::TraceReader::Result read = sim::TraceReader::readFile(path);
+    if (!read.trace) return fail(path + ": " + read.error, 1);
+    const sim::LaunchTrace& trace = *read.trace;
+    std::optional<std::array<int64_t, 3>> pid;
+    if (!pidText.empty()) {
+      pid = parsePid(pidText);
+      if (!pid) return fail("--pid " + pidText + ": expected X, X,Y or X,Y,Z with non-negative integers", 2);
+      if ((*pid)[0] >= trace.grid[0] || (*pid)[1] >= trace.grid[1] || (*pid)[2] >= trace.grid[2])
+        return fail("--pid " + sim::pidString(*pid) + " is outside the grid " + sim::pidString(trace.grid), 1);
+    }
+    if (view == "grid") {
+      const auto coloring = viz::gridColoringFromName(color);
+      if (!coloring) return fail("--color " + color + ": use pid, order, tile, bytes or masked", 2);
+      if (slice >= trace.grid[2]) return fail("--slice " + std::to_string(slice) + " is outside the grid's pid_2 range", 1);
+      viz::GridViewOptions o;
+      o.coloring = *coloring;
+      o.selected = pid;
+      o.slice = slice;
+      scene = viz::gridScene(trace, o);
+      text = trace.kernelName + " grid " + sim::pidString(trace.grid) + ": " + std::to_string(trace.programs.size()) + " of " +
+             std::to_string(trace.totalPrograms) + " programs traced; " + viz::programColors(trace, *coloring).legend + "\n";
+    } else if (view == "tiles") {
+      if (!pid) {
+        if (trace.programs.empty()) return fail(path + ": the trace holds no program", 1);
+        pid = trace.programs.front().pid;
+      }
+      if (op < 1) return fail("--op counts from 1", 2);
+      std::string error;
+      scene = viz::tilesScene(trace, *pid, static_cast<size_t>(op - 1), &error);
+      if (!error.empty()) return fail(error, 1);
+      const viz::MemoryOp m = viz::memoryOps(trace, *trace.findProgram(*pid))[static_cast<size_t>(op - 1)];
+      text = "pid " + sim::pidString(*pid) + " " + m.title() + "\noffsets " + viz::formatOffsets(m) + "\nmask " + viz::formatMask(m) + "\n";
+      if (m.hasValues) text += "values " + viz::formatValues(m) + "\n";
+    } else if (view == "coverage") {
+      scene = viz::coverageScene(trace);
+      text = viz::traceCoverage(trace).render();
+    } else {
+      scene = viz::swizzleSceneFromTrace(trace, window);
+      const viz::TraceTileOrder order = viz::traceTileOrder(trace);
+      if (!order.error.empty()) return fail(order.error, 1);
+      text = order.name + " tiles in processing order: " + orderText(order.order) + "\n";
+      for (const viz::InputBlocks& b : viz::traceBlockLoads(trace, window))
+        text += "  first " + std::to_string(window) + " programs load " + std::to_string(b.blocks) + " blocks of " + b.name + "\n";
+    }
+  }
+  std::fputs(text.c_str(), stdout);
+  if (out.empty()) return 0;
+  if (out.ends_with(".svg")) {
+    std::ofstream f(out, std::ios::binary);
+    f << viz::SvgWriter::write(scene);
+    if (!f.good()) return fail("cannot write " + out, 1);
+  } else {
+    std::string error;
+    if (!viz::PngWriter::write(scene, out, &error, scale)) return fail(error, 1);
+  }
+  std::printf("wrote %s\n", out.c_str());
+  return 0;
+}
+
+}  // namespace tilescope::cli

@@ -1,0 +1,40 @@
+#include "ui/viz/InspectorDock.h"
+
+#include <QEvent>
+#include <QMainWindow>
+#include <QSettings>
+
+#include "ui/ExecutionClient.h"
+#include "ui/NotebookView.h"
+#include "ui/viz/InspectorPanel.h"
+#include "ui/viz/SourceLineMarker.h"
+
+namespace tilescope::ui {
+
+InspectorDock::InspectorDock(QMainWindow* window, NotebookView* view, ExecutionClient* client)
+    : QDockWidget(tr("Inspector"), window), window_(window) {
+  setObjectName(QStringLiteral("inspectorDock"));
+  setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea | Qt::BottomDockWidgetArea);
+  panel_ = new InspectorPanel(this);
+  setWidget(panel_);
+  window->addDockWidget(Qt::RightDockWidgetArea, this);
+  window->resizeDocks({this}, {460}, Qt::Horizontal);
+  const QByteArray state = QSettings().value(QLatin1String(kStateKey)).toByteArray();
+  if (!state.isEmpty()) window->restoreState(state);
+  window->installEventFilter(this);
+
+  client->setInspectLaunches(true);
+  connect(client, &ExecutionClient::executionStarted, panel_, [this](const QString& cellId) { panel_->clearCell(cellId); });
+  connect(client, &ExecutionClient::kernelLaunched, panel_, &InspectorPanel::addLaunch);
+  connect(view, &NotebookView::selectionChanged, panel_, [this, view] { panel_->showCell(view->selectedCellId()); });
+  marker_ = new SourceLineMarker(view, this);
+  connect(panel_, &InspectorPanel::memoryOpLocated, marker_, &SourceLineMarker::show);
+  panel_->showCell(view->selectedCellId());
+}
+
+bool InspectorDock::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == window_ && event->type() == QEvent::Close) QSettings().setValue(QLatin1String(kStateKey), window_->saveState());
+  return QDockWidget::eventFilter(watched, event);
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,413 @@
+#include "ui/viz/InspectorPanel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "ui/viz/ProgramGridView.h"
+#include "ui/viz/SceneView.h"
+
+namespace tilescope::ui {
+
+namespace {
+
+QString gridText(const qint64 grid[3]) { return QStringLiteral("(%1, %2, %3)").arg(grid[0]).arg(grid[1]).arg(grid[2]); }
+
+QScrollArea* scrolled(QWidget* inner) {
+  auto* area = new QScrollArea;
+  area->setWidget(inner);
+  area->setWidgetResizable(false);
+  area->setBackgroundRole(QPalette::Base);
+  return area;
+}
+
+QToolButton* toolButton(const QString& text, const QString& name, const QString& tip) {
+  auto* b = new QToolButton;
+  b->setText(text);
+  b->setObjectName(name);
+  b->setToolTip(tip);
+  return b;
+}
+
+}  // namespace
+
+InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("inspectorPanel"));
+  auto* column = new QVBoxLayout(this);
+  column->setContentsMargins(6, 6, 6, 6);
+  title_ = new QLabel(tr("Select a cell that launches kernels."));
+  title_->setWordWrap(true);
+  column->addWidget(title_);
+  launches_ = new QListWidget;
+  launches_->setObjectName(QStringLiteral("launchList"));
+  launches_->setMaximumHeight(110);
+  column->addWidget(launches_);
+  status_ = new QLabel;
+  status_->setWordWrap(true);
+  status_->setObjectName(QStringLiteral("inspectorStatus"));
+  column->addWidget(status_);
+
+  tabs_ = new QTabWidget;
+  tabs_->setObjectName(QStringLiteral("inspectorTabs"));
+  tabs_->addTab(buildGridTab(), tr("Grid"));
+  tabs_->addTab(buildTilesTab(), tr("Tiles"));
+  tabs_->addTab(buildVariablesTab(), tr("Variables"));
+  coverageView_ = new SceneView;
+  coverageView_->setExportName(QStringLiteral("coverage.png"));
+  tabs_->addTab(scrolled(coverageView_), tr("Coverage"));
+  tabs_->addTab(buildSwizzleTab(), tr("Swizzle"));
+  column->addWidget(tabs_, 1);
+
+  connect(launches_, &QListWidget::currentRowChanged, this, &InspectorPanel::selectLaunch);
+  playTimer_ = new QTimer(this);
+  connect(playTimer_, &QTimer::timeout, this, [this] {
+    if (steps_.empty()) return setPlaying(false);
+    // Play wraps around at the end, like a slide loop.
+    if (program_ && *program_ == steps_.back()) selectProgram(steps_.front());
+    else stepProgram(1);
+  });
+}
+
+InspectorPanel::~InspectorPanel() = default;
+
+QWidget* InspectorPanel::buildGridTab() {
+  auto* tab = new QWidget;
+  auto* column = new QVBoxLayout(tab);
+  auto* row = new QHBoxLayout;
+  coloring_ = new QComboBox;
+  coloring_->setObjectName(QStringLiteral("colorBy"));
+  coloring_->addItem(tr("Colour by pid"), static_cast<int>(TraceDocument::Coloring::Pid));
+  coloring_->addItem(tr("Colour by launch order"), static_cast<int>(TraceDocument::Coloring::Order));
+  coloring_->addItem(tr("Colour by output tile"), static_cast<int>(TraceDocument::Coloring::OutputTile));
+  coloring_->addItem(tr("Colour by bytes moved"), static_cast<int>(TraceDocument::Coloring::Bytes));
+  coloring_->addItem(tr("Colour by masked lanes"), static_cast<int>(TraceDocument::Coloring::Masked));
+  row->addWidget(coloring_);
+  slice_ = new QSpinBox;
+  slice_->setObjectName(QStringLiteral("gridSlice"));
+  slice_->setPrefix(tr("pid_2 = "));
+  slice_->setVisible(false);
+  row->addWidget(slice_);
+  row->addStretch(1);
+  prev_ = toolButton(QStringLiteral("\u25C0"), QStringLiteral("prevProgram"), tr("Previous program"));
+  play_ = toolButton(QStringLiteral("\u25B6"), QStringLiteral("playPrograms"), tr("Play through the programs"));
+  play_->setCheckable(true);
+  next_ = toolButton(QStringLiteral("\u25B6|"), QStringLiteral("nextProgram"), tr("Next program"));
+  speed_ = new QSpinBox;
+  speed_->setObjectName(QStringLiteral("playSpeed"));
+  speed_->setRange(1, 60);
+  speed_->setValue(4);
+  speed_->setSuffix(tr(" /s"));
+  speed_->setToolTip(tr("Programs per second while playing"));
+  row->addWidget(prev_);
+  row->addWidget(play_);
+  row->addWidget(next_);
+  row->addWidget(speed_);
+  column->addLayout(row);
+  pidFilter_ = new QLineEdit;
+  pidFilter_->setObjectName(QStringLiteral("pidFilter"));
+  pidFilter_->setPlaceholderText(tr("Step through programs where ... e.g. >1 or =0,=1 or pid_0 > 1, pid_1 == 0"));
+  pidFilter_->setClearButtonEnabled(true);
+  column->addWidget(pidFilter_);
+  connect(pidFilter_, &QLineEdit::returnPressed, this, [this] { setPidFilter(pidFilter_->text()); });
+  programLabel_ = new QLabel;
+  programLabel_->setObjectName(QStringLiteral("programLabel"));
+  programLabel_->setWordWrap(true);
+  column->addWidget(programLabel_);
+  grid_ = new ProgramGridView;
+  column->addWidget(grid_, 1);
+
+  connect(coloring_, &QComboBox::currentIndexChanged, this, [this] {
+    grid_->setColoring(static_cast<TraceDocument::Coloring>(coloring_->currentData().toInt()));
+  });
+  connect(slice_, &QSpinBox::valueChanged, this, [this](int v) { grid_->setSlice(v); });
+  connect(grid_, &ProgramGridView::programSelected, this, &InspectorPanel::selectProgram);
+  connect(prev_, &QToolButton::clicked, this, [this] { stepProgram(-1); });
+  connect(next_, &QToolButton::clicked, this, [this] { stepProgram(1); });
+  connect(play_, &QToolButton::toggled, this, &InspectorPanel::setPlaying);
+  connect(speed_, &QSpinBox::valueChanged, this, [this](int perSecond) { playTimer_->setInterval(1000 / perSecond); });
+  return tab;
+}
+
+QWidget* InspectorPanel::buildTilesTab() {
+  auto* tab = new QWidget;
+  auto* column = new QVBoxLayout(tab);
+  auto* row = new QHBoxLayout;
+  auto* prevOp = toolButton(QStringLiteral("\u25C0"), QStringLiteral("prevOp"), tr("Previous memory operation"));
+  ops_ = new QComboBox;
+  ops_->setObjectName(QStringLiteral("memoryOp"));
+  auto* nextOp = toolButton(QStringLiteral("\u25B6"), QStringLiteral("nextOp"), tr("Next memory operation"));
+  row->addWidget(prevOp);
+  row->addWidget(ops_, 1);
+  row->addWidget(nextOp);
+  column->addLayout(row);
+  auto* split = new QSplitter(Qt::Vertical);
+  tilesView_ = new SceneView;
+  split->addWidget(scrolled(tilesView_));
+  variables_ = new QPlainTextEdit;
+  variables_->setObjectName(QStringLiteral("variables"));
+  variables_->setReadOnly(true);
+  variables_->setPlaceholderText(tr("Named tiles of the selected program"));
+  variables_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  split->addWidget(variables_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  column->addWidget(split, 1);
+  connect(ops_, &QComboBox::currentIndexChanged, this, [this] { refreshTiles(); });
+  connect(prevOp, &QToolButton::clicked, this, [this] { selectMemoryOp(ops_->currentIndex() - 1); });
+  connect(nextOp, &QToolButton::clicked, this, [this] { selectMemoryOp(ops_->currentIndex() + 1); });
+  return tab;
+}
+
+QWidget* InspectorPanel::buildVariablesTab() {
+  auto* tab = new QWidget;
+  auto* column = new QVBoxLayout(tab);
+  auto* row = new QHBoxLayout;
+  auto* prev = toolButton(QStringLiteral("\u25C0"), QStringLiteral("prevLoopStep"), tr("Previous loop step"));
+  loopStep_ = new QSpinBox;
+  loopStep_->setObjectName(QStringLiteral("loopStep"));
+  loopStep_->setPrefix(tr("loop step "));
+  loopStep_->setRange(1, 1);
+  auto* next = toolButton(QStringLiteral("\u25B6"), QStringLiteral("nextLoopStep"), tr("Next loop step"));
+  row->addWidget(prev);
+  row->addWidget(loopStep_);
+  row->addWidget(next);
+  row->addStretch(1);
+  column->addLayout(row);
+  variablesScene_ = new SceneView;
+  variablesScene_->setExportName(QStringLiteral("variables.png"));
+  column->addWidget(scrolled(variablesScene_), 1);
+  connect(loopStep_, &QSpinBox::valueChanged, this, [this] { refreshVariables(); });
+  connect(prev, &QToolButton::clicked, loopStep_, &QSpinBox::stepDown);
+  connect(next, &QToolButton::clicked, loopStep_, &QSpinBox::stepUp);
+  return tab;
+}
+
+void InspectorPanel::refreshVariables() {
+  if (!document_ || !program_) {
+    variablesScene_->setScene({}, tr("Pick a launch and a program."));
+    return;
+  }
+  variablesScene_->setScene(document_->variablesScene(*program_, loopStep_->value() - 1));
+}
+
+QWidget* InspectorPanel::buildSwizzleTab() {
+  auto* tab = new QWidget;
+  auto* column = new QVBoxLayout(tab);
+  auto* row = new QHBoxLayout;
+  swizzleSource_ = new QComboBox;
+  swizzleSource_->setObjectName(QStringLiteral("swizzleSource"));
+  swizzleSource_->addItem(tr("What this launch did"));
+  swizzleSource_->addItem(tr("Row-major vs grouped"));
+  row->addWidget(swizzleSource_);
+  auto spin = [&](const QString& name, const QString& prefix, int value) {
+    auto* s = new QSpinBox;
+    s->setObjectName(name);
+    s->setRange(1, 256);
+    s->setValue(value);
+    s->setPrefix(prefix);
+    row->addWidget(s);
+    connect(s, &QSpinBox::valueChanged, this, [this] { refreshSwizzle(); });
+    return s;
+  };
+  rows_ = spin(QStringLiteral("swizzleRows"), tr("rows "), 9);
+  cols_ = spin(QStringLiteral("swizzleCols"), tr("cols "), 9);
+  group_ = spin(QStringLiteral("swizzleGroup"), tr("group "), 3);
+  window_ = spin(QStringLiteral("swizzleWindow"), tr("W "), 9);
+  row->addStretch(1);
+  column->addLayout(row);
+  swizzleView_ = new SceneView;
+  column->addWidget(scrolled(swizzleView_), 1);
+  connect(swizzleSource_, &QComboBox::currentIndexChanged, this, [this] { refreshSwizzle(); });
+  return tab;
+}
+
+void InspectorPanel::showCell(const QString& cellId) {
+  if (cellId == cellId_) return;
+  cellId_ = cellId;
+  refillLaunchList();
+}
+
+void InspectorPanel::clearCell(const QString& cellId) {
+  launchesByCell_.remove(cellId);
+  if (cellId == cellId_) refillLaunchList();
+}
+
+void InspectorPanel::addLaunch(const QString& cellId, const KernelLaunch& launch) {
+  launchesByCell_[cellId].append(Launch{launch, nullptr, {}});
+  if (cellId != cellId_) return;
+  const QList<Launch>& list = launchesByCell_[cellId];
+  const Launch& l = list.back();
+  launches_->addItem(QStringLiteral("%1  grid %2  %3%4")
+                         .arg(l.info.kernel, gridText(l.info.grid), l.info.backend,
+                              l.info.trace.isEmpty() ? tr("  (no trace)") : tr("  %1 programs traced").arg(l.info.tracedPrograms)));
+  if (launches_->currentRow() < 0) launches_->setCurrentRow(0);
+}
+
+void InspectorPanel::refillLaunchList() {
+  setPlaying(false);
+  {
+    const QSignalBlocker block(launches_);
+    launches_->clear();
+  }
+  const QList<Launch> list = launchesByCell_.value(cellId_);
+  title_->setText(list.isEmpty() ? tr("This cell launched no kernel (yet). Run it to inspect its launches.")
+                                 : tr("Kernel launches of this cell (%1):").arg(list.size()));
+  for (const Launch& l : list)
+    launches_->addItem(QStringLiteral("%1  grid %2  %3%4")
+                           .arg(l.info.kernel, gridText(l.info.grid), l.info.backend,
+                                l.info.trace.isEmpty() ? tr("  (no trace)") : tr("  %1 programs traced").arg(l.info.tracedPrograms)));
+  if (list.isEmpty()) selectLaunch(-1);
+  else launches_->setCurrentRow(0);
+}
+
+void InspectorPanel::selectLaunch(int row) {
+  setPlaying(false);
+  QList<Launch>& list = launchesByCell_[cellId_];
+  document_.reset();
+  program_.reset();
+  status_->clear();
+  if (row >= 0 && row < list.size()) {
+    if (launches_->currentRow() != row) launches_->setCurrentRow(row);
+    Launch& l = list[row];
+    if (!l.document && l.error.isEmpty()) {
+      if (l.info.trace.isEmpty())
+        l.error = l.info.backend == QLatin1String("gpu")
+                      ? tr("This launch ran on the GPU, which records no trace; run the cell on the simulator to inspect it.")
+                      : tr("This launch has no trace: %1.").arg(l.info.untracedReason);
+      else l.document = TraceDocument::fromBytes(l.info.trace, &l.error);
+    }
+    document_ = l.document;
+    status_->setText(document_ ? document_->policy() : l.error);
+    title_->setText(tr("Kernel launches of this cell (%1):").arg(list.size()));
+  }
+  grid_->setDocument(document_);
+  updateSteps();
+  slice_->setVisible(document_ && document_->gridDimensions() == 3);
+  if (document_) slice_->setRange(0, static_cast<int>(document_->grid()[2] - 1));
+  coverageView_->setScene(document_ ? document_->coverageScene() : viz::Scene(), tr("No trace to show."));
+  if (document_ && !document_->tracedPrograms().empty()) selectProgram(document_->tracedPrograms().front());
+  else {
+    refreshTiles();
+    refreshVariables();
+    refreshProgramLabel();
+  }
+  refreshSwizzle();
+}
+
+void InspectorPanel::selectProgram(const ProgramId& pid) {
+  program_ = pid;
+  grid_->setSelected(pid);
+  if (slice_->isVisibleTo(this) && slice_->value() != pid[2]) slice_->setValue(static_cast<int>(pid[2]));
+  const int keep = ops_->currentIndex();
+  {
+    const QSignalBlocker block(ops_);
+    ops_->clear();
+    if (document_) ops_->addItems(document_->memoryOpTitles(pid));
+    ops_->setCurrentIndex(std::clamp(keep, ops_->count() ? 0 : -1, ops_->count() - 1));
+  }
+  if (document_) {
+    QStringList lines = document_->namedTiles(pid);
+    variables_->setPlainText(lines.join(QLatin1Char('\n')));
+  }
+  {
+    const QSignalBlocker block(loopStep_);
+    loopStep_->setRange(1, static_cast<int>(std::max<qint64>(1, document_ ? document_->loopSteps(pid) : 1)));
+  }
+  refreshTiles();
+  refreshVariables();
+  refreshProgramLabel();
+}
+
+void InspectorPanel::stepProgram(int delta) {
+  if (steps_.empty()) return;
+  auto it = program_ ? std::find(steps_.begin(), steps_.end(), *program_) : steps_.end();
+  qint64 index = it == steps_.end() ? 0 : (it - steps_.begin()) + delta;
+  index = std::clamp<qint64>(index, 0, static_cast<qint64>(steps_.size()) - 1);
+  selectProgram(steps_[static_cast<size_t>(index)]);
+}
+
+bool InspectorPanel::setPidFilter(const QString& filter) {
+  if (pidFilter_->text() != filter) pidFilter_->setText(filter);
+  updateSteps();
+  return !pidFilter_->property("invalid").toBool();
+}
+
+void InspectorPanel::updateSteps() {
+  steps_.clear();
+  pidFilter_->setProperty("invalid", false);
+  pidFilter_->setStyleSheet({});
+  if (!document_) return;
+  QString error;
+  if (auto kept = document_->tracedMatching(pidFilter_->text(), &error)) {
+    steps_ = std::move(*kept);
+    if (!pidFilter_->text().trimmed().isEmpty())
+      status_->setText(tr("%n traced program(s) match the pid filter.", nullptr, static_cast<int>(steps_.size())));
+  } else {
+    steps_ = document_->tracedPrograms();
+    pidFilter_->setProperty("invalid", true);
+    pidFilter_->setStyleSheet(QStringLiteral("QLineEdit { color: #c62828; }"));
+    status_->setText(tr("Pid filter: %1").arg(error));
+  }
+}
+
+void InspectorPanel::selectMemoryOp(int index) {
+  if (index < 0 || index >= ops_->count()) return;
+  ops_->setCurrentIndex(index);
+}
+
+int InspectorPanel::currentMemoryOp() const { return ops_->currentIndex(); }
+
+void InspectorPanel::setPlaying(bool playing) {
+  if (playing && !document_) playing = false;
+  if (playing) playTimer_->start(1000 / speed_->value());
+  else playTimer_->stop();
+  const QSignalBlocker block(play_);
+  play_->setChecked(playing);
+  play_->setText(playing ? QStringLiteral("\u23F8") : QStringLiteral("\u25B6"));
+}
+
+bool InspectorPanel::playing() const { return playTimer_->isActive(); }
+
+void InspectorPanel::refreshTiles() {
+  if (!document_ || !program_) {
+    tilesView_->setScene({}, tr("Pick a launch and a program."));
+    variables_->clear();
+    emit memoryOpLocated({}, 0);
+    return;
+  }
+  QString error;
+  viz::Scene scene = document_->tilesScene(*program_, std::max(0, ops_->currentIndex()), &error);
+  tilesView_->setScene(std::move(scene), error);
+  const auto sources = document_->memoryOpSources(*program_);
+  const int op = ops_->currentIndex();
+  if (op >= 0 && op < static_cast<int>(sources.size())) emit memoryOpLocated(sources[static_cast<size_t>(op)].first, sources[static_cast<size_t>(op)].second);
+  else emit memoryOpLocated({}, 0);
+}
+
+void InspectorPanel::refreshProgramLabel() {
+  programLabel_->setText(document_ && program_ ? document_->programSummary(*program_) : QString());
+}
+
+void InspectorPanel::refreshSwizzle() {
+  const bool fromTrace = swizzleSource_->currentIndex() == 0;
+  for (QSpinBox* s : {rows_, cols_, group_}) s->setEnabled(!fromTrace);
+  if (fromTrace) {
+    if (document_) swizzleView_->setScene(document_->swizzleScene(window_->value()));
+    else swizzleView_->setScene({}, tr("No trace to show; pick \"Row-major vs grouped\" to explore a grid."));
+  } else {
+    swizzleView_->setScene(TraceDocument::swizzleScene(rows_->value(), cols_->value(), group_->value(), window_->value()));
+  }
+}
+
+}  // namespace tilescope::ui

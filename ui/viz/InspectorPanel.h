@@ -1,0 +1,132 @@
+#pragma once
+// The kernel inspector beside the notebook: the launches of the selected cell (kernel, grid,
+// backend) and, for the one picked, the program grid, the offsets/mask tiles of the selected
+// program and memory operation, the write coverage and the swizzle order. Programs can be stepped
+// through (previous/next/play) and clicked in the grid; the selection is shared by every view.
+#include <QHash>
+#include <QList>
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "ui/ExecutionClient.h"
+#include "ui/viz/TraceDocument.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+class QTimer;
+class QToolButton;
+
+namespace tilescope::ui {
+
+class ProgramGridView;
+class SceneView;
+
+class InspectorPanel : public QWidget {
+  Q_OBJECT
+public:
+  explicit InspectorPanel(QWidget* parent = nullptr);
+  ~InspectorPanel() override;
+
+  // The cell whose launches are listed (the notebook's selected cell).
+  void showCell(const QString& cellId);
+  QString cellId() const { return cellId_; }
+  // A cell started running again: its old launches are gone.
+  void clearCell(const QString& cellId);
+  void addLaunch(const QString& cellId, const KernelLaunch& launch);
+
+  void selectLaunch(int row);
+  void selectProgram(const ProgramId& pid);
+  void stepProgram(int delta);  // through the traced programs the pid filter keeps, in execution order
+  // Stepping and play visit only programs matching this filter (seeds' syntax, "" for all); false,
+  // with the reason shown, when it does not parse.
+  bool setPidFilter(const QString& filter);
+  void selectMemoryOp(int index);
+  void setPlaying(bool playing);
+  bool playing() const;
+
+  std::shared_ptr<const TraceDocument> document() const { return document_; }
+  std::optional<ProgramId> currentProgram() const { return program_; }
+  int currentMemoryOp() const;
+
+  // For tests and the screenshots.
+  QListWidget* launchList() const { return launches_; }
+  QTabWidget* tabs() const { return tabs_; }
+  ProgramGridView* gridView() const { return grid_; }
+  SceneView* tilesView() const { return tilesView_; }
+  SceneView* coverageView() const { return coverageView_; }
+  SceneView* variablesSceneView() const { return variablesScene_; }
+  QSpinBox* loopStepBox() const { return loopStep_; }
+  SceneView* swizzleView() const { return swizzleView_; }
+  QComboBox* coloringBox() const { return coloring_; }
+  QComboBox* memoryOpBox() const { return ops_; }
+  QPlainTextEdit* variablesView() const { return variables_; }
+  QLabel* programLabel() const { return programLabel_; }
+  QSpinBox* swizzleWindowBox() const { return window_; }
+  QLineEdit* pidFilterBox() const { return pidFilter_; }
+  QLabel* statusLabel() const { return status_; }
+
+signals:
+  // Where the current memory operation is in the source: its file ("<cell:ID>" for a notebook
+  // cell) and 1-based line; an empty file when there is no current operation.
+  void memoryOpLocated(const QString& file, int line);
+
+private:
+  struct Launch {
+    KernelLaunch info;
+    std::shared_ptr<const TraceDocument> document;  // read on first use
+    QString error;
+  };
+  QWidget* buildGridTab();
+  QWidget* buildTilesTab();
+  QWidget* buildSwizzleTab();
+  QWidget* buildVariablesTab();
+  void refreshVariables();
+  void refillLaunchList();
+  void refreshGrid();
+  void refreshTiles();
+  void refreshSwizzle();
+  void refreshProgramLabel();
+  void updateSteps();
+
+  QString cellId_;
+  QHash<QString, QList<Launch>> launchesByCell_;
+  std::shared_ptr<const TraceDocument> document_;
+  std::optional<ProgramId> program_;
+  std::vector<ProgramId> steps_;  // the traced programs that stepping visits
+
+  QLabel* title_;
+  QListWidget* launches_;
+  QLabel* status_;
+  QTabWidget* tabs_;
+  ProgramGridView* grid_;
+  QComboBox* coloring_;
+  QSpinBox* slice_;
+  QToolButton* prev_;
+  QToolButton* play_;
+  QToolButton* next_;
+  QSpinBox* speed_;
+  QLineEdit* pidFilter_;
+  QLabel* programLabel_;
+  QTimer* playTimer_;
+  QComboBox* ops_;
+  SceneView* tilesView_;
+  QPlainTextEdit* variables_;
+  SceneView* coverageView_;
+  SceneView* variablesScene_;
+  QSpinBox* loopStep_;
+  SceneView* swizzleView_;
+  QComboBox* swizzleSource_;
+  QSpinBox* rows_;
+  QSpinBox* cols_;
+  QSpinBox* group_;
+  QSpinBox* window_;
+};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,156 @@
+#include "ui/viz/TraceDocument.h"
+
+#include <algorithm>
+#include <variant>
+
+#include "core/sim/PidFilter.h"
+#include "core/sim/TraceReader.h"
+#include "core/viz/CoverageScene.h"
+#include "core/viz/GridLayout.h"
+#include "core/viz/GridScene.h"
+#include "core/viz/ProgramStats.h"
+#include "core/viz/ProgramTiles.h"
+#include "core/viz/SvgWriter.h"
+#include "core/viz/SwizzleScene.h"
+#include "core/viz/TilesScene.h"
+#include "core/viz/TraceCoverage.h"
+#include "core/viz/VariablesScene.h"
+
+namespace tilescope::ui {
+
+namespace {
+
+viz::GridColoring toCore(TraceDocument::Coloring c) {
+  switch (c) {
+    case TraceDocument::Coloring::Pid: return viz::GridColoring::Pid;
+    case TraceDocument::Coloring::Order: return viz::GridColoring::Order;
+    case TraceDocument::Coloring::OutputTile: return viz::GridColoring::OutputTile;
+    case TraceDocument::Coloring::Bytes: return viz::GridColoring::Bytes;
+    case TraceDocument::Coloring::Masked: return viz::GridColoring::Masked;
+  }
+  return viz::GridColoring::Pid;
+}
+
+sim::Grid gridOf(const sim::LaunchTrace& t) { return {t.grid[0], t.grid[1], t.grid[2]}; }
+
+}  // namespace
+
+TraceDocument::~TraceDocument() = default;
+
+std::shared_ptr<TraceDocument> TraceDocument::fromBytes(const QByteArray& bytes, QString* error) {
+  sim::TraceReader::Result r = sim::TraceReader::read(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
+  if (!r.trace) {
+    if (error) *error = QString::fromStdString(r.error);
+    return nullptr;
+  }
+  std::shared_ptr<TraceDocument> doc(new TraceDocument());
+  doc->trace_ = std::make_shared<const sim::LaunchTrace>(std::move(*r.trace));
+  for (const sim::ProgramTrace& p : doc->trace_->programs) doc->traced_.push_back(p.pid);
+  for (const viz::ProgramStats& st : viz::programStats(*doc->trace_))
+    doc->stats_[st.linearId] = {st.loads, st.stores, st.maskedLanes, st.bytesMoved};
+  return doc;
+}
+
+QString TraceDocument::kernelName() const { return QString::fromStdString(trace_->kernelName); }
+ProgramId TraceDocument::grid() const { return trace_->grid; }
+qint64 TraceDocument::totalPrograms() const { return trace_->totalPrograms; }
+QString TraceDocument::policy() const { return QString::fromStdString(trace_->policy); }
+int TraceDocument::gridDimensions() const { return viz::GridLayout(gridOf(*trace_)).dimensions(); }
+bool TraceDocument::isTraced(const ProgramId& pid) const { return trace_->findProgram(pid) != nullptr; }
+std::optional<std::vector<ProgramId>> TraceDocument::tracedMatching(const QString& filter, QString* error) const {
+  const sim::PidFilterParseResult parsed = sim::PidFilter::parse(filter.toStdString());
+  if (!parsed.filter) {
+    if (error) *error = QStringLiteral("column %1: %2").arg(parsed.column).arg(QString::fromStdString(parsed.error));
+    return std::nullopt;
+  }
+  std::vector<ProgramId> out;
+  for (const ProgramId& pid : traced_)
+    if (parsed.filter->matches(pid)) out.push_back(pid);
+  return out;
+}
+
+QByteArray TraceDocument::svgOf(const viz::Scene& scene) { return QByteArray::fromStdString(viz::SvgWriter::write(scene)); }
+
+qint64 TraceDocument::linearId(const ProgramId& pid) const { return gridOf(*trace_).linearOf(pid); }
+
+TraceDocument::GridPicture TraceDocument::gridPicture(Coloring coloring, qint64 wrap) const {
+  const viz::GridLayout layout(gridOf(*trace_), wrap);
+  viz::ProgramColors pc = viz::programColors(*trace_, toCore(coloring));
+  return {layout.columns(), layout.rows(), std::move(pc.byLinearId), std::move(pc.hatched), QString::fromStdString(pc.legend)};
+}
+
+std::array<qint64, 3> TraceDocument::cellOf(const ProgramId& pid, qint64 wrap) const {
+  const viz::GridCell c = viz::GridLayout(gridOf(*trace_), wrap).cellOf(pid);
+  return {c.column, c.row, c.slice};
+}
+
+std::optional<ProgramId> TraceDocument::programAt(qint64 column, qint64 row, qint64 slice, qint64 wrap) const {
+  return viz::GridLayout(gridOf(*trace_), wrap).pidAt({column, row, slice});
+}
+
+QString TraceDocument::programSummary(const ProgramId& pid) const {
+  const QString name = QStringLiteral("pid (%1, %2, %3)").arg(pid[0]).arg(pid[1]).arg(pid[2]);
+  const auto it = stats_.find(linearId(pid));
+  if (it == stats_.end()) return name + QStringLiteral(": not traced");
+  const auto& [loads, stores, masked, bytes] = it->second;
+  return name + QStringLiteral(": %1 loads, %2 stores, %3 masked-off lanes, %4 bytes moved").arg(loads).arg(stores).arg(masked).arg(bytes);
+}
+
+QStringList TraceDocument::memoryOpTitles(const ProgramId& pid) const {
+  QStringList out;
+  if (const sim::ProgramTrace* p = trace_->findProgram(pid))
+    for (const viz::MemoryOp& op : viz::memoryOps(*trace_, *p)) out << QString::fromStdString(op.title());
+  return out;
+}
+
+std::vector<std::pair<QString, int>> TraceDocument::memoryOpSources(const ProgramId& pid) const {
+  std::vector<std::pair<QString, int>> out;
+  if (const sim::ProgramTrace* p = trace_->findProgram(pid))
+    for (const viz::MemoryOp& op : viz::memoryOps(*trace_, *p)) out.emplace_back(QString::fromStdString(op.file), op.line);
+  return out;
+}
+
+QStringList TraceDocument::namedTiles(const ProgramId& pid) const {
+  QStringList out;
+  const sim::ProgramTrace* p = trace_->findProgram(pid);
+  if (!p) return out;
+  for (const viz::NamedTile& t : viz::namedTiles(*trace_, *p)) {
+    std::vector<std::string> elements;
+    const int64_t n = std::min<int64_t>(t.value->numel(), 256);
+    for (int64_t i = 0; i < n; ++i)
+      elements.push_back(t.value->isPointer()                ? std::to_string(t.value->asInt(i))
+                         : ir::isBool(t.value->dtype())       ? std::string(t.value->asBool(i) ? "True" : "False")
+                                                              : viz::formatNumber(t.value->asDouble(i), t.value->hasFloatStorage()));
+    const std::string text = n < t.value->numel() ? "(" + std::to_string(t.value->numel()) + " elements, first 256) " +
+                                                        viz::formatTile(elements, {n})
+                                                  : viz::formatTile(elements, t.value->shape());
+    out << QString::fromStdString(t.name + " = " + text);
+  }
+  return out;
+}
+
+viz::Scene TraceDocument::gridScene(Coloring coloring, const std::optional<ProgramId>& selected, qint64 slice) const {
+  viz::GridViewOptions o;
+  o.coloring = toCore(coloring);
+  o.selected = selected;
+  o.slice = slice;
+  return viz::gridScene(*trace_, o);
+}
+
+viz::Scene TraceDocument::tilesScene(const ProgramId& pid, int op, QString* error) const {
+  std::string e;
+  viz::Scene s = viz::tilesScene(*trace_, pid, static_cast<size_t>(std::max(op, 0)), &e);
+  if (error) *error = QString::fromStdString(e);
+  return s;
+}
+
+viz::Scene TraceDocument::coverageScene() const { return viz::coverageScene(*trace_); }
+viz::Scene TraceDocument::variablesScene(const ProgramId& pid, qint64 step) const { return viz::variablesScene(*trace_, pid, step); }
+qint64 TraceDocument::loopSteps(const ProgramId& pid) const { return viz::bindingSteps(*trace_, pid); }
+viz::Scene TraceDocument::swizzleScene(qint64 window) const { return viz::swizzleSceneFromTrace(*trace_, window); }
+viz::Scene TraceDocument::swizzleScene(qint64 rows, qint64 cols, qint64 group, qint64 window) {
+  return viz::swizzleScene({rows, cols, group, window, cols});
+}
+QString TraceDocument::coverageText() const { return QString::fromStdString(viz::traceCoverage(*trace_).render()); }
+
+}  // namespace tilescope::ui
