@@ -43,10 +43,15 @@ else
   step "All ${#packages[@]} Debian packages are already installed"
 fi
 
+# A compiler cache, where one is installed, makes the repeated builds of the test command (and CI's
+# on the same machine) incremental; it is optional and never installed here.
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+
 configure() {  # dir, extra cmake args...
   local dir=$1; shift
   step "Configuring $dir ($*)"
-  act cmake -S "$root" -B "$root/$dir" -G Ninja "$@"
+  act cmake -S "$root" -B "$root/$dir" -G Ninja "${launcher[@]}" "$@"
 }
 
 configure_and_build() {  # dir, extra cmake args...
@@ -90,7 +95,7 @@ ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 
 if command -v clang++ >/dev/null; then
   step "Short libFuzzer runs of the parser, the notebook reader and the worker's message decoder (clang, ASan+UBSan)"
-  cmake -S "$root" -B "$root/build-fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  cmake -S "$root" -B "$root/build-fuzz" -G Ninja "${launcher[@]}" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTILESCOPE_GUI=OFF -DTILESCOPE_TESTS=ON -DTILESCOPE_BENCHMARKS=OFF -DTILESCOPE_FUZZ=ON >/dev/null
   if cmake --build "$root/build-fuzz" -j "$jobs" --target fuzz_parser fuzz_notebook fuzz_worker_messages 2>/dev/null; then
     ctest --test-dir build-fuzz --output-on-failure -L fuzz

@@ -404,6 +404,7 @@ TEST(WorkerCommand, ExecuteRequestsWithWrongFieldsGetAnErrorReply) {
       {"out_of_bounds", "ignore", "unknown out_of_bounds policy \"ignore\" in execute_request: use stop or warn"},
       {"code", nullptr, "execute_request field \"code\" must be a string (the cell's source text), not null null"},
       {"gpu_only", "yes", "execute_request field \"gpu_only\" must be true or false (whether the cell is tagged gpu-only), not string \"yes\""},
+      {"inspect", 1, "execute_request field \"inspect\" must be true or false (whether to report kernel launches with their traces), not number 1"},
   };
   Worker worker(true);
   ASSERT_EQ(worker.receive()["type"], "hello");
