@@ -8,7 +8,7 @@ TOKENS consecutive tokens found in a seed (this catches code pasted into C++ str
 lines are joined with \\n and split across quotes). Notebooks are checked on their decoded cells.
 
 Usage: scripts/seed-overlap.py [--seeds DIR] [--window N] [--long N] [--tokens N] [--allow PATH ...]
-Exits 1 when something is found outside the allowed paths, 0 otherwise, 2 without seeds.
+Exits 1 when something is found outside the allowed paths, 0 otherwise, 2 without the seeds or git.
 """
 import argparse
 import json
@@ -93,8 +93,11 @@ def main():
             windows.add(tuple(texts[i:i + args.window]))
         long_lines.update(text for text in texts if len(text) >= args.long)
 
-    tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True,
-                             check=True).stdout.splitlines()
+    listing = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True)
+    if listing.returncode != 0:
+        print(f"not a git checkout ({root}): the tracked files are unknown", file=sys.stderr)
+        return 2
+    tracked = listing.stdout.splitlines()
     failures = 0
     for rel in tracked:
         lines = file_lines(os.path.join(root, rel))
