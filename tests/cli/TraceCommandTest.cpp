@@ -107,10 +107,10 @@ TEST(TraceCommand, CorruptTraceIsAnErrorNotACrash) {
   EXPECT_NE(r.output.find(bad.string() + ": error: "), std::string::npos) << r.output;
 }
 
-TEST(TraceCommand, GroupedMatmulOf512TraceStaysUnder64MiB) {
+TEST(TraceCommand, TiledMatmulOf512TraceStaysUnder64MiB) {
   const fs::path dir = freshDir("grouped");
   const CliRun run = runCli("run --trace " + dir.string() + " " + std::string(TILESCOPE_SOURCE_DIR) +
-                            "/tests/cli/data/grouped_matmul_512.py");
+                            "/tests/cli/data/tiled_matmul_512.py");
   ASSERT_EQ(run.exitCode, 0) << run.output;
   EXPECT_EQ(run.output, "True\n");
   const fs::path trace = onlyTrace(dir);

@@ -168,10 +168,10 @@ TEST(HostTriton, EmptyGridLaunchesNothing) { EXPECT_EQ(tritonOut("x = torch.ones
 TEST(HostTriton, HostCallsPrintTilesLikeNumpy) {
   EXPECT_EQ(pyOut(std::string(kPrelude) +
                   "def show(txt, conds, pid_0=[0]):\n    print(txt)\n"
-                  "@triton.jit\ndef k(x_ptr, n, bs: tl.constexpr):\n    pid = tl.program_id(0)\n    offs = pid * bs + tl.arange(0, bs)\n"
-                  "    mask = offs < n\n    x = tl.load(x_ptr + offs, mask)\n    show(f'pid = {pid} | offs = {offs}, mask = {mask}, x = {x}', '')\n"
-                  "x = torch.tensor([1, 2, 3])\nk[(2,)](x, 3, 2)\n"),
-            "pid = [0] | offs = [0 1], mask = [ True  True], x = [1 2]\npid = [1] | offs = [2 3], mask = [ True False], x = [3 0]\n");
+                  "@triton.jit\ndef k(src, n, B: tl.constexpr):\n    p = tl.program_id(0)\n    idx = p * B + tl.arange(0, B)\n"
+                  "    live = idx < n\n    v = tl.load(src + idx, live)\n    show(f'program {p}: idx {idx} live {live} v {v}', '')\n"
+                  "t = torch.tensor([1, 2, 3])\nk[(2,)](t, 3, 2)\n"),
+            "program [0]: idx [0 1] live [ True  True] v [1 2]\nprogram [1]: idx [2 3] live [ True False] v [3 0]\n");
 }
 TEST(HostTriton, HostCallErrorsCarryTheirTraceback) {
   PyRun r = runPy(std::string(kPrelude) + "def boom(t):\n    raise ValueError('bad ' + t)\n@triton.jit\ndef k(x_ptr):\n    boom('value')\nx = torch.ones(1)\nk[(1,)](x)\n");

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/sim/Simulator.h"
-#include "tests/sim/SeedKernels.h"
+#include "tests/sim/SampleKernels.h"
 
 namespace tilescope::sim {
 namespace {
@@ -28,11 +28,11 @@ TEST(SimulatorChecksTest, MissingMaskReportsTheOutOfBoundsAccess) {
   ASSERT_EQ(r.diagnostics.errorCount(), 1u);
   const lang::Diagnostic& d = r.diagnostics.items().front();
   const std::string head = d.headline();
-  EXPECT_TRUE(contains(head, "add_kernel.py:13:9: error: out-of-bounds load in kernel 'add_kernel', program pid (1, 0, 0)")) << head << "\n" << d.render();
-  EXPECT_TRUE(contains(head, "2 of 4 active lanes are outside x_ptr (tensor 'x', shape [6], fp32)")) << head;
+  EXPECT_TRUE(contains(head, "vec_add.py:7:9: error: out-of-bounds load in kernel 'vec_add', program pid (1, 0, 0)")) << head << "\n" << d.render();
+  EXPECT_TRUE(contains(head, "2 of 4 active lanes are outside a_ptr (tensor 'x', shape [6], fp32)")) << head;
   EXPECT_TRUE(contains(head, "offending element offsets: 6, 7 (valid offsets are 0..5)")) << head;
   const std::string text = d.render();
-  EXPECT_TRUE(contains(text, "    x = tl.load(x_ptr + offsets, mask=mask)\n        ^~~~~~~")) << text;
+  EXPECT_TRUE(contains(text, "    a = tl.load(a_ptr + idx, mask=inside)\n        ^~~~~~~")) << text;
   EXPECT_TRUE(contains(text, "note: mask the access")) << text;
   // Program 0 ran fine; the process keeps running and memory stays usable.
   EXPECT_EQ(r.programsRun, 1);
@@ -57,7 +57,7 @@ TEST(SimulatorChecksTest, WithOutOfBoundsStopsOffStrayLanesReadZeroAndWarnOnce) 
   ASSERT_EQ(r.diagnostics.errorCount(), 0u);
   ASSERT_EQ(r.diagnostics.items().size(), 2u) << r.diagnostics.render();
   const std::string head = r.diagnostics.items().front().headline();
-  EXPECT_TRUE(contains(head, "add_kernel.py:13:9: warning: out-of-bounds load in kernel 'add_kernel', program pid (1, 0, 0)"))
+  EXPECT_TRUE(contains(head, "vec_add.py:7:9: warning: out-of-bounds load in kernel 'vec_add', program pid (1, 0, 0)"))
       << head;
   EXPECT_TRUE(contains(head, "offending element offsets: 6, 7 (valid offsets are 0..5); those lanes read as 0 and are not written"))
       << head;
@@ -67,7 +67,7 @@ TEST(SimulatorChecksTest, WithOutOfBoundsStopsOffStrayLanesReadZeroAndWarnOnce) 
   auto r2 = sim.launch(*addKernel(4, /*withMask=*/false), Grid{2}, addArgs(x, y, small, 6), o);
   ASSERT_EQ(r2.status, LaunchStatus::Ok) << r2.diagnostics.render();
   EXPECT_EQ(mem.readDoubles(small), (std::vector<double>{2, 4, 6, 8, 10, 12}));
-  EXPECT_TRUE(contains(r2.diagnostics.render(), "warning: out-of-bounds store in kernel 'add_kernel'")) << r2.diagnostics.render();
+  EXPECT_TRUE(contains(r2.diagnostics.render(), "warning: out-of-bounds store in kernel 'vec_add'")) << r2.diagnostics.render();
 }
 
 TEST(SimulatorChecksTest, TheLowestFailingProgramIsReportedWhateverTheThreads) {
@@ -101,7 +101,7 @@ TEST(SimulatorChecksTest, UninitializedReadsWarnOncePerOp) {
   ASSERT_EQ(r.diagnostics.items().size(), 1u) << r.diagnostics.render();
   const lang::Diagnostic& w = r.diagnostics.items().front();
   EXPECT_EQ(w.severity, lang::Severity::Warning);
-  EXPECT_TRUE(contains(w.headline(), "add_kernel.py:14:9: warning: load in kernel 'add_kernel' reads 3 element(s) of y_ptr (tensor 'y'"))
+  EXPECT_TRUE(contains(w.headline(), "vec_add.py:8:9: warning: load in kernel 'vec_add' reads 3 element(s) of b_ptr (tensor 'y'"))
       << w.headline();
   EXPECT_TRUE(contains(w.headline(), "first element offset 1 in program pid (0, 0, 0)")) << w.headline();
   // Stores initialize: a second launch reading `out` as y is clean.
@@ -153,10 +153,10 @@ TEST(SimulatorChecksTest, ArgumentsAreValidated) {
   Simulator sim(mem);
   auto k = addKernel(4);
   auto r = sim.launch(*k, Grid{1}, {LaunchArg::tensor(x)});
-  EXPECT_TRUE(contains(r.diagnostics.render(), "kernel 'add_kernel' takes 4 runtime arguments (x_ptr, y_ptr, output_ptr, n_elements) but the launch passed 1"))
+  EXPECT_TRUE(contains(r.diagnostics.render(), "kernel 'vec_add' takes 4 runtime arguments (a_ptr, b_ptr, out_ptr, length) but the launch passed 1"))
       << r.diagnostics.render();
   r = sim.launch(*k, Grid{1}, {LaunchArg::integer(1), LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::integer(4)});
-  EXPECT_TRUE(contains(r.diagnostics.render(), "argument 'x_ptr' of kernel 'add_kernel' is a pointer (*fp32): pass a tensor"));
+  EXPECT_TRUE(contains(r.diagnostics.render(), "argument 'a_ptr' of kernel 'vec_add' is a pointer (*fp32): pass a tensor"));
   r = sim.launch(*k, Grid{1}, {LaunchArg::tensor(h), LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::integer(4)});
   EXPECT_TRUE(contains(r.diagnostics.render(), "was specialized for *fp32 but tensor 'h' holds fp16"));
   r = sim.launch(*k, Grid{1}, {LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::tensor(x), LaunchArg::integer(int64_t{1} << 40)});

@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "core/sim/Simulator.h"
-#include "tests/sim/SeedKernels.h"
+#include "tests/sim/SampleKernels.h"
 
 namespace tilescope::sim {
 namespace {
@@ -168,7 +168,7 @@ TEST(SimulatorControlTest, HostCalls) {
   };
   r = sim.launch(*k, Grid{2}, {LaunchArg::tensor(x), LaunchArg::tensor(z), LaunchArg::integer(4)}, o);
   EXPECT_EQ(r.status, LaunchStatus::Error);
-  EXPECT_NE(r.diagnostics.render().find("copy_k.py:8:5: error: in host function 'print_if' called from program pid (1, 0, 0): NameError"),
+  EXPECT_NE(r.diagnostics.render().find("copy_blocks.py:8:5: error: in host function 'print_if' called from program pid (1, 0, 0): NameError"),
             std::string::npos)
       << r.diagnostics.render();
   EXPECT_EQ(pids.size(), 2u);

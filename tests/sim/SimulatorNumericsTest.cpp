@@ -7,7 +7,7 @@
 #include "core/sim/Numerics.h"
 #include "core/sim/Philox.h"
 #include "core/sim/Simulator.h"
-#include "tests/sim/SeedKernels.h"
+#include "tests/sim/SampleKernels.h"
 
 namespace tilescope::sim {
 namespace {

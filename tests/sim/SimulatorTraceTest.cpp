@@ -7,7 +7,7 @@
 #include "core/sim/TraceJson.h"
 #include "core/sim/TraceReader.h"
 #include "core/sim/TraceWriter.h"
-#include "tests/sim/SeedKernels.h"
+#include "tests/sim/SampleKernels.h"
 
 namespace tilescope::sim {
 namespace {
@@ -49,12 +49,12 @@ TEST(SimulatorTraceTest, RecordsAccessesBindingsAndLocations) {
   ASSERT_TRUE(r.ok()) << r.diagnostics.render();
   ASSERT_TRUE(r.trace);
   const LaunchTrace& t = *r.trace;
-  EXPECT_EQ(t.kernelName, "add_kernel");
+  EXPECT_EQ(t.kernelName, "vec_add");
   EXPECT_EQ(t.totalPrograms, 3);
   EXPECT_EQ(t.droppedPrograms, 0);
   EXPECT_EQ(t.policy, "all 3 programs that ran are traced");
   ASSERT_EQ(t.args.size(), 4u);
-  EXPECT_EQ(t.args[3].name, "n_elements");
+  EXPECT_EQ(t.args[3].name, "length");
   EXPECT_EQ(t.args[3].valueText, "10");
   ASSERT_EQ(t.tensors.size(), 3u);
   ASSERT_EQ(t.programs.size(), 3u);
@@ -63,25 +63,25 @@ TEST(SimulatorTraceTest, RecordsAccessesBindingsAndLocations) {
   const auto acc = accesses(p2);
   ASSERT_EQ(acc.size(), 3u);
   EXPECT_EQ(acc[0]->kind, MemOpKind::Load);
-  EXPECT_EQ(t.args[acc[0]->argIndex].name, "x_ptr");
+  EXPECT_EQ(t.args[acc[0]->argIndex].name, "a_ptr");
   EXPECT_EQ(acc[0]->offsets, (std::vector<int64_t>{8, 9, 10, 11}));
   EXPECT_EQ(acc[0]->mask, (std::vector<uint8_t>{1, 1, 0, 0}));
   ASSERT_TRUE(acc[0]->values);
   EXPECT_EQ(acc[0]->values->floats()[1], 9.0);
   EXPECT_EQ(acc[0]->values->floats()[2], 0.0);  // masked-off lane, no `other`
   EXPECT_EQ(acc[2]->kind, MemOpKind::Store);
-  EXPECT_EQ(t.args[acc[2]->argIndex].name, "output_ptr");
+  EXPECT_EQ(t.args[acc[2]->argIndex].name, "out_ptr");
   const TraceLocation& loc = t.locations[acc[0]->location];
-  EXPECT_EQ(loc.str(), "add_kernel.py:13:9");
-  EXPECT_EQ(loc.endLine, 13);
+  EXPECT_EQ(loc.str(), "vec_add.py:7:9");
+  EXPECT_EQ(loc.endLine, 7);
   // Every named variable's value, in statement order.
   std::vector<std::string> names;
   for (const TraceEvent& e : p2.events)
     if (const auto* b = std::get_if<BindEvent>(&e)) names.push_back(b->name);
-  EXPECT_EQ(names, (std::vector<std::string>{"pid", "block_start", "offsets", "mask", "x", "y", "output"}));
-  const auto& offsetsBind = std::get<BindEvent>(p2.events[2]);
-  EXPECT_EQ(t.locations[offsetsBind.location].line, 11);
-  EXPECT_EQ(offsetsBind.value->ints()[3], 11);
+  EXPECT_EQ(names, (std::vector<std::string>{"pid", "first", "idx", "inside", "a", "b", "total"}));
+  const auto& idxBind = std::get<BindEvent>(p2.events[2]);
+  EXPECT_EQ(t.locations[idxBind.location].line, 5);
+  EXPECT_EQ(idxBind.value->ints()[3], 11);
 }
 
 TEST(SimulatorTraceTest, LargeGridsKeepTheFirstProgramsAndTheSelectedOnes) {
@@ -225,9 +225,9 @@ TEST(SimulatorTraceTest, RealTraceRoundTripsThroughBinaryAndJson) {
   EXPECT_LT(bytes.size(), 60000u);
   const nlohmann::json j = traceToJson(b);
   EXPECT_EQ(j["programs"][3]["pid"], (std::vector<int64_t>{1, 1, 0}));
-  const auto& firstLoad = j["programs"][0]["events"][8];
+  const auto& firstLoad = j["programs"][0]["events"][5];  // after ys, xs, pix, ok, plane
   EXPECT_EQ(firstLoad["kind"], "load");
-  EXPECT_EQ(firstLoad["arg"], "x_ptr");
+  EXPECT_EQ(firstLoad["arg"], "img_ptr");
   EXPECT_EQ(firstLoad["tensorShape"], (std::vector<int64_t>{3, h, w}));
   EXPECT_EQ(firstLoad["offsets"][17], w * 1 + 1);  // lane [1][1] of the 16x16 block of program (0, 0)
 }

@@ -3,9 +3,13 @@
 # autotuner kept a config within 5% of the fastest do_bench found. Which config is faster is a
 # measurement of this GPU, so it lives here, not in tests/gpu/GpuRunTest.cpp (which checks that the
 # autotuner keeps the smallest of the medians it prints).
+# TILESCOPE_BENCH_SMALL=1 shrinks the sizes so the script also runs on the simulator.
+import os
 import torch
 import triton
 import triton.language as tl
+
+SMALL = os.environ.get('TILESCOPE_BENCH_SMALL') == '1'
 
 CONFIGS = [(32, 1), (2048, 4)]  # (BLOCK, num_warps)
 
@@ -23,7 +27,7 @@ def scale_tuned(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2.0, mask=offs < n)
 
 
-n = 1 << 24
+n = 1 << (12 if SMALL else 24)
 x = torch.rand(n, device='cuda', dtype=torch.float32)
 out = torch.empty_like(x)
 by_config = {}

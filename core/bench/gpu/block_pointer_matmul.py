@@ -1,9 +1,13 @@
 # A matmul written with block pointers (tl.make_block_ptr / tl.advance, boundary checks), fp16 in,
 # fp32 accumulate, 4096^3 with 128x128x64 blocks, 8 warps, 3 stages. Runs unchanged under Python +
 # Triton and under `tilescope-cli run --backend gpu`.
+# TILESCOPE_BENCH_SMALL=1 shrinks the sizes so the script also runs on the simulator.
+import os
 import torch
 import triton
 import triton.language as tl
+
+SMALL = os.environ.get('TILESCOPE_BENCH_SMALL') == '1'
 
 
 @triton.jit
@@ -37,7 +41,7 @@ def matmul(a, b):
     return c
 
 
-S = 4096
+S = 128 if SMALL else 4096
 a = torch.randn((S, S), device='cuda', dtype=torch.float16)
 b = torch.randn((S, S), device='cuda', dtype=torch.float16)
 ok = torch.allclose(matmul(a, b), torch.matmul(a, b), atol=0.25, rtol=1e-2)

@@ -31,44 +31,39 @@ print(f"RESULT\tJIT first call of an edited kernel\t{first:.1f}\t{first:.1f}\tms
 print(f"RESULT\tsecond call (cached)\t{second:.3f}\t{second:.3f}\tms\tok")
 
 
-# The seed's grouped matmul (the practitioners' guide's kernel, 128x128x64 blocks, 8 warps, 3 stages):
-# the largest generated code of the seeds, so the slowest to compile.
+# The grouped matmul of grouped_matmul.py (128x128x64 tiles, 8 warps, 3 stages): the largest
+# generated code of these cases, so the slowest to compile.
 @triton.jit
-def grouped_matmul_k(a_ptr, b_ptr, c_ptr, m, n, k, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                     bm: tl.constexpr, bn: tl.constexpr, bk: tl.constexpr, group_sz: tl.constexpr):
-    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
-    num_pid_m, num_pid_n = tl.num_programs(0), tl.num_programs(1)
-    pid_m, pid_n = tl.swizzle2d(pid_m, pid_n, num_pid_m, num_pid_n, group_sz)
-    rm = pid_m * bm + tl.arange(0, bm)
-    rn = pid_n * bn + tl.arange(0, bn)
-    rk = tl.arange(0, bk)
-    offs_a = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
-    offs_b = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
-    acc = tl.zeros((bm, bn), dtype=tl.float32)
-    for _ in range(0, k, bk):
-        a = tl.load(offs_a)
-        b = tl.load(offs_b)
-        acc += tl.dot(a, b, allow_tf32=False)
-        offs_a += bk * stride_ak
-        offs_b += bk * stride_bk
-    c = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
-    mask = (rm[:, None] < m) & (rn[None, :] < n)
-    tl.store(c, acc + 0.0, mask=mask)  # salt: '+ 0.0,'
+def swizzled_matmul(lhs, rhs, dst, rows, cols, depth, lhs_rs, lhs_cs, rhs_rs, rhs_cs, dst_rs, dst_cs,
+                    TM: tl.constexpr, TN: tl.constexpr, TK: tl.constexpr, GROUP: tl.constexpr):
+    tile_r, tile_c = tl.swizzle2d(tl.program_id(0), tl.program_id(1), tl.num_programs(0), tl.num_programs(1), GROUP)
+    r = tile_r * TM + tl.arange(0, TM)
+    c = tile_c * TN + tl.arange(0, TN)
+    kk = tl.arange(0, TK)
+    lhs_at = lhs + r[:, None] * lhs_rs + kk[None, :] * lhs_cs
+    rhs_at = rhs + kk[:, None] * rhs_rs + c[None, :] * rhs_cs
+    total = tl.zeros((TM, TN), dtype=tl.float32)
+    for step in range(0, depth, TK):
+        total += tl.dot(tl.load(lhs_at), tl.load(rhs_at), allow_tf32=False)
+        lhs_at += TK * lhs_cs
+        rhs_at += TK * rhs_rs
+    keep = (r[:, None] < rows) & (c[None, :] < cols)
+    tl.store(dst + r[:, None] * dst_rs + c[None, :] * dst_cs, total + 0.0, mask=keep)  # salt: '+ 0.0,'
 
 
 S = 512
-a = torch.randn((S, S), device='cuda', dtype=torch.float16)
-b = torch.randn((S, S), device='cuda', dtype=torch.float16)
-c = torch.empty((S, S), device='cuda', dtype=torch.float16)
+p = torch.randn((S, S), device='cuda', dtype=torch.float16)
+q = torch.randn((S, S), device='cuda', dtype=torch.float16)
+out = torch.empty((S, S), device='cuda', dtype=torch.float16)
 torch.cuda.synchronize()
 times = []
 for _ in range(2):
     t0 = time.perf_counter()
-    grouped_matmul_k[(S // 128, S // 128)](a, b, c, S, S, S, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                                           c.stride(0), c.stride(1), bm=128, bn=128, bk=64, group_sz=8, num_warps=8,
-                                           num_stages=3)
+    swizzled_matmul[(S // 128, S // 128)](p, q, out, S, S, S, p.stride(0), p.stride(1), q.stride(0), q.stride(1),
+                                          out.stride(0), out.stride(1), TM=128, TN=128, TK=64, GROUP=8, num_warps=8,
+                                          num_stages=3)
     torch.cuda.synchronize()
     times.append((time.perf_counter() - t0) * 1000)
-ok = torch.allclose(c.float(), (a.float() @ b.float()), atol=0.1, rtol=0.01)
-print(f"RESULT\tJIT first call, seed grouped matmul\t{times[0]:.1f}\t{times[0]:.1f}\tms\t{'ok' if ok else 'WRONG'}")
-print(f"RESULT\tsecond call (cached), seed grouped matmul\t{times[1]:.3f}\t{times[1]:.3f}\tms\tok")
+ok = torch.allclose(out.float(), (p.float() @ q.float()), atol=0.1, rtol=0.01)
+print(f"RESULT\tJIT first call, grouped matmul\t{times[0]:.1f}\t{times[0]:.1f}\tms\t{'ok' if ok else 'WRONG'}")
+print(f"RESULT\tsecond call (cached), grouped matmul\t{times[1]:.3f}\t{times[1]:.3f}\tms\tok")

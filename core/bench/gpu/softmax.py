@@ -1,40 +1,38 @@
-# Row softmax, the kernel of the triton-from-zero seed (one program per row). Runs unchanged under
-# Python + Triton and under `tilescope-cli run --backend gpu`.
+# Softmax over the rows of a 4096x8192 fp32 matrix, a whole row per program (row max, exponentials,
+# row sum in registers), at 8 and 16 warps. Plain Triton host code that prints RESULT lines;
+# core/bench/compare_with_triton.py runs it under Python + Triton and under tilescope's GPU backend.
+# TILESCOPE_BENCH_SMALL=1 shrinks the sizes so the script also runs on the simulator.
+import os
 import torch
 import triton
 import triton.language as tl
 
+SMALL = os.environ.get('TILESCOPE_BENCH_SMALL') == '1'
+
 
 @triton.jit
-def softmax_kernel(input_ptr, output_ptr, input_row_stride, output_row_stride, n_cols, BLOCK_SIZE: tl.constexpr):
-    row_idx = tl.program_id(0)
-    row_start_ptr = input_ptr + row_idx * input_row_stride
-    col_offsets = tl.arange(0, BLOCK_SIZE)
-    input_ptrs = row_start_ptr + col_offsets
-    mask = col_offsets < n_cols
-    row = tl.load(input_ptrs, mask=mask, other=-float('inf'))
-    row_max = tl.max(row, axis=0)
-    row_minus_max = row - row_max
-    numerator = tl.exp(row_minus_max)
-    denominator = tl.sum(numerator, axis=0)
-    softmax_output = numerator / denominator
-    output_row_start_ptr = output_ptr + row_idx * output_row_stride
-    output_ptrs = output_row_start_ptr + col_offsets
-    tl.store(output_ptrs, softmax_output, mask=mask)
+def row_softmax(src, dst, src_pitch, dst_pitch, width, LANES: tl.constexpr):
+    r = tl.program_id(0)
+    c = tl.arange(0, LANES)
+    vals = tl.load(src + r * src_pitch + c, mask=c < width, other=-float('inf'))
+    shifted = vals - tl.max(vals, axis=0)  # the largest exponent becomes 0: no overflow
+    e = tl.exp(shifted)
+    tl.store(dst + r * dst_pitch + c, e / tl.sum(e, axis=0), mask=c < width)
 
 
-def softmax(x, num_warps):
-    n_rows, n_cols = x.shape
-    BLOCK_SIZE = triton.next_power_of_2(n_cols)
-    y = torch.empty_like(x)
-    softmax_kernel[(n_rows,)](x, y, x.stride(0), y.stride(0), n_cols, BLOCK_SIZE=BLOCK_SIZE, num_warps=num_warps)
-    return y
+def softmax_rows(m, warps):
+    rows, width = m.shape
+    out = torch.empty_like(m)
+    row_softmax[(rows,)](m, out, m.stride(0), out.stride(0), width, LANES=triton.next_power_of_2(width),
+                         num_warps=warps)
+    return out
 
 
-M, N = 4096, 8192
-x = torch.randn(M, N, device='cuda', dtype=torch.float32)
+ROWS, COLS = (8, 200) if SMALL else (4096, 8192)
+m = torch.randn(ROWS, COLS, device='cuda', dtype=torch.float32)
 for warps in [8, 16]:
-    ok = torch.allclose(softmax(x, warps), torch.softmax(x, dim=1), atol=1e-6, rtol=1e-4)
-    ms = triton.testing.do_bench(lambda: softmax(x, warps), quantiles=[0.5])
-    gbps = 2 * M * N * 4 / ms * 1e-6
-    print(f"RESULT\tsoftmax {M}x{N} fp32, {warps} warps\t{ms:.4f}\t{gbps:.1f}\tGB/s\t{'ok' if ok else 'WRONG'}")
+    correct = torch.allclose(softmax_rows(m, warps), torch.softmax(m, dim=1), atol=1e-6, rtol=1e-4)
+    ms = triton.testing.do_bench(lambda: softmax_rows(m, warps), quantiles=[0.5])
+    moved = 2 * ROWS * COLS * 4  # read once, write once
+    print(f"RESULT\tsoftmax {ROWS}x{COLS} fp32, {warps} warps\t{ms:.4f}\t{moved / ms * 1e-6:.1f}\tGB/s\t"
+          f"{'ok' if correct else 'WRONG'}")

@@ -1,35 +1,34 @@
-# Vector add, as in Triton's first tutorial. Runs unchanged under Python + Triton and under
-# `tilescope-cli run --backend gpu`; core/bench/compare_with_triton.py runs both and compares.
+# Elementwise sum of two fp32 vectors, one tile of 1024 elements per program: the purely
+# memory-bound case. Plain Triton host code that prints RESULT lines; core/bench/compare_with_triton.py
+# runs it under Python + Triton and under `tilescope-cli run --backend gpu`.
+# TILESCOPE_BENCH_SMALL=1 shrinks the sizes so the script also runs on the simulator.
+import os
 import torch
 import triton
 import triton.language as tl
 
+SMALL = os.environ.get('TILESCOPE_BENCH_SMALL') == '1'
+
 
 @triton.jit
-def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
-    pid = tl.program_id(axis=0)
-    block_start = pid * BLOCK_SIZE
-    offsets = block_start + tl.arange(0, BLOCK_SIZE)
-    mask = offsets < n_elements
-    x = tl.load(x_ptr + offsets, mask=mask)
-    y = tl.load(y_ptr + offsets, mask=mask)
-    tl.store(output_ptr + offsets, x + y, mask=mask)
+def sum_tiles(lhs, rhs, dst, length, TILE: tl.constexpr):
+    lanes = tl.program_id(axis=0) * TILE + tl.arange(0, TILE)
+    live = lanes < length
+    tl.store(dst + lanes, tl.load(lhs + lanes, mask=live) + tl.load(rhs + lanes, mask=live), mask=live)
 
 
-def add(x, y):
-    output = torch.empty_like(x)
-    n_elements = output.numel()
-    grid = lambda meta: (triton.cdiv(n_elements, meta['BLOCK_SIZE']),)
-    add_kernel[grid](x, y, output, n_elements, BLOCK_SIZE=1024)
-    return output
+def vector_sum(u, v):
+    w = torch.empty_like(u)
+    sum_tiles[(triton.cdiv(w.numel(), 1024),)](u, v, w, w.numel(), TILE=1024)
+    return w
 
 
-for log2 in [24, 27]:
-    size = 2 ** log2
-    x = torch.rand(size, device='cuda', dtype=torch.float32)
-    y = torch.rand(size, device='cuda', dtype=torch.float32)
-    ok = torch.equal(add(x, y), x + y)
-    ms = triton.testing.do_bench(lambda: add(x, y), quantiles=[0.5])
-    gbps = 3 * size * 4 / ms * 1e-6
-    print(f"RESULT\tvector add 2^{log2} fp32\t{ms:.4f}\t{gbps:.1f}\tGB/s\t{'ok' if ok else 'WRONG'}")
-    del x, y
+for power in ([12] if SMALL else [24, 27]):
+    length = 1 << power
+    u = torch.rand(length, device='cuda', dtype=torch.float32)
+    v = torch.rand(length, device='cuda', dtype=torch.float32)
+    correct = torch.equal(vector_sum(u, v), u + v)
+    ms = triton.testing.do_bench(lambda: vector_sum(u, v), quantiles=[0.5])
+    moved = 3 * length * 4  # two reads and one write of fp32
+    print(f"RESULT\tvector add 2^{power} fp32\t{ms:.4f}\t{moved / ms * 1e-6:.1f}\tGB/s\t{'ok' if correct else 'WRONG'}")
+    del u, v

@@ -1,4 +1,5 @@
-// The seed tutorials' kernels on the simulator, checked against independent references.
+// The sample kernels (tests/sim/SampleKernels.h) on the simulator, checked against independent
+// references.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,7 +7,7 @@
 
 #include "core/sim/Numerics.h"
 #include "core/sim/Simulator.h"
-#include "tests/sim/SeedKernels.h"
+#include "tests/sim/SampleKernels.h"
 
 namespace tilescope::sim {
 namespace {
@@ -28,7 +29,7 @@ std::vector<double> roundAll(std::vector<double> v, DType t) {
 
 void expectOk(const LaunchResult& r) { ASSERT_TRUE(r.ok()) << r.diagnostics.render(); }
 
-TEST(SimulatorSeedTest, VectorAdd) {
+TEST(SimulatorSampleKernelsTest, VectorAdd) {
   for (int threads : {1, 2}) {
     Memory mem;
     const int64_t n = 98432;
@@ -51,11 +52,11 @@ TEST(SimulatorSeedTest, VectorAdd) {
       ASSERT_EQ(got[i], static_cast<double>(static_cast<float>(xs[i]) + static_cast<float>(ys[i]))) << i;
     ASSERT_EQ(r.coverage.tensors.size(), 1u);
     EXPECT_TRUE(r.coverage.tensors[0].complete());
-    EXPECT_EQ(r.coverage.tensors[0].argName, "output_ptr");
+    EXPECT_EQ(r.coverage.tensors[0].argName, "out_ptr");
   }
 }
 
-TEST(SimulatorSeedTest, Softmax) {
+TEST(SimulatorSampleKernelsTest, Softmax) {
   Memory mem;
   const int64_t rows = 7, cols = 13;
   const auto xs = roundAll(randomValues(rows * cols, 3, -5, 5), DType::FP32);
@@ -121,12 +122,12 @@ void runMatmul(const MatmulCase& c) {
     }
 }
 
-TEST(SimulatorSeedTest, MatmulFp32Ieee) { runMatmul({50, 70, 45, DType::FP32, DType::FP32, InputPrecision::IEEE}); }
-TEST(SimulatorSeedTest, MatmulFp32Tf32) { runMatmul({64, 64, 64, DType::FP32, DType::FP32, InputPrecision::TF32}); }
-TEST(SimulatorSeedTest, MatmulFp16ToFp16) { runMatmul({48, 40, 72, DType::FP16, DType::FP16, InputPrecision::IEEE}); }
-TEST(SimulatorSeedTest, MatmulBf16) { runMatmul({32, 32, 40, DType::BF16, DType::FP32, InputPrecision::IEEE}); }
+TEST(SimulatorSampleKernelsTest, MatmulFp32Ieee) { runMatmul({50, 70, 45, DType::FP32, DType::FP32, InputPrecision::IEEE}); }
+TEST(SimulatorSampleKernelsTest, MatmulFp32Tf32) { runMatmul({64, 64, 64, DType::FP32, DType::FP32, InputPrecision::TF32}); }
+TEST(SimulatorSampleKernelsTest, MatmulFp16ToFp16) { runMatmul({48, 40, 72, DType::FP16, DType::FP16, InputPrecision::IEEE}); }
+TEST(SimulatorSampleKernelsTest, MatmulBf16) { runMatmul({32, 32, 40, DType::BF16, DType::FP32, InputPrecision::IEEE}); }
 
-TEST(SimulatorSeedTest, Rgb2GreyUint8) {
+TEST(SimulatorSampleKernelsTest, Rgb2GreyUint8) {
   Memory mem;
   const int64_t h = 37, w = 45;
   std::mt19937 rng(6);
@@ -141,11 +142,11 @@ TEST(SimulatorSeedTest, Rgb2GreyUint8) {
   EXPECT_TRUE(r.coverage.tensors.at(0).complete());
   const auto got = mem.readInts(out);
   for (int64_t i = 0; i < h * w; ++i) {
-    // fp32 all the way, as the kernel computes it: (0.2989*r + 0.5870*g) + 0.1140*b, then
+    // fp32 all the way, as the kernel computes it: (0.299*r + 0.587*g) + 0.114*b, then
     // truncation to uint8. The uint8 values must be read as unsigned (200 is not -56).
-    const float rr = 0.2989f * static_cast<float>(img[i]);
-    const float gg = 0.5870f * static_cast<float>(img[h * w + i]);
-    const float bb = 0.1140f * static_cast<float>(img[2 * h * w + i]);
+    const float rr = static_cast<float>(kGreyRed) * static_cast<float>(img[i]);
+    const float gg = static_cast<float>(kGreyGreen) * static_cast<float>(img[h * w + i]);
+    const float bb = static_cast<float>(kGreyBlue) * static_cast<float>(img[2 * h * w + i]);
     const float v = (rr + gg) + bb;
     ASSERT_EQ(got[i], static_cast<int64_t>(v)) << i;
   }
@@ -176,43 +177,43 @@ CopyRun runCopy(int version) {
   return run;
 }
 
-TEST(SimulatorSeedTest, CopyVersion1WritesOnlyTheFirstBlock) {
+TEST(SimulatorSampleKernelsTest, CopyVersion1WritesOnlyTheFirstBlock) {
   CopyRun r = runCopy(1);
   expectOk(r.result);
-  EXPECT_EQ(r.z, (std::vector<int64_t>{1, 2, 0, 0, 0, 0}));  // the seed's output: tensor([1, 2, 0, 0, 0, 0])
+  EXPECT_EQ(r.z, (std::vector<int64_t>{1, 2, 0, 0, 0, 0}));  // every program copied block 0
   const TensorCoverage& c = r.result.coverage.tensors.at(0);
   EXPECT_EQ(c.neverWritten, 4);
   EXPECT_EQ(c.neverWrittenRanges, (std::vector<std::pair<int64_t, int64_t>>{{2, 6}}));
   EXPECT_EQ(c.writtenByMany, 2);  // all three programs wrote z[0:2] ...
   EXPECT_EQ(c.conflicting, 0);    // ... with the same values
-  EXPECT_NE(r.result.coverage.render().find("never written: z_ptr[2:6] (4 elements)"), std::string::npos)
+  EXPECT_NE(r.result.coverage.render().find("never written: dst_ptr[2:6] (4 elements)"), std::string::npos)
       << r.result.coverage.render();
   ASSERT_EQ(r.printed.size(), 3u);
-  EXPECT_EQ(r.printed[2], "pid = [2] | offs = [0 1], mask = [ True  True], x = [1 2]");
+  EXPECT_EQ(r.printed[2], "program [2]: idx [0 1] inside [ True  True] got [1 2]");
 }
 
-TEST(SimulatorSeedTest, CopyVersion2UsesPidTimesN) {
+TEST(SimulatorSampleKernelsTest, CopyVersion2UsesPidTimesN) {
   CopyRun r = runCopy(2);
   expectOk(r.result);
   EXPECT_EQ(r.z, (std::vector<int64_t>{1, 2, 0, 0, 0, 0}));
   EXPECT_EQ(r.result.coverage.tensors.at(0).neverWrittenRanges, (std::vector<std::pair<int64_t, int64_t>>{{2, 6}}));
   ASSERT_EQ(r.printed.size(), 3u);
-  EXPECT_EQ(r.printed[1], "pid = [1] | offs = [6 7], mask = [False False], x = [0 0]");
-  EXPECT_EQ(r.printed[2], "pid = [2] | offs = [12 13], mask = [False False], x = [0 0]");
+  EXPECT_EQ(r.printed[1], "program [1]: idx [6 7] inside [False False] got [0 0]");
+  EXPECT_EQ(r.printed[2], "program [2]: idx [12 13] inside [False False] got [0 0]");
 }
 
-TEST(SimulatorSeedTest, CopyVersion3IsCorrectAndPrintsLikeTheSeed) {
+TEST(SimulatorSampleKernelsTest, CopyVersion3IsCorrectAndPrintsEveryProgram) {
   CopyRun r = runCopy(3);
   expectOk(r.result);
   EXPECT_EQ(r.z, (std::vector<int64_t>{1, 2, 3, 4, 5, 6}));
   EXPECT_TRUE(r.result.coverage.tensors.at(0).complete());
-  // The seed's printed output, line for line.
-  EXPECT_EQ(r.printed, (std::vector<std::string>{"pid = [0] | offs = [0 1], mask = [ True  True], x = [1 2]",
-                                                 "pid = [1] | offs = [2 3], mask = [ True  True], x = [3 4]",
-                                                 "pid = [2] | offs = [4 5], mask = [ True  True], x = [5 6]"}));
+  // One line per program, with Python's (NumPy's) rendering of the values.
+  EXPECT_EQ(r.printed, (std::vector<std::string>{"program [0]: idx [0 1] inside [ True  True] got [1 2]",
+                                                 "program [1]: idx [2 3] inside [ True  True] got [3 4]",
+                                                 "program [2]: idx [4 5] inside [ True  True] got [5 6]"}));
 }
 
-TEST(SimulatorSeedTest, Swizzle2dGroupsOfThree) {
+TEST(SimulatorSampleKernelsTest, Swizzle2dGroupsOfThree) {
   Memory mem;
   std::vector<int64_t> xs(20);
   for (int i = 0; i < 20; ++i) xs[i] = i;
@@ -221,7 +222,7 @@ TEST(SimulatorSeedTest, Swizzle2dGroupsOfThree) {
   Simulator sim(mem);
   auto r = sim.launch(*swizzleKernel(3), Grid{5, 4}, {LaunchArg::tensor(x), LaunchArg::tensor(z)});
   expectOk(r);
-  // Column-major order inside groups of 3 rows (the last group has 2), as in the seed's picture.
+  // Column-major order inside groups of 3 rows (the last group has 2), as tl.swizzle2d's documentation draws it.
   EXPECT_EQ(mem.readInts(z), (std::vector<int64_t>{0, 3, 6, 9,     //
                                                    1, 4, 7, 10,    //
                                                    2, 5, 8, 11,    //

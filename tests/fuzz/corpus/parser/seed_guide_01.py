@@ -1,3 +1,0 @@
-import torch
-import triton
-import triton.language as tl

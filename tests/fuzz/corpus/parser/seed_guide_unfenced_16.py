@@ -1,1 +1,0 @@
-grouped_autotuned_matmul(a,b)
