@@ -4,6 +4,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "core/sim/TraceWriter.h"
 #include "tests/cli/CliRunner.h"
@@ -20,7 +23,9 @@ protected:
   static void SetUpTestSuite() {
     const auto lines = tilescope::viz::testing::seedLines(tilescope::viz::testing::kGuide);
     if (!lines) return;
-    dir_ = new fs::path(fs::temp_directory_path() / "tilescope_viz_cli");
+    // One folder per process: ctest runs each test as its own process, in parallel, and each one's
+    // TearDownTestSuite removes its folder.
+    dir_ = new fs::path(fs::temp_directory_path() / ("tilescope_viz_cli_" + std::to_string(::getpid())));
     fs::remove_all(*dir_);
     fs::create_directories(*dir_);
     int version = 0;
@@ -33,7 +38,7 @@ protected:
     dir_ = nullptr;
   }
   void SetUp() override {
-    if (!dir_) GTEST_SKIP() << "seed tutorial not found in " << TILESCOPE_SEEDS_DIR;
+    if (!dir_) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   }
   static std::string trace(int version) { return (*dir_ / ("copy" + std::to_string(version) + ".tstrace")).string(); }
   static std::string out(const std::string& name) { return (*dir_ / name).string(); }

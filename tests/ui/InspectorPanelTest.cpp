@@ -67,7 +67,7 @@ class InspectorPanelTest : public ::testing::Test {
 protected:
   void SetUp() override {
     launches_ = copyLaunches();
-    if (launches_.empty()) GTEST_SKIP() << "seed tutorial not found in " << TILESCOPE_SEEDS_DIR;
+    if (launches_.empty()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
     panel_.resize(700, 800);
     panel_.show();
     panel_.showCell(QStringLiteral("cellA"));

@@ -21,7 +21,7 @@ protected:
     traces_ = nullptr;
   }
   void SetUp() override {
-    if (!traces_) GTEST_SKIP() << "seed tutorial not found in " << TILESCOPE_SEEDS_DIR;
+    if (!traces_) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
     ASSERT_EQ(traces_->size(), 3u) << "the guide launches copy_k three times";
   }
   static const sim::LaunchTrace& trace(int version) { return (*traces_)[version - 1]; }

@@ -45,7 +45,7 @@ protected:
     copies_ = nullptr;
   }
   void SetUp() override {
-    if (!copies_) GTEST_SKIP() << "seed tutorial not found in " << TILESCOPE_SEEDS_DIR;
+    if (!copies_) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
     ASSERT_EQ(copies_->size(), 3u);
   }
   static const sim::LaunchTrace& copy(int version) { return (*copies_)[version - 1]; }

@@ -91,7 +91,7 @@ MatmulTraces matmulTraces(const std::vector<std::string>& lines) {
 
 TEST(Swizzle, DerivedFromTheSeedKernelsTraces) {
   const auto lines = testing::seedLines(testing::kGuide);
-  if (!lines) GTEST_SKIP() << "seed tutorial not found in " << TILESCOPE_SEEDS_DIR;
+  if (!lines) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   const MatmulTraces t = matmulTraces(*lines);
 
   // swizzle_k stores each program's row-major number at its swizzled tile: the guide's z.

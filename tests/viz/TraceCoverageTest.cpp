@@ -10,7 +10,7 @@ namespace {
 
 TEST(TraceCoverage, NamesTheElementsEachBuggyCopyNeverWrites) {
   const auto lines = testing::seedLines(testing::kGuide);
-  if (!lines) GTEST_SKIP() << "seed tutorial not found in " << TILESCOPE_SEEDS_DIR;
+  if (!lines) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   const std::vector<sim::LaunchTrace> traces = testing::copyTraces(*lines);
   ASSERT_EQ(traces.size(), 3u);
   struct Case {
