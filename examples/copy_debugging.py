@@ -1,69 +1,57 @@
-# The buggy copy kernels of the Triton practitioners' guide ("Example 1: Copying a tensor"), as one
-# script: run it with `tilescope-cli run examples/copy_debugging.py`. Each kernel prints what every
-# program sees (print_if with an empty condition matches every program), like TRITON_INTERPRET=1.
-import os
-os.environ['TRITON_INTERPRET'] = '1'
-
+# Finding indexing bugs in a copy kernel, as a plain script: `tilescope-cli run examples/copy_debugging.py`.
+# Each kernel prints the offsets of every program (each line starts with the program's pid). Add
+# `--pid-filter 'pid_0 == 1'` to hear from one program only, without changing the code.
 import torch
 import triton
 import triton.language as tl
-from triton_util import cdiv, print_if, check_tensors_gpu_ready
 
 
-def copy(x, bs, kernel_fn):
-    z = torch.zeros_like(x)
-    check_tensors_gpu_ready(x, z)
-    n = x.numel()
-    n_blocks = cdiv(n, bs)
-    grid = (n_blocks,)
-    kernel_fn[grid](x, z, n, bs)
-    return z
+def run_copy(kernel, src, BLOCK=4):
+    dst = torch.zeros_like(src)
+    n = src.numel()
+    kernel[(triton.cdiv(n, BLOCK),)](src, dst, n, BLOCK=BLOCK)
+    return dst
 
 
-x = torch.tensor([1, 2, 3, 4, 5, 6])
+src = torch.arange(10, 20)
 
 
-# Bug 1: the offsets do not depend on the program id, so every program copies x[0:2].
+# Bug: the offsets ignore the program id, so all three programs copy the first block.
 @triton.jit
-def copy_k(x_ptr, z_ptr, n, bs: tl.constexpr):
-    pid = tl.program_id(0)
-    offs = tl.arange(0, bs)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask)
-    tl.store(z_ptr + offs, x, mask)
-    print_if(f'pid = {pid} | offs = {offs}, mask = {mask}, x = {x}', '')
+def copy_same_block_k(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    mask = offsets < n
+    print("same block: offsets", offsets)
+    tl.store(dst_ptr + offsets, tl.load(src_ptr + offsets, mask=mask), mask=mask)
 
 
-z = copy(x, bs=2, kernel_fn=copy_k)
-print(z)
+print(run_copy(copy_same_block_k, src))
 
 
-# Bug 2: shifting by pid * n instead of pid * bs.
+# Bug: the program id is not scaled by the block size, so the blocks overlap and the tail is lost.
 @triton.jit
-def copy_k(x_ptr, z_ptr, n, bs: tl.constexpr):
+def copy_overlapping_k(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
-    offs = pid * n + tl.arange(0, bs)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask)
-    tl.store(z_ptr + offs, x, mask)
-    print_if(f'pid = {pid} | offs = {offs}, mask = {mask}, x = {x}', '')
+    offsets = pid + tl.arange(0, BLOCK)
+    mask = offsets < n
+    print("overlapping: offsets", offsets)
+    tl.store(dst_ptr + offsets, tl.load(src_ptr + offsets, mask=mask), mask=mask)
 
 
-z = copy(x, bs=2, kernel_fn=copy_k)
-print(z)
+print(run_copy(copy_overlapping_k, src))
 
 
-# Fixed.
+# Fixed: program pid starts at pid * BLOCK, and the mask stops the last one at the end.
 @triton.jit
-def copy_k(x_ptr, z_ptr, n, bs: tl.constexpr):
+def copy_k(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
-    offs = pid * bs + tl.arange(0, bs)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask)
-    tl.store(z_ptr + offs, x, mask)
-    print_if(f'pid = {pid} | offs = {offs}, mask = {mask}, x = {x}', '')
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    print("fixed: offsets", offsets)
+    print("fixed: mask", mask)
+    tl.store(dst_ptr + offsets, tl.load(src_ptr + offsets, mask=mask), mask=mask)
 
 
-z = copy(x, bs=2, kernel_fn=copy_k)
-print((x, z))
-assert torch.equal(x, z)
+dst = run_copy(copy_k, src)
+print(dst)
+assert torch.equal(dst, src)

@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QBuffer>
+#include <algorithm>
 #include <cmath>
 
 namespace tilescope::ui {
@@ -57,6 +58,33 @@ void styleAxis(QCPAxis* axis, const Theme& theme, const QString& label, bool log
 }
 }  // namespace
 
+bool BenchmarkPlot::simulated(const json& spec) {
+  const auto it = spec.find("simulated");
+  return it != spec.end() && it->is_boolean() && it->get<bool>();
+}
+
+QString BenchmarkPlot::title(const json& spec) {
+  const QString name = text(spec, "plot_name");
+  if (!simulated(spec)) return name;
+  return name.isEmpty() ? QObject::tr("Simulated benchmark") : QObject::tr("%1 (simulated)").arg(name);
+}
+
+QList<std::pair<double, QString>> BenchmarkPlot::valueTicks(const json& spec) {
+  const json xs = spec.value("x_vals", json::array());
+  if (!spec.value("x_log", false) || !xs.is_array() || xs.size() < 2) return {};
+  double low = 0, high = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (!xs[i].is_number()) return {};
+    const double v = xs[i].get<double>();
+    low = i == 0 ? v : std::min(low, v);
+    high = i == 0 ? v : std::max(high, v);
+  }
+  if (low <= 0 || high / low >= 100) return {};
+  QList<std::pair<double, QString>> ticks;
+  for (const json& v : xs) ticks.append({v.get<double>(), QString::number(v.get<double>(), 'g', 6)});
+  return ticks;
+}
+
 QImage BenchmarkPlot::render(const json& spec, const Theme& theme, QSize size) {
   if (!spec.is_object() || !spec.contains("series") || !spec["series"].is_array() || spec["series"].empty()) return {};
   const json xs = spec.value("x_vals", json::array());
@@ -82,8 +110,16 @@ QImage BenchmarkPlot::render(const json& spec, const Theme& theme, QSize size) {
     }
   }
   styleAxis(plot.xAxis, theme, text(spec, "xlabel"), xLog && !textX);
-  styleAxis(plot.yAxis, theme, text(spec, "ylabel"), yLog);
+  const bool isSimulated = simulated(spec);
+  const QString ylabel = text(spec, "ylabel");
+  styleAxis(plot.yAxis, theme,
+            isSimulated ? (ylabel.isEmpty() ? QObject::tr("simulated") : QObject::tr("%1 (simulated)").arg(ylabel)) : ylabel, yLog);
   if (textX) plot.xAxis->setTicker(textTicker);
+  if (const QList<std::pair<double, QString>> ticks = valueTicks(spec); !ticks.isEmpty()) {
+    auto valueTicker = QSharedPointer<QCPAxisTickerText>::create();
+    for (const auto& [value, label] : ticks) valueTicker->addTick(value, label);
+    plot.xAxis->setTicker(valueTicker);
+  }
 
   const json styles = spec.value("styles", json::array());
   int index = 0;
@@ -111,11 +147,19 @@ QImage BenchmarkPlot::render(const json& spec, const Theme& theme, QSize size) {
     else if (range.size() > 0) axis->setRange(range.lower - range.size() * 0.05, range.upper + range.size() * 0.05);
     else axis->setRange(range.lower - 1, range.upper + 1);
   }
-  if (const QString title = text(spec, "plot_name"); !title.isEmpty()) {
+  if (isSimulated) {
+    // Right under the title, in the warning colour: these are CPU times of the simulator.
     plot.plotLayout()->insertRow(0);
-    auto* heading = new QCPTextElement(&plot, title, QFont(QFont().family(), 11, QFont::Bold));
-    heading->setTextColor(theme.text);
-    plot.plotLayout()->addElement(0, 0, heading);
+    auto* note = new QCPTextElement(&plot, QObject::tr("Simulated on the CPU: the simulator's times, not a GPU's"),
+                                    QFont(QFont().family(), 9, QFont::Bold));
+    note->setTextColor(theme.warningText);
+    plot.plotLayout()->addElement(0, 0, note);
+  }
+  if (const QString heading = title(spec); !heading.isEmpty()) {
+    plot.plotLayout()->insertRow(0);
+    auto* element = new QCPTextElement(&plot, heading, QFont(QFont().family(), 11, QFont::Bold));
+    element->setTextColor(theme.text);
+    plot.plotLayout()->addElement(0, 0, element);
   }
   plot.legend->setVisible(index > 0);
   plot.legend->setBrush(theme.editorPaper);

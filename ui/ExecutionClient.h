@@ -78,6 +78,10 @@ public:
   // Whether cells queued from now on report their kernel launches (kernelLaunched) with traces.
   void setInspectLaunches(bool inspect) { inspectLaunches_ = inspect; }
   bool inspectLaunches() const { return inspectLaunches_; }
+  // Whether the cells queued from now on are tagged "gpu-only": the worker skips them, saying why,
+  // unless kernels run on a GPU (core/host/GpuOnlyCells.h).
+  void setGpuOnly(bool gpuOnly) { gpuOnly_ = gpuOnly; }
+  bool gpuOnly() const { return gpuOnly_; }
 
 signals:
   void executionStarted(const QString& cellId, int executionCount);
@@ -96,6 +100,7 @@ private:
   bool warnOnOutOfBounds_ = false;
   bool expectErrors_ = false;
   bool inspectLaunches_ = false;
+  bool gpuOnly_ = false;
 };
 
 }  // namespace tilescope::ui

@@ -224,6 +224,7 @@ void NotebookController::runCell(int index) {
   view_->setRunState(id, RunState::Queued);
   client_->setWarnOnOutOfBounds(notebookWarnsOnOutOfBounds());
   client_->setExpectErrors(cell.raisesException());
+  client_->setGpuOnly(cell.gpuOnly());
   client_->runCell(id, model_->source(index), backend());
 }
 

@@ -98,6 +98,12 @@ QLabel* OutputArea::render(const json& output) {
     if (QPixmap image = imageFromBundle(data, appearance_.theme); !image.isNull()) {
       label->setPixmap(image);
       label->setWordWrap(false);
+      if (data.contains(BenchmarkPlot::kMimeType)) {
+        // Screen readers and tooltips get the chart's title, "(simulated)" included.
+        const QString description = tr("Benchmark chart: %1").arg(BenchmarkPlot::title(data[BenchmarkPlot::kMimeType]));
+        label->setAccessibleName(description);
+        label->setToolTip(description);
+      }
     } else if (data.contains("text/markdown")) {
       label->setTextFormat(Qt::MarkdownText);
       label->setText(qstr(notebook::joinLines(data["text/markdown"])));

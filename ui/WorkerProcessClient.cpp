@@ -124,7 +124,7 @@ void WorkerProcessClient::stopProcess() {
 void WorkerProcessClient::runCell(const QString& cellId, const QString& code, Backend backend) {
   const bool wasBusy = isBusy();
   queue_.push_back(
-      {QStringLiteral("r%1").arg(nextRequestNumber_++), cellId, code, backend, warnOnOutOfBounds(), expectErrors(), inspectLaunches()});
+      {QStringLiteral("r%1").arg(nextRequestNumber_++), cellId, code, backend, warnOnOutOfBounds(), expectErrors(), inspectLaunches(), gpuOnly()});
   if (!wasBusy) emit busyChanged(true);
   if (!process_ || state_ == State::Dead) launchProcess();
   sendNextRequest();
@@ -140,7 +140,8 @@ void WorkerProcessClient::sendNextRequest() {
                {"code", running_->code.toStdString()},
                {"backend", backendName(running_->backend).toStdString()},
                {"out_of_bounds", running_->warnOnOutOfBounds ? "warn" : "stop"},
-               {"inspect", running_->inspect}});
+               {"inspect", running_->inspect},
+               {"gpu_only", running_->gpuOnly}});
   setState(State::Busy);
 }
 

@@ -53,6 +53,7 @@ private:
     bool warnOnOutOfBounds = false;
     bool expectErrors = false;
     bool inspect = false;
+    bool gpuOnly = false;
   };
 
   void launchProcess();

@@ -7,6 +7,7 @@
 
 #include "app/cli/Commands.h"
 #include "core/gpu/DeviceReport.h"
+#include "core/host/GpuOnlyCells.h"
 #include "core/host/HostExecutor.h"
 #include "core/notebook/NotebookFile.h"
 
@@ -35,7 +36,8 @@ const char* kUsage =
     "                    one JSON line per launch is written to F: {\"kernel\", \"launch\", \"grid\",\n"
     "                    \"programs\": [[x, y, z, sm, start_ns, end_ns], ...]} (ns from the launch's first start)\n"
     "Notebook cells tagged 'raises-exception' (Jupyter's convention) may fail: their error is shown\n"
-    "and the run goes on.\n";
+    "and the run goes on. Cells tagged 'gpu-only' (benchmarks at GPU sizes) run only when kernels run on\n"
+    "a GPU; on the simulator they are skipped and their output says so.\n";
 
 struct Options {
   std::string path;
@@ -132,6 +134,10 @@ int runNotebook(host::HostExecutor& executor, const Options& o) {
     Recorder recorder;
     recorder.outputs = &cell.outputs;
     const host::ExecutionCallbacks cb = recorder.callbacks();
+    if (host::skipsGpuOnlyCell(cell.gpuOnly(), executor)) {
+      cb.stream("stdout", host::gpuOnlySkipMessage());
+      continue;
+    }
     host::CancelToken cancel;
     // Cells are named like "nb.ipynb[3]" so that tracebacks and kernel errors say which cell.
     auto file = std::make_shared<lang::SourceFile>(o.path + "[" + std::to_string(count) + "]", cell.source);

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "app/cli/Commands.h"
+#include "core/host/GpuOnlyCells.h"
 #include "core/host/HostExecutor.h"
 #include "core/util/WorkerExitCodes.h"
 #include "app/cli/TestCellExecutor.h"
@@ -32,6 +33,7 @@ struct ExecuteRequest {
   std::string code;
   host::Backend backend = host::Backend::Auto;
   bool stopOnOutOfBounds = true;    // "out_of_bounds": "stop" (default) or "warn"
+  bool gpuOnly = false;             // "gpu_only": the cell is tagged gpu-only (skipped unless kernels run on a GPU)
   bool abortedBeforeStart = false;  // interrupted while still queued: reply "aborted" without running
   bool inspect = false;             // "inspect": true - report each kernel launch with its trace
 };
@@ -118,6 +120,8 @@ void readControlMessages(WorkerChannel& channel, RequestQueue& queue) {
       request.backend = host::parseBackend(message.value("backend", "auto")).value_or(host::Backend::Auto);
       request.stopOnOutOfBounds = message.value("out_of_bounds", "stop") != "warn";
       request.inspect = message.value("inspect", false);
+      const auto gpuOnly = message.find("gpu_only");
+      request.gpuOnly = gpuOnly != message.end() && gpuOnly->is_boolean() && gpuOnly->get<bool>();
       queue.push(std::move(request));
     } else if (type == "interrupt_request") {
       queue.interrupt();
@@ -178,7 +182,8 @@ public:
     executor_.setStopOnOutOfBounds(request.stopOnOutOfBounds);
     host::ExecutionOutcome outcome;
     try {
-      outcome = executor_.execute(request.code, request.cellId, callbacks, cancel_);
+      if (host::skipsGpuOnlyCell(request.gpuOnly, executor_)) callbacks.stream("stdout", host::gpuOnlySkipMessage());
+      else outcome = executor_.execute(request.code, request.cellId, callbacks, cancel_);
     } catch (const std::exception& e) {
       // An executor bug must not take the session down with it; report it as one.
       outcome.status = host::ExecutionOutcome::Status::Error;

@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CASES = ["vector_add", "softmax", "layer_norm", "grouped_matmul", "block_pointer_matmul", "jit_first_call"]
+CASES = ["vector_add", "softmax", "layer_norm", "grouped_matmul", "block_pointer_matmul", "jit_first_call", "autotune"]
 # The targets: our figure over Triton's, at least.
 TARGETS = {"vector add": 0.9, "softmax": 0.9, "layer-norm": 0.9, "seed grouped matmul": 0.5}
 

@@ -153,7 +153,11 @@ void runBenchmark(Interpreter& in, const Value& fn, const Value& bench, bool pri
   }
   std::vector<std::string> columns = xNames;
   columns.insert(columns.end(), lineNames.begin(), lineNames.end());
-  if (printData) in.writeStdout(plotName + ":\n" + BenchmarkRunner::formatTable(columns, rows, in));
+  // Times taken on the simulator are the CPU's: say so wherever they are shown, so that nobody reads
+  // them as GPU figures.
+  const bool simulated = !gpuBackendActive(in);
+  if (printData)
+    in.writeStdout(plotName + (simulated ? BenchmarkRunner::kSimulatedNote : "") + ":\n" + BenchmarkRunner::formatTable(columns, rows, in));
   if (!savePath.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(savePath, ec);
@@ -185,9 +189,10 @@ void runBenchmark(Interpreter& in, const Value& fn, const Value& bench, bool pri
                                  {"ylabel", str("ylabel")},
                                  {"line_names", lineNames},
                                  {"styles", styles},
-                                 {"series", series}};
-  out.data["text/plain"] = "<benchmark " + plotName + ": " + std::to_string(rows.size()) + " points x " +
-                           std::to_string(lineNames.size()) + " lines>";
+                                 {"series", series},
+                                 {"simulated", simulated}};
+  out.data["text/plain"] = "<benchmark " + plotName + (simulated ? " (simulated)" : "") + ": " + std::to_string(rows.size()) +
+                           " points x " + std::to_string(lineNames.size()) + " lines>";
   in.display(out);
 }
 

@@ -2,7 +2,7 @@
 // triton.testing: do_bench (wall-clock timing of a callable, Triton's warm-up/repeat scheme),
 // perf_report / Benchmark and Mark.run, which prints the pandas-style table Triton prints, writes the
 // CSV when save_path is given, and emits the series as an `application/vnd.tilescope.benchmark+json`
-// display output for the GUI to plot.
+// display output for the GUI to plot. On the simulator both say "simulated".
 #include <string>
 #include <vector>
 
@@ -19,6 +19,9 @@ Value testingModule(Interpreter& in);
 
 class BenchmarkRunner {
 public:
+  // Follows the plot name in the printed table's title when kernels ran on the simulator.
+  static constexpr const char* kSimulatedNote = " (simulated: CPU times, not GPU figures)";
+
   // Milliseconds per call of fn, like triton.testing.do_bench: one call to warm up and estimate, then
   // max(1, warmup/estimate) more warm-up calls and max(1, rep/estimate) timed calls. A first call
   // slower than `rep` (a big kernel on the simulator) is used as the only sample.

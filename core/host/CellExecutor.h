@@ -117,6 +117,9 @@ public:
   // True after a cell left this process unable to run further cells (a GPU fault: CUDA keeps the
   // process's GPU state broken). The worker then replies and exits, and the app starts a fresh one.
   virtual bool needsFreshProcess() const { return false; }
+  // Whether kernels launched by the next execute() run on a GPU (the GPU or auto backend with a usable
+  // device). Cells tagged gpu-only are skipped when they would not (GpuOnlyCells.h).
+  virtual bool runsKernelsOnGpu() const { return false; }
 };
 
 }  // namespace tilescope::host

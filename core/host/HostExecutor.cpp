@@ -57,4 +57,9 @@ ExecutionOutcome HostExecutor::run(const lang::SourceFilePtr& file, bool display
 
 bool HostExecutor::needsFreshProcess() const { return gpu::GpuRuntime::instance().hadStickyFault(); }
 
+bool HostExecutor::runsKernelsOnGpu() const {
+  // The simulator backend never asks for the device, so a --backend sim run does not probe it.
+  return interpreter_->launchSettings().backend != Backend::Simulator && gpu::GpuRuntime::instance().available();
+}
+
 }  // namespace tilescope::host

@@ -16,6 +16,7 @@ public:
   void setBackend(Backend backend) override;
   void setStopOnOutOfBounds(bool stop) override { launchSettings().stopOnOutOfBounds = stop; }
   bool needsFreshProcess() const override;
+  bool runsKernelsOnGpu() const override;
   // Runs a cell compiled under cellFileName(cellId); a trailing expression's repr is the result.
   ExecutionOutcome execute(const std::string& code, const std::string& cellId, const ExecutionCallbacks& callbacks,
                            const CancelToken& cancel) override;

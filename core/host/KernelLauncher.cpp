@@ -357,6 +357,18 @@ struct CrossCheck {
       std::memcpy(b.storage->data(), b.before.data(), b.before.size());
     }
   }
+  // TILESCOPE_GPU_CROSSCHECK_CORRUPT=<kernel argument>: the test suite's negative control. The first
+  // element of that argument's GPU result has its bits flipped (every exponent changes) before the
+  // comparison, which must then report it; a race could not be relied on to show a difference.
+  void corruptGpuResultForTest() {
+    const char* argument = std::getenv("TILESCOPE_GPU_CROSSCHECK_CORRUPT");
+    if (!argument) return;
+    for (Buffer& b : buffers) {
+      if (b.name != argument) continue;
+      const size_t esize = static_cast<size_t>(std::max(1, ir::bitWidth(b.dtype) / 8));
+      for (size_t i = 0; i < esize && i < b.gpu.size(); ++i) b.gpu[i] ^= std::byte{0x55};
+    }
+  }
   static double value(ir::DType t, const std::byte* p) {
     uint64_t bits = 0;
     std::memcpy(&bits, p, static_cast<size_t>(std::max(1, ir::bitWidth(t) / 8)));
@@ -462,6 +474,7 @@ void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch
       in.reportLaunch({jit.name(), {launch.grid[0], launch.grid[1], launch.grid[2]}, "gpu", 0, {}});
       if (!check) return;
       check->keepGpuAndRestore();
+      check->corruptGpuResultForTest();
       if (runOnSimulator(in, jit, launch, false)) {
         // Out-of-bounds reads give 0 on the simulator (--out-of-bounds warn) and whatever lies there
         // on the GPU: nothing to compare. The GPU's results stay.

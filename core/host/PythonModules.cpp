@@ -265,8 +265,8 @@ std::optional<std::string> findHostResource(const std::string& name) {
     for (const char* rel : {"../resources", "../../resources", "../share/tilescope", "../../share/tilescope", "resources"})
       roots.push_back(bin / rel);
   }
-  // The source tree this binary was built from (core/host/ -> ../../resources).
-  roots.push_back(fs::path(__FILE__).parent_path().parent_path().parent_path() / "resources");
+  // The source tree this binary was built from.
+  roots.emplace_back(TILESCOPE_SOURCE_RESOURCE_DIR);
   for (const fs::path& root : roots) {
     const fs::path candidate = root / "host" / name;
     if (fs::is_regular_file(candidate, ec)) return fs::weakly_canonical(candidate, ec).string();

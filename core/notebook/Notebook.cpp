@@ -6,13 +6,17 @@
 
 namespace tilescope::notebook {
 
-bool Cell::raisesException() const {
+bool Cell::hasTag(const std::string& tag) const {
   const auto tags = metadata.find("tags");
   if (tags == metadata.end() || !tags->is_array()) return false;
-  for (const auto& tag : *tags)
-    if (tag.is_string() && tag.get<std::string>() == "raises-exception") return true;
+  for (const auto& t : *tags)
+    if (t.is_string() && t.get<std::string>() == tag) return true;
   return false;
 }
+
+bool Cell::raisesException() const { return hasTag("raises-exception"); }
+
+bool Cell::gpuOnly() const { return hasTag("gpu-only"); }
 
 const char* cellTypeName(CellType t) {
   switch (t) {

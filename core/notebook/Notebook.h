@@ -21,6 +21,10 @@ struct Cell {
   // Tagged "raises-exception" (Jupyter's convention, honoured by nbclient): the cell is expected to
   // fail, so running all cells shows its error and goes on.
   bool raisesException() const;
+  // Tagged "gpu-only" (tilescope's convention, for benchmarks at GPU sizes): the cell runs only where
+  // kernels run on a GPU; elsewhere it is skipped with the reason (host/GpuOnlyCells.h).
+  bool gpuOnly() const;
+  bool hasTag(const std::string& tag) const;
 };
 
 struct Notebook {

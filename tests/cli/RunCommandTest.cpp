@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/gpu/CudaDriver.h"
 #include "core/gpu/DeviceReport.h"
 #include "tests/cli/CliRunner.h"
 
@@ -50,12 +51,20 @@ TEST(RunCommand, FailedAssertExitsOneWithTraceback) {
 }
 
 TEST(RunCommand, RunsTheCopyDebuggingExample) {
-  const CliRun r = runCli("run " + std::string(TILESCOPE_SOURCE_DIR) + "/examples/copy_debugging.py");
+  const std::string script = std::string(TILESCOPE_SOURCE_DIR) + "/examples/copy_debugging.py";
+  const CliRun r = runCli("run " + script);
   EXPECT_EQ(r.exitCode, 0) << r.output;
-  EXPECT_NE(r.output.find("pid = [2] | offs = [4 5], mask = [ True  True], x = [5 6]\n"
-                          "(tensor([1, 2, 3, 4, 5, 6]), tensor([1, 2, 3, 4, 5, 6]))\n"),
+  EXPECT_NE(r.output.find("pid (1, 0, 0) overlapping: offsets [1 2 3 4]\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("pid (2, 0, 0) fixed: mask [ True  True False False]\n"
+                          "tensor([10, 11, 12, 13, 14, 15, 16, 17, 18, 19])\n"),
             std::string::npos)
       << r.output;
+  // Its header promises that --pid-filter narrows the prints to one program.
+  const CliRun one = runCli("run " + script + " --pid-filter 'pid_0 == 1'");
+  EXPECT_EQ(one.exitCode, 0) << one.output;
+  EXPECT_EQ(one.output.find("pid (0, 0, 0)"), std::string::npos) << one.output;
+  EXPECT_EQ(one.output.find("pid (2, 0, 0)"), std::string::npos) << one.output;
+  EXPECT_NE(one.output.find("pid (1, 0, 0) fixed: offsets [4 5 6 7]\n"), std::string::npos) << one.output;
 }
 
 TEST(RunCommand, NotebookWithOutWritesOutputs) {
@@ -113,6 +122,27 @@ TEST(RunCommand, CellsTaggedRaisesExceptionMayFail) {
   EXPECT_EQ(r2.output.find("never"), std::string::npos) << r2.output;
 }
 
+TEST(RunCommand, GpuOnlyCellsAreSkippedOnTheSimulatorWithTheReason) {
+  const std::string tagged = nlohmann::json{{"cell_type", "code"}, {"id", "g1"}, {"metadata", {{"tags", {"gpu-only"}}}},
+                                            {"source", "print('large benchmark')"}, {"outputs", nlohmann::json::array()},
+                                            {"execution_count", nullptr}}
+                                 .dump();
+  const std::string nb = tempFile("gpu_only.ipynb", "{\"cells\": [" + cell("print('small')") + "," + tagged + "," + cell("print('after')") +
+                                                        "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
+  const std::string out = (std::filesystem::temp_directory_path() / "tilescope_run_gpu_only_out.ipynb").string();
+  const CliRun r = runCli("run --backend sim " + nb + " --out " + out);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.output.find("large benchmark"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("small\nSkipped: this cell is tagged gpu-only and kernels run on the CPU simulator here."), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("(tilescope-cli run --backend gpu, or the toolbar's backend menu).\nafter\n"), std::string::npos) << r.output;
+  const nlohmann::json written = nlohmann::json::parse(readFile(out));
+  const auto& skipped = written["cells"][1]["outputs"];
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0]["output_type"], "stream");
+  EXPECT_EQ(skipped[0]["text"].get<std::string>().rfind("Skipped: this cell is tagged gpu-only", 0), 0u);
+}
+
 // A kernel without masks, launched on a tensor smaller than its block (the practitioners' guide's
 // matmuls on 3x4 inputs): stopped by default, a warning with --out-of-bounds warn or when the
 // notebook's metadata asks for it.
@@ -147,13 +177,19 @@ TEST(RunCommand, OutOfBoundsStopsByDefaultAndWarnsWhenAsked) {
   EXPECT_EQ(runCli("run --out-of-bounds stop " + notebook).exitCode, 1);
 }
 
-TEST(RunCommand, GpuBackendRunsOrSaysClearlyThatThereIsNoGpu) {
+// --backend gpu with and without a device: one test each, the other skipped, so the result says
+// which branch ran.
+TEST(RunCommand, GpuBackendRunsOnAGpu) {
+  if (!tilescope::gpu::DeviceReport::probe().gpuAvailable)
+    GTEST_SKIP() << "no CUDA device: " << tilescope::gpu::CudaDriver::instance().unavailableReason();
   const CliRun r = runCli("run " + tempFile("g.py", "print(1)\n") + " --backend gpu");
-  if (tilescope::gpu::DeviceReport::probe().gpuAvailable) {
-    EXPECT_EQ(r.exitCode, 0) << r.output;
-    EXPECT_EQ(r.output, "1\n");
-    return;
-  }
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.output, "1\n");
+}
+
+TEST(RunCommand, GpuBackendWithoutAGpuSaysSoClearly) {
+  if (tilescope::gpu::DeviceReport::probe().gpuAvailable) GTEST_SKIP() << "a CUDA device is present: GpuBackendRunsOnAGpu covers it";
+  const CliRun r = runCli("run " + tempFile("g.py", "print(1)\n") + " --backend gpu");
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.output.find("--backend gpu"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Use --backend sim or auto"), std::string::npos) << r.output;

@@ -199,12 +199,14 @@ TEST(WorkerCommand, InterruptRequestCancelsTheRunningCell) {
   ASSERT_EQ(worker.receiveUntil("execute_input").back()["type"], "execute_input");
   const auto start = std::chrono::steady_clock::now();
   worker.send({{"type", "interrupt_request"}});
-  const auto messages = worker.receiveUntil("execute_reply", 2000);
+  const auto messages = worker.receiveUntil("execute_reply", 20000);
   const auto took = std::chrono::steady_clock::now() - start;
   ASSERT_FALSE(messages.empty());
   EXPECT_EQ(messages.back()["status"], "aborted");
   EXPECT_EQ(messages.front()["ename"], "KeyboardInterrupt");
-  EXPECT_LT(took, std::chrono::milliseconds(500));
+  // A liveness bound only (the hang guard; an interrupt takes milliseconds): the latency is measured
+  // by BM_InterruptBusyLoop in core/bench/bench_host.cpp.
+  EXPECT_LT(took, std::chrono::seconds(10));
   // Still alive and counting.
   worker.receive();  // idle
   worker.send(execute("r2", "print after"));
@@ -254,6 +256,30 @@ TEST(WorkerCommand, RealExecutorRunsPythonAndKeepsStateBetweenCells) {
       EXPECT_EQ(m["text"], "x=42\n");
     }
   EXPECT_TRUE(sawStream);
+}
+
+TEST(WorkerCommand, GpuOnlyCellsAreSkippedWithTheReasonOnTheSimulator) {
+  Worker worker(false);
+  worker.receive();
+  json request = execute("r1", "print('ran')");
+  request["gpu_only"] = true;
+  worker.send(request);
+  const auto messages = worker.receiveUntil("execute_reply");
+  ASSERT_FALSE(messages.empty());
+  EXPECT_EQ(messages.back()["status"], "ok") << "a skipped cell is no failure: Run all goes on";
+  std::string shown;
+  for (const json& m : messages)
+    if (m["type"] == "stream") shown += m["text"].get<std::string>();
+  EXPECT_EQ(shown.find("ran"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("Skipped: this cell is tagged gpu-only"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("--backend gpu"), std::string::npos) << "says how to run it: " << shown;
+  // Untagged cells run as before.
+  worker.receive();  // idle
+  worker.send(execute("r2", "print('ran')"));
+  std::string next;
+  for (const json& m : worker.receiveUntil("execute_reply"))
+    if (m["type"] == "stream") next += m["text"].get<std::string>();
+  EXPECT_EQ(next, "ran\n");
 }
 
 TEST(WorkerCommand, ShutdownAndEndOfInputBothExitCleanly) {

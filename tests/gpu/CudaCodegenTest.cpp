@@ -1,5 +1,5 @@
 // CUDA C++ generation without a GPU: golden files for a few seed kernels (tests/golden/cuda/, the
-// prelude left out; TILESCOPE_UPDATE_GOLDEN=1 rewrites them), the layout facts the launcher relies on, and clear
+// prelude left out; TILESCOPE_UPDATE_GOLDEN=1 rewrites those that differ, reported skipped), the layout facts the launcher relies on, and clear
 // diagnostics for what the GPU backend does not support yet.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,5 @@
+// What the device report says about the GPU and NVRTC, and NVRTC compiling without a GPU. GpuDevice
+// tests need a CUDA device (ctest label gpu); the others run without one (label nvrtc).
 #include <gtest/gtest.h>
 
 #include "core/gpu/CudaDriver.h"
@@ -6,17 +8,25 @@
 
 using namespace tilescope::gpu;
 
-TEST(DeviceReport, SaysPlainlyWhichBackendsExist) {
+// The report has a GPU branch and a no-GPU branch: one test each, the other skipped, so the result
+// says which one ran.
+TEST(DeviceReport, WithoutAGpuSaysSimulatorModeAndWhy) {
   const DeviceReport report = DeviceReport::probe();
+  if (report.gpuAvailable) GTEST_SKIP() << "a CUDA device is present: GpuDevice.ReportNamesTheGpuAndItsArch covers it";
   const std::string text = report.text();
   EXPECT_NE(text.find("GPU:   "), std::string::npos);
   EXPECT_NE(text.find("NVRTC: "), std::string::npos);
-  if (report.gpuAvailable) {
-    EXPECT_NE(report.statusLine().find("sm_"), std::string::npos);
-  } else {
-    EXPECT_EQ(report.statusLine().rfind("No CUDA device - simulator mode", 0), 0u) << report.statusLine();
-    EXPECT_NE(report.gpuSummary.find("("), std::string::npos) << "the reason must be given";
-  }
+  EXPECT_EQ(report.statusLine().rfind("No CUDA device - simulator mode", 0), 0u) << report.statusLine();
+  EXPECT_NE(report.gpuSummary.find("("), std::string::npos) << "the reason must be given";
+}
+
+TEST(GpuDevice, ReportNamesTheGpuAndItsArch) {
+  const DeviceReport report = DeviceReport::probe();
+  if (!report.gpuAvailable) GTEST_SKIP() << "no CUDA device: " << CudaDriver::instance().unavailableReason();
+  const std::string text = report.text();
+  EXPECT_NE(text.find("GPU:   "), std::string::npos);
+  EXPECT_NE(text.find("NVRTC: "), std::string::npos);
+  EXPECT_NE(report.statusLine().find("sm_"), std::string::npos) << report.statusLine();
 }
 
 TEST(Nvrtc, CompilesCudaToPtxWithoutAGpu) {
@@ -41,7 +51,7 @@ TEST(Nvrtc, ReportsCompileErrorsWithTheLog) {
   EXPECT_NE(out.log.find("undefined_name"), std::string::npos) << out.log;
 }
 
-TEST(CudaDriver, EnumeratesTheLentGpu) {
+TEST(GpuDevice, DriverEnumeratesTheLentGpu) {
   const CudaDriver& driver = CudaDriver::instance();
   if (!driver.available()) GTEST_SKIP() << "no CUDA device: " << driver.unavailableReason();
   ASSERT_FALSE(driver.devices().empty());

@@ -1,4 +1,4 @@
-// CI without a GPU: every seed kernel goes IR -> CUDA C++ -> NVRTC PTX for sm_80, sm_90 and sm_90a, and
+// Compile-only (ctest label nvrtc), CI without a GPU: every seed kernel goes IR -> CUDA C++ -> NVRTC PTX for sm_80, sm_90 and sm_90a, and
 // ptxas (from /usr/local/cuda/bin, $CUDA_HOME/bin or PATH) assembles the PTX. Skips visibly when
 // NVRTC or ptxas is missing.
 #include <gtest/gtest.h>
@@ -275,10 +275,11 @@ ir::KernelPtr seedCaseNamed(const std::string& name) {
 bool isElf(const std::string& image) { return image.size() > 4 && image.compare(0, 4, "\x7f" "ELF") == 0; }
 }  // namespace
 
-// A launch's first build of a tensor-core kernel is the quick one (NVRTC --Ofast-compile=mid), with
-// the optimized build compiling in the background; once that is done, launches get it. Both come
-// with the device binary, so loading them runs no ptxas. No GPU needed: NVRTC alone.
-TEST(GpuCompiler, TensorCoreKernelLaunchesQuickBuildFirstThenOptimized) {
+// The build compileForLaunch() first gives a tensor-core kernel is the quick one (NVRTC
+// --Ofast-compile=mid), with the optimized build compiling in the background; once that is done,
+// compileForLaunch() gives it. Both come with the device binary, so loading them runs no ptxas.
+// Compile-only: nothing is launched, no GPU needed (NVRTC alone).
+TEST(GpuCompiler, TensorCoreKernelGetsTheQuickBuildFirstThenTheOptimizedOne) {
   if (!lang::test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
   TempCache cache;
@@ -305,7 +306,7 @@ TEST(GpuCompiler, TensorCoreKernelLaunchesQuickBuildFirstThenOptimized) {
   EXPECT_EQ(third->cacheHit, "memory");
 }
 
-TEST(GpuCompiler, TimedLaunchesAndOtherKernelsGetTheOptimizedBuildAtOnce) {
+TEST(GpuCompiler, TimedAndNonTensorCoreBuildsAreOptimizedAtOnce) {
   if (!lang::test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
   TempCache cache;
@@ -331,7 +332,7 @@ TEST(GpuCompiler, TimedLaunchesAndOtherKernelsGetTheOptimizedBuildAtOnce) {
 // A prefetch (a kernel cell run again after an edit) builds in the background what the next launch
 // needs: the quick and the optimized build of a tensor-core kernel, the optimized build of another.
 // The launch then finds them in memory instead of compiling.
-TEST(GpuCompiler, PrefetchBuildsWhatTheNextLaunchNeeds) {
+TEST(GpuCompiler, PrefetchCompilesInTheBackgroundTheBuildsALaunchWouldAskFor) {
   if (!lang::test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
   TempCache cache;

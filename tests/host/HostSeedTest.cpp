@@ -1,7 +1,7 @@
 // End to end: the host code of both seed tutorials (TILESCOPE_SEEDS_DIR), extracted from the markdown
 // and run block by block in one session, compared with what the seeds show. Blocks that download the
 // puppy image or use matplotlib/torchvision are skipped, and so are the benchmark blocks (minutes on
-// the simulator; `tilescope-cli run examples/practitioners_guide.ipynb` runs them).
+// the simulator; examples/kernel_tour.ipynb benchmarks its own kernels at sizes that suit it).
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -94,7 +94,7 @@ void expectUnmaskedLoadError(tilescope::host::HostExecutor& ex, const std::strin
 
 TEST(HostSeed, TritonFromZeroBlocksRun) {
   auto lines = readSeed("triton-from-zero.md");
-  if (!lines) GTEST_SKIP() << "seed not found in " << TILESCOPE_SEEDS_DIR;
+  if (!lines) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   std::vector<Block> blocks = fencedBlocks(*lines, lines->size());
   ASSERT_EQ(blocks.size(), 11u);
   tilescope::host::HostExecutor ex;
@@ -108,7 +108,7 @@ TEST(HostSeed, TritonFromZeroBlocksRun) {
 
 TEST(HostSeed, PractitionersGuideFencedBlocksPrintWhatTheSeedShows) {
   auto lines = readSeed("triton-practitioners-guide.md");
-  if (!lines) GTEST_SKIP() << "seed not found in " << TILESCOPE_SEEDS_DIR;
+  if (!lines) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   size_t example2 = 0;
   while (example2 < lines->size() && (*lines)[example2] != "# Example 2: Greyscaling an image") ++example2;
   std::vector<Block> blocks = fencedBlocks(*lines, example2);
@@ -135,7 +135,7 @@ TEST(HostSeed, PractitionersGuideFencedBlocksPrintWhatTheSeedShows) {
 
 TEST(HostSeed, PractitionersGuideLaterChaptersRun) {
   auto lines = readSeed("triton-practitioners-guide.md");
-  if (!lines) GTEST_SKIP() << "seed not found in " << TILESCOPE_SEEDS_DIR;
+  if (!lines) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   Anchors a(*lines);
   tilescope::host::HostExecutor ex;
   // Example 2 without the download, matplotlib and torchvision: the kernel and its wrapper as
@@ -190,7 +190,7 @@ TEST(HostSeed, PractitionersGuideLaterChaptersRun) {
 // the host runtime computes without the simulator.
 TEST(HostSeed, TritonFromZeroUnlaunchedKernelsMatchFloat64References) {
   auto lines = readSeed("triton-from-zero.md");
-  if (!lines) GTEST_SKIP() << "seed not found in " << TILESCOPE_SEEDS_DIR;
+  if (!lines) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   tilescope::host::HostExecutor ex;
   for (const Block& b : fencedBlocks(*lines, lines->size())) mustRun(ex, b.code);
 

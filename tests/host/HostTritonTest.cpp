@@ -229,8 +229,9 @@ TEST(HostTriton, PerfReportPrintsTableWritesCsvAndEmitsSeries) {
                   "def bench(size, provider, k):\n    v = size * k if provider == 'a' else size / 3\n    return v, v - 1, v + 1\n"
                   "bench.run(print_data=True, show_plots=True, save_path='" + dir + "')\n");
   ASSERT_TRUE(r.ok) << r.traceback;
+  // On the simulator the times are the CPU's: the table says so in its title line.
   EXPECT_EQ(r.out,
-            "demo:\n"
+            "demo (simulated: CPU times, not GPU figures):\n"
             "   size     A         B\n"
             "0   4.0   8.0  1.333333\n"
             "1   8.0  16.0  2.666667\n"
@@ -241,6 +242,7 @@ TEST(HostTriton, PerfReportPrintsTableWritesCsvAndEmitsSeries) {
   EXPECT_EQ(text.str(), "size,A,B\n4.000000,8.000000,1.333333\n8.000000,16.000000,2.666667\n16.000000,32.000000,5.333333\n");
   EXPECT_NE(r.displayMime.find("application/vnd.tilescope.benchmark+json"), std::string::npos);
   EXPECT_NE(r.displayJson.find("\"y_min\":[7.0,15.0,31.0]"), std::string::npos) << r.displayJson;
+  EXPECT_NE(r.displayJson.find("\"simulated\":true"), std::string::npos) << r.displayJson;
   std::filesystem::remove_all(dir);
 }
 TEST(HostTriton, PandasStyleFloatColumns) {
@@ -266,19 +268,28 @@ TEST(HostTriton, BadPidFilterIsValueError) {
   PyRun r = runPy(ex, std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)\n");
   EXPECT_EQ(r.errorName, "ValueError");
 }
-TEST(HostTriton, GpuBackendRunsOnTheGpuOrSaysWhyNot) {
+// --backend gpu with and without a device: one test each, the other skipped, so the result says
+// which branch ran.
+namespace {
+PyRun addOnTheGpuBackend() {
   tilescope::host::HostExecutor ex;
   ex.setBackend(tilescope::host::Backend::Gpu);
-  PyRun r = runPy(ex, std::string(kPrelude) + kAddKernel +
-                          "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)\nprint(x.tolist())\n");
-  if (tilescope::gpu::GpuRuntime::instance().available()) {
-    EXPECT_TRUE(r.ok) << r.errorValue;
-    EXPECT_EQ(r.out, "[2.0, 2.0, 2.0, 2.0]\n");
-  } else {
-    EXPECT_EQ(r.errorName, "RuntimeError");
-    EXPECT_EQ(r.errorValue.rfind("--backend gpu needs a CUDA device: ", 0), 0u) << r.errorValue;
-    EXPECT_NE(r.errorValue.find("run with --backend sim or auto"), std::string::npos) << r.errorValue;
-  }
+  return runPy(ex, std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)\nprint(x.tolist())\n");
+}
+}  // namespace
+TEST(HostTriton, GpuBackendRunsOnTheGpu) {
+  if (!tilescope::gpu::GpuRuntime::instance().available())
+    GTEST_SKIP() << "no CUDA device: " << tilescope::gpu::GpuRuntime::instance().unavailableReason();
+  const PyRun r = addOnTheGpuBackend();
+  EXPECT_TRUE(r.ok) << r.errorValue;
+  EXPECT_EQ(r.out, "[2.0, 2.0, 2.0, 2.0]\n");
+}
+TEST(HostTriton, GpuBackendWithoutAGpuSaysWhyNot) {
+  if (tilescope::gpu::GpuRuntime::instance().available()) GTEST_SKIP() << "a CUDA device is present: GpuBackendRunsOnTheGpu covers it";
+  const PyRun r = addOnTheGpuBackend();
+  EXPECT_EQ(r.errorName, "RuntimeError");
+  EXPECT_EQ(r.errorValue.rfind("--backend gpu needs a CUDA device: ", 0), 0u) << r.errorValue;
+  EXPECT_NE(r.errorValue.find("run with --backend sim or auto"), std::string::npos) << r.errorValue;
 }
 
 // What Triton's tutorials ask of the active driver, as they ask it (01 vector add, 02 fused softmax,

@@ -78,7 +78,7 @@ TEST(InterpBasics, LastExpressionIsDisplayedLikeJupyter) {
   EXPECT_EQ(runPy("'a\\'b'", true).result, "\"a'b\"");
 }
 TEST(InterpBasics, ScriptsDoNotDisplayLastExpression) { EXPECT_EQ(runPy("1 + 1", false).result, ""); }
-TEST(InterpBasics, LargeLoopsAreFastEnough) { EXPECT_EQ(pyOut("s = 0\nfor i in range(200000):\n    s += i\nprint(s)"), "19999900000\n"); }
+TEST(InterpBasics, LargeLoopsRunToTheEnd) { EXPECT_EQ(pyOut("s = 0\nfor i in range(200000):\n    s += i\nprint(s)"), "19999900000\n"); }
 TEST(InterpBasics, SetTraceIsANote) {
   EXPECT_EQ(pyOut("from IPython.core.debugger import set_trace\nset_trace()\nset_trace()\nprint('after')"),
             "set_trace(): interactive breakpoints are not available in tilescope; step through the programs of a launch in "

@@ -105,7 +105,7 @@ INSTANTIATE_TEST_SUITE_P(Seeds, CheckerSeed, ::testing::ValuesIn(seedCases()),
                          [](const ::testing::TestParamInfo<SeedCase>& info) { return std::string(info.param.golden); });
 
 TEST(CheckerSeedAll, EveryKernelOfBothSeedsChecksWithoutALaunch) {
-  if (!test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found";
+  if (!test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   for (const char* file : {kZero, kGuide}) {
     auto program = test::seedProgram(file);
     DiagnosticList d = checkAllKernels(*program, {});
@@ -114,7 +114,7 @@ TEST(CheckerSeedAll, EveryKernelOfBothSeedsChecksWithoutALaunch) {
 }
 
 TEST(CheckerSeedAll, CheckAllInfersPointersAndTakesAutotuneDefaults) {
-  if (!test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found";
+  if (!test::seedsAvailable()) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR;
   auto program = test::seedProgram(kZero);
   // The helpers the guide calls from kernels are not kernels themselves.
   auto guide = test::seedProgram(kGuide);

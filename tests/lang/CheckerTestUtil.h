@@ -15,6 +15,7 @@
 
 #include "core/lang/Checker.h"
 #include "core/lang/Parser.h"
+#include "tests/GoldenFile.h"
 #include "tests/SeedSources.h"
 
 namespace tilescope::lang::test {
@@ -52,18 +53,10 @@ inline std::shared_ptr<Program> seedProgram(const std::string& fileName) {
   return program;
 }
 
-// Compares `actual` with tests/golden/<relative>; TILESCOPE_UPDATE_GOLDEN=1 rewrites the file.
+// Compares `actual` with tests/golden/<relative> (tests/GoldenFile.h: TILESCOPE_UPDATE_GOLDEN=1
+// rewrites a differing file and marks the test skipped, naming it).
 inline void expectGolden(const std::string& relative, const std::string& actual) {
-  namespace fs = std::filesystem;
-  const fs::path path = fs::path(TILESCOPE_TEST_DATA_DIR) / "golden" / relative;
-  const char* update = std::getenv("TILESCOPE_UPDATE_GOLDEN");
-  if (update && std::string(update) == "1") {
-    fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  ASSERT_TRUE(fs::exists(path)) << "missing golden file " << path << " (run with TILESCOPE_UPDATE_GOLDEN=1)";
-  EXPECT_EQ(readFile(path), actual) << "golden file " << path << " differs (TILESCOPE_UPDATE_GOLDEN=1 rewrites it)";
+  tilescope::golden::expectGolden(relative, actual);
 }
 
 }  // namespace tilescope::lang::test

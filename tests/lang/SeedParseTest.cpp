@@ -1,6 +1,6 @@
 // Every ```python block of the two seed tutorials must parse without a diagnostic; a few seed
 // kernels are also compared against reviewed AST dumps in tests/golden/ast/.
-// TILESCOPE_UPDATE_GOLDEN=1 rewrites those dumps instead of comparing (review the diff by eye).
+// TILESCOPE_UPDATE_GOLDEN=1 rewrites a dump that differs and marks the test skipped, naming the file (tests/GoldenFile.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 
 #include "core/lang/AstPrinter.h"
 #include "core/lang/Parser.h"
+#include "tests/GoldenFile.h"
 
 using namespace tilescope::lang;
 namespace fs = std::filesystem;
@@ -153,22 +154,11 @@ const GoldenCase kGoldens[] = {
 TEST(SeedParse, GoldenAstDumps) {
   std::string why;
   if (!seedsAvailable(&why)) GTEST_SKIP() << why;
-  const char* update = std::getenv("TILESCOPE_UPDATE_GOLDEN");
-  const bool rewrite = update && std::string(update) == "1";
   for (const GoldenCase& g : kGoldens) {
     const std::vector<CodeBlock> blocks = seedBlocks(g.seedFile);
     ASSERT_LT(g.block, blocks.size()) << g.seedFile;
     const ParseResult r = parseModule(blocks[g.block].code, g.golden);
     ASSERT_TRUE(r.ok()) << r.diagnostics.render();
-    const std::string dump = printAst(*r.module);
-    const fs::path path = fs::path(TILESCOPE_TEST_DATA_DIR) / "golden" / "ast" / g.golden;
-    if (rewrite) {
-      fs::create_directories(path.parent_path());
-      std::ofstream(path, std::ios::binary) << dump;
-      continue;
-    }
-    ASSERT_TRUE(fs::exists(path)) << path << " is missing; run with TILESCOPE_UPDATE_GOLDEN=1 and review it";
-    EXPECT_EQ(dump, readFile(path)) << "AST dump of " << blocks[g.block].name << " differs from " << path
-                                    << "; if the change is intended, rerun with TILESCOPE_UPDATE_GOLDEN=1";
+    tilescope::golden::expectGolden(std::string("ast/") + g.golden, printAst(*r.module), "AST dump of " + blocks[g.block].name);
   }
 }

@@ -125,3 +125,24 @@ TEST(NotebookFile, MissingFileIsAnError) {
   EXPECT_FALSE(r.notebook);
   EXPECT_NE(r.error.find("cannot open the file"), std::string::npos);
 }
+
+TEST(NotebookFile, CellTagsSayWhichCellsMayFailAndWhichNeedAGpu) {
+  const std::string path = (std::filesystem::temp_directory_path() / "tilescope_tags.ipynb").string();
+  std::ofstream(path) << R"({"cells": [
+    {"cell_type": "code", "id": "a", "metadata": {"tags": ["gpu-only"]}, "source": "", "outputs": [], "execution_count": null},
+    {"cell_type": "code", "id": "b", "metadata": {"tags": ["raises-exception", "gpu-only"]}, "source": "", "outputs": [], "execution_count": null},
+    {"cell_type": "code", "id": "c", "metadata": {"tags": "gpu-only"}, "source": "", "outputs": [], "execution_count": null},
+    {"cell_type": "code", "id": "d", "metadata": {}, "source": "", "outputs": [], "execution_count": null}
+  ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})";
+  LoadResult loaded = loadNotebook(path);
+  ASSERT_TRUE(loaded.notebook) << loaded.error;
+  const auto& cells = loaded.notebook->cells;
+  ASSERT_EQ(cells.size(), 4u);
+  EXPECT_TRUE(cells[0].gpuOnly());
+  EXPECT_FALSE(cells[0].raisesException());
+  EXPECT_TRUE(cells[1].gpuOnly());
+  EXPECT_TRUE(cells[1].raisesException());
+  EXPECT_FALSE(cells[2].gpuOnly()) << "tags must be a list, as nbformat says";
+  EXPECT_FALSE(cells[3].gpuOnly());
+  std::filesystem::remove(path);
+}

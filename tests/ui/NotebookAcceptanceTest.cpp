@@ -17,6 +17,7 @@
 
 #include "core/notebook/CellOutputs.h"
 #include "tests/ui/UiTestSupport.h"
+#include "ui/BackendSelector.h"
 #include "ui/CodeCellWidget.h"
 #include "ui/CoreFacade.h"
 #include "ui/FileController.h"
@@ -118,7 +119,7 @@ TEST_F(RealWorkerWindow, TypedCodeRunsWithShiftEnterAndShowsItsOutput) {
   EXPECT_TRUE(window->isWindowModified());
 }
 
-TEST_F(RealWorkerWindow, InterruptStopsAWhileTrueLoopInHostCodeWithinOneSecond) {
+TEST_F(RealWorkerWindow, InterruptStopsAWhileTrueLoopInHostCode) {
   setCells({"kept = 5", "print('looping')\nwhile True:\n    pass", "print('kept is', kept)"});
   EXPECT_EQ(runToEnd(0), "");
   run(1);
@@ -130,10 +131,11 @@ TEST_F(RealWorkerWindow, InterruptStopsAWhileTrueLoopInHostCodeWithinOneSecond) 
   QElapsedTimer timer;
   timer.start();
   window->notebookController()->actions().interrupt->trigger();
-  ASSERT_TRUE(waitForAllRuns(5000));
+  ASSERT_TRUE(waitForAllRuns(20000));
   const qint64 elapsed = timer.elapsed();
   RecordProperty("interrupt_ms", static_cast<int>(elapsed));
-  EXPECT_LT(elapsed, 1000) << "interrupt took " << elapsed << " ms";
+  // A liveness bound only (the hang guard): the latency is measured by core/bench/bench_host.cpp.
+  EXPECT_LT(elapsed, 10000) << "interrupt took " << elapsed << " ms";
   EXPECT_TRUE(outputText(1).contains("KeyboardInterrupt")) << outputText(1).toStdString();
   EXPECT_EQ(cell(1)->editor()->diagnosticCount(), 1) << "the loop is marked where it stopped";
   EXPECT_EQ(died.count(), 0) << "the worker stopped the cell itself; nothing was killed";
@@ -142,7 +144,7 @@ TEST_F(RealWorkerWindow, InterruptStopsAWhileTrueLoopInHostCodeWithinOneSecond) 
   EXPECT_TRUE(runToEnd(2).contains("kept is 5")) << outputText(2).toStdString();
 }
 
-TEST_F(RealWorkerWindow, InterruptStopsAKernelSpinningInAWhileLoopWithinOneSecond) {
+TEST_F(RealWorkerWindow, InterruptStopsAKernelSpinningInAWhileLoop) {
   setCells({kSpinningKernel, "print('after')"});
   run(0);
   ASSERT_TRUE(waitUntil([&] { return outputText(0).contains("launching"); }, 20000))
@@ -153,10 +155,11 @@ TEST_F(RealWorkerWindow, InterruptStopsAKernelSpinningInAWhileLoopWithinOneSecon
   QElapsedTimer timer;
   timer.start();
   window->notebookController()->interrupt();
-  ASSERT_TRUE(waitForAllRuns(5000));
+  ASSERT_TRUE(waitForAllRuns(20000));
   const qint64 elapsed = timer.elapsed();
   RecordProperty("interrupt_ms", static_cast<int>(elapsed));
-  EXPECT_LT(elapsed, 1000) << "interrupt took " << elapsed << " ms";
+  // A liveness bound only (the hang guard): the latency is measured by core/bench/bench_host.cpp.
+  EXPECT_LT(elapsed, 10000) << "interrupt took " << elapsed << " ms";
   EXPECT_TRUE(outputText(0).contains("KeyboardInterrupt")) << outputText(0).toStdString();
   EXPECT_EQ(worker->workerPid(), pid) << "the launch was cancelled, not the worker killed";
   EXPECT_TRUE(runToEnd(1).contains("after"));
@@ -241,21 +244,27 @@ std::string pythonWithNbformat() {
 TEST_F(RealWorkerWindow, BenchmarkTablesPrintMonospacedAndAligned) {
   setCells({kPerfReport});
   const QString shown = runToEnd(0);
-  ASSERT_TRUE(shown.contains("tiny-add:")) << shown.toStdString();
+  // Kernels ran on the simulator: the title line says the times are the CPU's.
+  const QString title = "tiny-add (simulated: CPU times, not GPU figures):";
+  ASSERT_TRUE(shown.contains(title)) << shown.toStdString();
   auto* area = cell(0)->outputArea();
   QLabel* table = nullptr;
   for (int i = 0; i < area->outputCount(); ++i)
-    if (area->outputLabel(i)->text().startsWith("tiny-add:")) table = area->outputLabel(i);
+    if (area->outputLabel(i)->text().startsWith(title)) table = area->outputLabel(i);
   ASSERT_NE(table, nullptr);
   EXPECT_TRUE(QFontInfo(table->font()).fixedPitch()) << table->font().family().toStdString();
-  const QStringList rows = table->text().split('\n').mid(1);  // after "tiny-add:"
+  const QStringList rows = table->text().split('\n').mid(1);  // after the title line
   ASSERT_EQ(rows.size(), 4) << table->text().toStdString();  // header + 3 sizes
   const QFontMetrics metrics(table->font());
   for (const QString& row : rows) EXPECT_EQ(metrics.horizontalAdvance(row), metrics.horizontalAdvance(rows[0])) << row.toStdString();
   EXPECT_TRUE(rows[0].contains("Torch") && rows[0].contains("Twice")) << rows[0].toStdString();
   // The series come as a plot under the table, and the notebook keeps it as a PNG too.
   bool plotted = false;
-  for (int i = 0; i < area->outputCount(); ++i) plotted = plotted || !area->outputLabel(i)->pixmap().isNull();
+  for (int i = 0; i < area->outputCount(); ++i)
+    if (!area->outputLabel(i)->pixmap().isNull()) {
+      plotted = true;
+      EXPECT_EQ(area->outputLabel(i)->accessibleName(), "Benchmark chart: tiny-add (simulated)");
+    }
   EXPECT_TRUE(plotted) << area->plainText().toStdString();
   bool savedPng = false;
   for (const auto& output : window->model()->cell(0).outputs)
@@ -347,6 +356,26 @@ TEST_F(RealWorkerWindow, TheNotebooksOutOfBoundsPolicyReachesTheWorker) {
   EXPECT_TRUE(warned.contains("sum 4")) << warned.toStdString();
   EXPECT_TRUE(warned.contains("out-of-bounds")) << "the warning is still shown: " << warned.toStdString();
   EXPECT_EQ(window->model()->cell(0).outputs.back().value("output_type", ""), "stream");
+}
+
+TEST_F(RealWorkerWindow, RunAllSkipsGpuOnlyCellsOnTheSimulatorSayingWhy) {
+  tilescope::notebook::Notebook nb;
+  nb.appendCell(CellType::Code, "print('before')");
+  auto& large = nb.appendCell(CellType::Code, "print('the large benchmark ran')");
+  large.metadata["tags"] = {"gpu-only"};
+  nb.appendCell(CellType::Code, "print('went on')");
+  window->model()->reset(nb);
+  window->backendSelector()->setBackend(tilescope::ui::Backend::Simulator);
+  QSignalSpy done(window->notebookController(), &tilescope::ui::NotebookController::allRunsFinished);
+  window->notebookController()->runAll();
+  ASSERT_TRUE(done.wait(30000));
+  EXPECT_TRUE(outputText(0).contains("before"));
+  const QString skipped = outputText(1);
+  EXPECT_FALSE(skipped.contains("ran")) << skipped.toStdString();
+  EXPECT_TRUE(skipped.startsWith("Skipped: this cell is tagged gpu-only")) << skipped.toStdString();
+  EXPECT_TRUE(skipped.contains("GPU backend")) << "says how to run it: " << skipped.toStdString();
+  EXPECT_TRUE(outputText(2).contains("went on")) << "a skipped cell does not stop Run all";
+  EXPECT_EQ(window->notebookController()->errorsSinceLastIdle(), 0);
 }
 
 TEST_F(RealWorkerWindow, RunAllGoesOnAfterACellTaggedRaisesException) {

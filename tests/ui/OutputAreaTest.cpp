@@ -189,6 +189,47 @@ TEST(OutputArea, BenchmarkSeriesAreDrawnAsAPlot) {
   EXPECT_GT(image.pixelColor(3, 3).lightness(), 150);
 }
 
+TEST(BenchmarkPlot, ASimulatorRunIsLabelledSimulatedInTheChart) {
+  // The same series from a simulator run and from a GPU run, one under the other.
+  json simulated = benchmarkSpec();
+  simulated["simulated"] = true;
+  json gpu = benchmarkSpec();
+  gpu["simulated"] = false;
+  OutputArea area;
+  json outputs = json::array();
+  for (const json& spec : {simulated, gpu})
+    outputs.push_back(tilescope::notebook::displayDataOutput({{tilescope::ui::BenchmarkPlot::kMimeType, spec}, {"text/plain", "<benchmark>"}},
+                                                             json::object()));
+  area.setOutputs(outputs);
+  ASSERT_EQ(area.outputCount(), 2);
+  QLabel* simulatedChart = area.outputLabel(0);
+  QLabel* gpuChart = area.outputLabel(1);
+  EXPECT_EQ(simulatedChart->accessibleName(), "Benchmark chart: vector-add-performance (simulated)");
+  EXPECT_EQ(simulatedChart->toolTip(), simulatedChart->accessibleName());
+  EXPECT_EQ(gpuChart->accessibleName(), "Benchmark chart: vector-add-performance");
+  // The chart itself carries a note in the theme's warning colour; the GPU chart has none.
+  const QColor warning = tilescope::ui::Theme::lightTheme().warningText;
+  const int simulatedNote = pixelsNear(simulatedChart->pixmap().toImage(), warning);
+  const int gpuNote = pixelsNear(gpuChart->pixmap().toImage(), warning);
+  EXPECT_GT(simulatedNote, gpuNote + 100) << simulatedNote << " vs " << gpuNote;
+  EXPECT_EQ(tilescope::ui::BenchmarkPlot::title(simulated), "vector-add-performance (simulated)");
+  EXPECT_EQ(tilescope::ui::BenchmarkPlot::title(benchmarkSpec()), "vector-add-performance") << "no field: not simulated";
+}
+
+TEST(BenchmarkPlot, ANarrowLogAxisIsLabelledAtTheBenchmarksOwnSizes) {
+  using tilescope::ui::BenchmarkPlot;
+  json narrow = benchmarkSpec();
+  narrow["x_vals"] = {32.0, 64.0, 128.0};
+  const auto ticks = BenchmarkPlot::valueTicks(narrow);
+  ASSERT_EQ(ticks.size(), 3);
+  EXPECT_EQ(ticks[0], std::make_pair(32.0, QString("32")));
+  EXPECT_EQ(ticks[2], std::make_pair(128.0, QString("128")));
+  EXPECT_TRUE(BenchmarkPlot::valueTicks(benchmarkSpec()).isEmpty()) << "4096 to 1048576: the log ticker's powers of ten";
+  narrow["x_log"] = false;
+  EXPECT_TRUE(BenchmarkPlot::valueTicks(narrow).isEmpty()) << "a linear axis keeps its own ticks";
+  EXPECT_FALSE(BenchmarkPlot::render(narrow, tilescope::ui::Theme::lightTheme()).isNull());
+}
+
 TEST(BenchmarkPlot, NothingToDrawGivesNoImage) {
   EXPECT_TRUE(tilescope::ui::BenchmarkPlot::render(json::object(), tilescope::ui::Theme::lightTheme()).isNull());
   json empty = benchmarkSpec();
