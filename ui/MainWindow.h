@@ -19,6 +19,7 @@ class BackendSelector;
 class ExecutionClient;
 class FileController;
 class InspectorDock;
+class PerformanceDock;
 class NoticeBar;
 class NotebookController;
 class NotebookModel;
@@ -47,6 +48,7 @@ public:
   BackendSelector* backendSelector() const { return backendSelector_; }
   NoticeBar* noticeBar() const { return notice_; }
   InspectorDock* inspectorDock() const { return inspector_; }
+  PerformanceDock* performanceDock() const { return performance_; }
 
   void applyPreferences(const Preferences& preferences);
   void setPresentationMode(bool on);
@@ -81,6 +83,7 @@ private:
   NotebookController* notebookController_;
   FileController* fileController_;
   InspectorDock* inspector_ = nullptr;  // the kernel inspector beside the notebook (ui/viz)
+  PerformanceDock* performance_ = nullptr;  // benchmark curves and the SM timeline, tabbed with the inspector
   QToolBar* toolBar_ = nullptr;
   QAction* presentationAction_ = nullptr;
   QLabel* modeLabel_ = nullptr;
