@@ -68,7 +68,7 @@ TEST(BenchmarkPanel, OverlaysRunsWithOneLinePerProviderAndLabelsSimulatedOnes) {
   EXPECT_EQ(panel.resultList()->item(0)->text(), "vector-add-performance (simulated) - In [2]");
   EXPECT_EQ(panel.plot()->axisRectCount(), 1);
   EXPECT_EQ(panel.legendNames(),
-            QStringList({"Triton (simulated, In [2])", "Torch (simulated, In [2])", "Triton (In [5])", "Torch (In [5])"}));
+            QStringList({"Triton (In [2], simulated)", "Torch (In [2], simulated)", "Triton (In [5])", "Torch (In [5])"}));
   EXPECT_EQ(panel.plot()->graphCount(), 4);  // no quantiles: no bands
   // Simulated lines are dashed, GPU lines solid; the simulated note is in the plot.
   EXPECT_EQ(panel.plot()->graph(0)->pen().style(), Qt::DashLine);

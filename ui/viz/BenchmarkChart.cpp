@@ -5,7 +5,6 @@
 #include <QFileInfo>
 #include <QSet>
 #include <QSvgGenerator>
-#include <algorithm>
 #include <cmath>
 
 namespace tilescope::ui {
@@ -103,11 +102,9 @@ QList<BenchmarkChartLine> drawOn(QCustomPlot& plot, QCPAxisRect* rect, QCPLegend
       QString name = qstr(line.provider);
       if (!options.sideBySide || r->simulated) {
         QStringList about;
-        if (r->simulated) about << QObject::tr("simulated");
+        // Short: the results list above names each run's plot in full.
         if (!options.sideBySide && !r->source.empty()) about << qstr(r->source);
-        if (!options.sideBySide && !r->plotName.empty() &&
-            std::any_of(results.begin(), results.end(), [&](const viz::BenchmarkResult* o) { return o->plotName != r->plotName; }))
-          about.prepend(qstr(r->plotName));
+        if (r->simulated) about << QObject::tr("simulated");
         if (!about.isEmpty()) name += QStringLiteral(" (") + about.join(QStringLiteral(", ")) + QStringLiteral(")");
       }
       graph->setName(name);
@@ -236,8 +233,13 @@ QList<BenchmarkChartLine> BenchmarkChart::draw(QCustomPlot& plot, const std::vec
       rect->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
       rect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     }
+    // The legend goes under the axes, two entries a row: with several runs overlaid it would hide
+    // the lines inside them.
     auto* legend = new QCPLegend;
-    rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
+    cell->addElement(2, 0, legend);
+    cell->setRowStretchFactor(2, 0.001);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(options.sideBySide ? 1 : 2);
     legend->setLayer(QStringLiteral("legend"));
     legend->setBrush(theme.editorPaper);
     legend->setTextColor(theme.text);

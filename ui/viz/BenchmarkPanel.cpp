@@ -34,7 +34,7 @@ BenchmarkPanel::BenchmarkPanel(QWidget* parent)
 
   list_ = new QListWidget(this);
   list_->setObjectName(QStringLiteral("benchmarkResults"));
-  list_->setMaximumHeight(110);
+  list_->setMaximumHeight(72);
   list_->setToolTip(tr("perf_report results of this session; uncheck one to hide it"));
   column->addWidget(list_);
 

@@ -7,6 +7,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/viz/TimelineScene.h"
@@ -35,10 +36,10 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   status_->setWordWrap(true);
   column->addWidget(status_);
   view_ = new SceneView(this);
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidget(view_);
-  scroll->setWidgetResizable(false);
-  column->addWidget(scroll, 1);
+  scroll_ = new QScrollArea(this);
+  scroll_->setWidget(view_);
+  scroll_->setWidgetResizable(false);
+  column->addWidget(scroll_, 1);
 
   connect(open, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open program timing"), {}, tr("Program timing (*.jsonl *.json);;All files (*)"));
@@ -73,6 +74,11 @@ void TimelinePanel::setLaunches(std::vector<gpu::LaunchTiming> launches) {
   redraw();
 }
 
+void TimelinePanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  if (!launches_.empty() && std::max(400, scroll_->viewport()->width() - 100) != drawnWidth_) redraw();
+}
+
 void TimelinePanel::selectLaunch(int index) { launchBox_->setCurrentIndex(index); }
 void TimelinePanel::setColorByDuration(bool byDuration) { coloring_->setCurrentIndex(byDuration ? 1 : 0); }
 
@@ -83,6 +89,9 @@ void TimelinePanel::redraw() {
   } else {
     viz::TimelineOptions options;
     options.coloring = coloring_->currentIndex() == 1 ? viz::TimelineColoring::Duration : viz::TimelineColoring::Program;
+    // The time axis fills the visible width (room left for the SM labels and margins), at least 400 px.
+    drawnWidth_ = std::max(400, scroll_->viewport()->width() - 100);
+    options.plotWidth = drawnWidth_;
     view_->setScene(viz::timelineScene(launches_[static_cast<size_t>(index)], options));
   }
 }

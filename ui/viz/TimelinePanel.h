@@ -10,6 +10,7 @@
 
 class QComboBox;
 class QLabel;
+class QScrollArea;
 
 namespace tilescope::ui {
 
@@ -31,6 +32,9 @@ public:
   QComboBox* launchBox() const { return launchBox_; }
   QLabel* statusLabel() const { return status_; }
 
+protected:
+  void resizeEvent(QResizeEvent* event) override;
+
 private:
   void redraw();
 
@@ -39,6 +43,8 @@ private:
   QComboBox* coloring_;
   QLabel* status_;
   SceneView* view_;
+  QScrollArea* scroll_;
+  int drawnWidth_ = 0;  // the plot width the scene was drawn for
 };
 
 }  // namespace tilescope::ui
