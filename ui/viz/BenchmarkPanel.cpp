@@ -177,6 +177,13 @@ void BenchmarkPanel::redraw() {
   options.log2X = log2X();
   options.ceiling = ceiling();
   options.ceilingLabel = ceilingLabel_->text().trimmed();
+  // Without a label of its own the ceiling is named after what the y axis measures.
+  const viz::BenchmarkUnit unit = shown.empty() ? viz::BenchmarkUnit::Other : viz::benchmarkUnitOf(shown.front()->yLabel);
+  const QString defaultLabel = unit == viz::BenchmarkUnit::GBps     ? tr("copy bandwidth")
+                               : unit == viz::BenchmarkUnit::TFlops ? tr("peak FLOP/s")
+                                                                    : tr("ceiling");
+  ceilingLabel_->setPlaceholderText(defaultLabel);
+  if (options.ceilingLabel.isEmpty()) options.ceilingLabel = defaultLabel;
   *lines_ = BenchmarkChart::draw(*plot_, shown, options, theme_);
   plot_->replot();
 }
