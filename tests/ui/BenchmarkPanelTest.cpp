@@ -182,6 +182,17 @@ TEST(BenchmarkPanel, ExportsPngSvgPdfAndCsvAtFullPrecision) {
   EXPECT_EQ(bits(back.results()[0].lines[0].y[2]), bits(0.30000000000000004));
   EXPECT_TRUE(back.results()[0].simulated);
 
+  // Another session imports the file and shows the same results.
+  BenchmarkPanel other;
+  ASSERT_TRUE(other.importCsv(csv, &error)) << error.toStdString();
+  EXPECT_EQ(other.collection().toCsv(), panel.collection().toCsv());
+  EXPECT_EQ(other.resultList()->item(0)->text(), "vector-add-performance (simulated) - In [1]");
+  EXPECT_EQ(other.legendNames(), panel.legendNames());
+  tilescope::testing::writeBytes(dir.filePath("bad.csv"), "source,plot_name,simulated,xlabel,ylabel,provider,x,y,y_min,y_max\na,b,false,x,y,p,1,2\n");
+  EXPECT_FALSE(other.importCsv(dir.filePath("bad.csv"), &error));
+  EXPECT_TRUE(error.endsWith("bad.csv: benchmark CSV line 2: expected 10 fields, found 8")) << error.toStdString();
+  EXPECT_EQ(other.collection().size(), 2u);
+
   EXPECT_FALSE(panel.exportTo(dir.filePath("b.bmp"), &error));
   EXPECT_TRUE(error.contains(".png, .svg or .pdf")) << error.toStdString();
   EXPECT_FALSE(panel.exportTo(dir.filePath("missing/folder/b.csv"), &error));

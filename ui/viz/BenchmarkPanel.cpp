@@ -60,6 +60,15 @@ BenchmarkPanel::BenchmarkPanel(QWidget* parent)
   remove->setText(tr("Remove"));
   remove->setToolTip(tr("Remove the selected result"));
   controls->addWidget(remove);
+  auto* importButton = new QToolButton(this);
+  importButton->setText(tr("Import..."));
+  importButton->setToolTip(tr("Add the results of a CSV file exported here (another session, a GPU machine)"));
+  controls->addWidget(importButton);
+  connect(importButton, &QToolButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import benchmarks"), {}, tr("CSV files (*.csv)"));
+    QString error;
+    if (!path.isEmpty() && !importCsv(path, &error)) QMessageBox::warning(this, tr("Import benchmarks"), error);
+  });
   export_ = new QToolButton(this);
   export_->setText(tr("Export"));
   export_->setPopupMode(QToolButton::InstantPopup);
@@ -105,13 +114,34 @@ BenchmarkPanel::~BenchmarkPanel() = default;
 bool BenchmarkPanel::addResult(const nlohmann::json& spec, const QString& source) {
   auto result = viz::BenchmarkResult::fromJson(spec, source.toStdString());
   if (!result) return false;
+  add(std::move(*result));
+  return true;
+}
+
+bool BenchmarkPanel::importCsv(const QString& path, QString* error) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    if (error) *error = tr("Could not read '%1': %2").arg(path, file.errorString());
+    return false;
+  }
+  try {
+    viz::BenchmarkCollection imported = viz::BenchmarkCollection::fromCsv(file.readAll().toStdString());
+    for (const viz::BenchmarkResult& r : imported.results()) add(r);
+    return true;
+  } catch (const std::exception& e) {
+    if (error) *error = tr("%1: %2").arg(path, QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void BenchmarkPanel::add(viz::BenchmarkResult result) {
   // A first log-x result turns the log-2 axis on, as its author asked for a log axis.
-  const bool firstLog = collection_.empty() && result->xLog;
-  auto* item = new QListWidgetItem(QString::fromStdString(result->title()));
+  const bool firstLog = collection_.empty() && result.xLog;
+  auto* item = new QListWidgetItem(QString::fromStdString(result.title()));
   item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
   item->setCheckState(Qt::Checked);
-  if (result->simulated) item->setToolTip(tr("Simulated: CPU times of the simulator, not GPU figures"));
-  collection_.add(std::move(*result));
+  if (result.simulated) item->setToolTip(tr("Simulated: CPU times of the simulator, not GPU figures"));
+  collection_.add(std::move(result));
   shown_.append(true);
   {
     const QSignalBlocker block(list_);
@@ -123,7 +153,6 @@ bool BenchmarkPanel::addResult(const nlohmann::json& spec, const QString& source
   }
   redraw();
   emit resultsChanged();
-  return true;
 }
 
 void BenchmarkPanel::removeResult(int index) {

@@ -3,7 +3,8 @@
 // backends), listed with a check box each, drawn overlaid or side by side (ui/viz/BenchmarkChart)
 // with an optional log-2 x axis and a ceiling line the user types in (measured copy bandwidth, peak
 // FLOP/s). Hovering a point shows its values; Export writes PNG, SVG, PDF or the CSV of every listed
-// result at full precision (core/viz/BenchmarkSeries).
+// result at full precision (core/viz/BenchmarkSeries); Import reads such a CSV back, so runs of
+// another session or a GPU machine can be compared with this one's.
 #include <QList>
 #include <QWidget>
 #include <nlohmann/json_fwd.hpp>
@@ -33,6 +34,9 @@ public:
   // Adds one perf_report display data (application/vnd.tilescope.benchmark+json); `source` says where
   // it came from ("In [3]"). False when it holds nothing to draw.
   bool addResult(const nlohmann::json& spec, const QString& source);
+  // Adds the results of a CSV file written by exportTo (another session, another machine's GPU run).
+  // False, with `error` naming the file and line, when it is not such a file.
+  bool importCsv(const QString& path, QString* error = nullptr);
   void removeResult(int index);
   void clearResults();
   const viz::BenchmarkCollection& collection() const { return collection_; }
@@ -65,6 +69,7 @@ signals:
   void resultsChanged();
 
 private:
+  void add(viz::BenchmarkResult result);
   void redraw();
   void exportWithDialog(const QString& suffix);
 
