@@ -54,7 +54,7 @@ MainWindow::MainWindow(ExecutionClient* client, std::unique_ptr<RecoveryStore> r
   notebookController_ = new NotebookController(model_, view_, client_, backendSelector_, this);
   fileController_ = new FileController(model_, this, std::move(recovery), this);
   inspector_ = new InspectorDock(this, view_, client_);
-  performance_ = new PerformanceDock(this, inspector_, client_);
+  performance_ = new PerformanceDock(this, inspector_, client_, model_);
 
   buildMenus();
   buildToolBar();

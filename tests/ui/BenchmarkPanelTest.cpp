@@ -20,6 +20,7 @@
 #include "core/viz/BenchmarkSeries.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/MainWindow.h"
+#include "ui/NotebookModel.h"
 #include "ui/OutputArea.h"
 #include "ui/viz/BenchmarkPanel.h"
 #include "ui/viz/InspectorDock.h"
@@ -252,6 +253,19 @@ TEST(PerformanceDock, CollectsEachRunsBenchmarksBesideTheInspector) {
   emit client->richOutput(QStringLiteral("cellA"), text);
   ASSERT_EQ(dock->benchmarks()->collection().size(), 1u);
   EXPECT_EQ(dock->benchmarks()->collection().results()[0].source, "In [3]");
+
+  // Opening a notebook adds the benchmark outputs saved in it.
+  tilescope::notebook::Notebook saved;
+  tilescope::notebook::Cell cell;
+  cell.id = "saved1";
+  cell.executionCount = 7;
+  cell.outputs = json::array({{{"output_type", "display_data"},
+                               {"data", {{"application/vnd.tilescope.benchmark+json", spec(false, false)}, {"text/plain", "<b>"}}},
+                               {"metadata", json::object()}}});
+  saved.cells.push_back(cell);
+  window.model()->reset(saved);
+  ASSERT_EQ(dock->benchmarks()->collection().size(), 2u);
+  EXPECT_EQ(dock->benchmarks()->collection().results()[1].source, "saved In [7]");
 }
 
 TEST(TimelinePanel, ShowsATimingFileAsTheRuntimeWritesIt) {

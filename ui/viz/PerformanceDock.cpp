@@ -6,13 +6,14 @@
 
 #include "ui/BenchmarkPlot.h"
 #include "ui/ExecutionClient.h"
+#include "ui/NotebookModel.h"
 #include "ui/viz/BenchmarkPanel.h"
 #include "ui/viz/InspectorDock.h"
 #include "ui/viz/TimelinePanel.h"
 
 namespace tilescope::ui {
 
-PerformanceDock::PerformanceDock(QMainWindow* window, QDockWidget* besides, ExecutionClient* client)
+PerformanceDock::PerformanceDock(QMainWindow* window, QDockWidget* besides, ExecutionClient* client, NotebookModel* model)
     : QDockWidget(tr("Performance"), window) {
   setObjectName(QStringLiteral("performanceDock"));
   setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea | Qt::BottomDockWidgetArea);
@@ -39,6 +40,20 @@ PerformanceDock::PerformanceDock(QMainWindow* window, QDockWidget* besides, Exec
     const int count = executionCounts_.value(cellId, 0);
     benchmarks_->addResult(*spec, count > 0 ? tr("In [%1]").arg(count) : tr("cell %1").arg(cellId.left(8)));
   });
+  if (model) {
+    connect(model, &NotebookModel::modelReset, this, [this, model] {
+      for (int i = 0; i < model->cellCount(); ++i) {
+        const notebook::Cell& cell = model->cell(i);
+        if (!cell.outputs.is_array()) continue;
+        for (const nlohmann::json& output : cell.outputs) {
+          const auto data = output.find("data");
+          if (data == output.end() || !data->is_object() || !data->contains(BenchmarkPlot::kMimeType)) continue;
+          benchmarks_->addResult((*data)[BenchmarkPlot::kMimeType],
+                                 cell.executionCount > 0 ? tr("saved In [%1]").arg(cell.executionCount) : tr("saved output"));
+        }
+      }
+    });
+  }
 }
 
 }  // namespace tilescope::ui
