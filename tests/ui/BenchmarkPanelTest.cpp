@@ -285,6 +285,24 @@ TEST(TimelinePanel, ShowsATimingFileAsTheRuntimeWritesIt) {
   auto texts = panel.sceneView()->scene().texts();
   ASSERT_FALSE(texts.empty());
   EXPECT_EQ(texts[0], "copy_k, launch 1: 4 programs on 2 SMs in 1.4 us");
+  // Hovering a bar names its program: program 2 ran on SM 0 from 0.8 to 1.4 us.
+  panel.resize(900, 500);
+  panel.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+  const auto bars = [&] {
+    std::vector<tilescope::viz::SceneRect> r;
+    for (const auto& item : panel.sceneView()->scene().items())
+      if (const auto* rect = std::get_if<tilescope::viz::SceneRect>(&item)) r.push_back(*rect);
+    return r;
+  }();
+  ASSERT_EQ(bars.size(), 4u);
+  EXPECT_GT(bars[3].x + bars[3].w, 700);  // the time axis fills the shown width
+  const QPointF middle(bars[2].x + bars[2].w / 2, bars[2].y + bars[2].h / 2);
+  EXPECT_EQ(panel.tooltipAt(middle), "program 2, pid (2, 0, 0)\nSM 0\n0.8 us to 1.4 us (0.6 us)");
+  EXPECT_TRUE(panel.tooltipAt(QPointF(1, 1)).isEmpty());
+  QTest::mouseMove(panel.sceneView(), middle.toPoint());
+  EXPECT_TRUE(tilescope::testing::waitUntil([] { return QToolTip::text() == "program 2, pid (2, 0, 0)\nSM 0\n0.8 us to 1.4 us (0.6 us)"; }, 2000))
+      << QToolTip::text().toStdString();
   panel.selectLaunch(1);
   EXPECT_EQ(panel.sceneView()->scene().texts()[0], "copy_k, launch 2: 4 programs on 1 SMs in 0.005 us");
 

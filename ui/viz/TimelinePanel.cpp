@@ -1,14 +1,18 @@
 #include "ui/viz/TimelinePanel.h"
 
 #include <QComboBox>
+#include <QHelpEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <stdexcept>
+#include <variant>
 
 #include "core/viz/TimelineScene.h"
 #include "ui/viz/SceneView.h"
@@ -40,6 +44,9 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   scroll_->setWidget(view_);
   scroll_->setWidgetResizable(false);
   column->addWidget(scroll_, 1);
+  scroll_->viewport()->installEventFilter(this);
+  view_->installEventFilter(this);
+  view_->setMouseTracking(true);
 
   connect(open, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open program timing"), {}, tr("Program timing (*.jsonl *.json);;All files (*)"));
@@ -74,9 +81,53 @@ void TimelinePanel::setLaunches(std::vector<gpu::LaunchTiming> launches) {
   redraw();
 }
 
-void TimelinePanel::resizeEvent(QResizeEvent* event) {
-  QWidget::resizeEvent(event);
-  if (!launches_.empty() && std::max(400, scroll_->viewport()->width() - 100) != drawnWidth_) redraw();
+bool TimelinePanel::eventFilter(QObject* watched, QEvent* event) {
+  // The time axis follows the visible width.
+  if (scroll_ && watched == scroll_->viewport() && event->type() == QEvent::Resize && !launches_.empty() &&
+      std::max(400, scroll_->viewport()->width() - 100) != drawnWidth_)
+    redraw();
+  // Shown on mouse moves as well as on tooltip events: Qt sends those to active windows only.
+  if (watched == view_ && (event->type() == QEvent::ToolTip || event->type() == QEvent::MouseMove)) {
+    QPoint at, global;
+    if (event->type() == QEvent::ToolTip) {
+      at = static_cast<QHelpEvent*>(event)->pos();
+      global = static_cast<QHelpEvent*>(event)->globalPos();
+    } else {
+      at = static_cast<QMouseEvent*>(event)->position().toPoint();
+      global = static_cast<QMouseEvent*>(event)->globalPosition().toPoint();
+    }
+    const QString tip = tooltipAt(at);
+    if (tip.isEmpty()) QToolTip::hideText();
+    else QToolTip::showText(global, tip, view_);
+    return event->type() == QEvent::ToolTip;
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+QString TimelinePanel::tooltipAt(QPointF scenePoint) const {
+  const int index = launchBox_->currentIndex();
+  if (index < 0 || index >= static_cast<int>(launches_.size())) return {};
+  const gpu::LaunchTiming& launch = launches_[static_cast<size_t>(index)];
+  // The scene's rectangles are the bars, in program order (core/viz/TimelineScene).
+  size_t program = 0;
+  for (const viz::SceneItem& item : view_->scene().items()) {
+    const auto* bar = std::get_if<viz::SceneRect>(&item);
+    if (!bar) continue;
+    if (program < launch.programs.size() && QRectF(bar->x, bar->y, bar->w, bar->h).contains(scenePoint)) {
+      const gpu::ProgramTime& p = launch.programs[program];
+      return tr("program %1, pid (%2, %3, %4)\nSM %5\n%6 us to %7 us (%8 us)")
+          .arg(program)
+          .arg(p.pid[0])
+          .arg(p.pid[1])
+          .arg(p.pid[2])
+          .arg(p.sm)
+          .arg(static_cast<double>(p.startNs) / 1000.0)
+          .arg(static_cast<double>(p.endNs) / 1000.0)
+          .arg(static_cast<double>(p.endNs - p.startNs) / 1000.0);
+    }
+    ++program;
+  }
+  return {};
 }
 
 void TimelinePanel::selectLaunch(int index) { launchBox_->setCurrentIndex(index); }

@@ -3,6 +3,7 @@
 // (`tilescope-cli run --backend gpu --program-timing F.jsonl`), lists its launches and draws the one
 // picked as core/viz/TimelineScene (one row per SM, a bar per program), coloured by program or by
 // duration. The file is read by core/gpu/ProgramTiming, the same reader the command line uses.
+#include <QPointF>
 #include <QWidget>
 #include <vector>
 
@@ -28,12 +29,14 @@ public:
   void setColorByDuration(bool byDuration);
 
   const std::vector<gpu::LaunchTiming>& launches() const { return launches_; }
+  // What hovering a point of the scene view shows: the program whose bar is there, or empty.
+  QString tooltipAt(QPointF scenePoint) const;
   SceneView* sceneView() const { return view_; }
   QComboBox* launchBox() const { return launchBox_; }
   QLabel* statusLabel() const { return status_; }
 
 protected:
-  void resizeEvent(QResizeEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
   void redraw();
@@ -43,7 +46,7 @@ private:
   QComboBox* coloring_;
   QLabel* status_;
   SceneView* view_;
-  QScrollArea* scroll_;
+  QScrollArea* scroll_ = nullptr;
   int drawnWidth_ = 0;  // the plot width the scene was drawn for
 };
 
