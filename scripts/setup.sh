@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tilescope set-up for a fresh Debian 12 machine. Idempotent; prints each step.
-#   scripts/setup.sh run    install packages, build, launch tilescope on a bundled example
+#   scripts/setup.sh run    install packages, build the app (GUI and CLI only), launch it on a bundled example
 #   scripts/setup.sh test   install packages, build (warnings as errors), run every test suite
+# TILESCOPE_SETUP_DRY_RUN=1 (with run) prints the package, build and launch commands instead of running them.
 set -euo pipefail
 
 mode=${1:-}
@@ -14,16 +15,21 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 jobs=$(nproc 2>/dev/null || echo 2)
 step() { printf '\n==> %s\n' "$*"; }
+# Runs a command, or with TILESCOPE_SETUP_DRY_RUN=1 only prints it.
+act() { if [ "${TILESCOPE_SETUP_DRY_RUN:-0}" = 1 ]; then echo "would run: $*"; else "$@"; fi; }
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
     echo "error: run this script as root (or install sudo) to install packages" >&2; exit 1; fi
 }
 
+# qt6-base-private-dev: the UI tests send real (window-system) wheel events. The three font packages
+# make the system fixed font a dual-width one; the UI tests must pass with them installed.
 packages=(build-essential cmake ninja-build file pkg-config
   qt6-base-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev libqcustomplot2.1-qt6
   libgtest-dev libbenchmark-dev nlohmann-json3-dev libgl-dev libcairo2-dev xvfb xauth
-  clang libclang-rt-14-dev python3 python3-numpy python3-nbformat)
+  clang libclang-rt-14-dev python3 python3-numpy python3-nbformat
+  qt6-base-private-dev fonts-noto-mono fonts-urw-base35 fonts-droid-fallback)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -31,30 +37,43 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
   step "Installing ${#missing[@]} Debian packages: ${missing[*]}"
-  as_root apt-get update -q
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  act as_root apt-get update -q
+  act as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 else
   step "All ${#packages[@]} Debian packages are already installed"
 fi
 
-configure_and_build() {  # dir, extra cmake args...
+# A compiler cache, where one is installed, makes the repeated builds of the test command (and CI's
+# on the same machine) incremental; it is optional and never installed here.
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+
+configure() {  # dir, extra cmake args...
   local dir=$1; shift
   step "Configuring $dir ($*)"
-  cmake -S "$root" -B "$root/$dir" -G Ninja "$@"
-  step "Building $dir with $jobs jobs"
-  cmake --build "$root/$dir" -j "$jobs"
+  act cmake -S "$root" -B "$root/$dir" -G Ninja "${launcher[@]}" "$@"
+}
+
+configure_and_build() {  # dir, extra cmake args...
+  configure "$@"
+  step "Building $1 with $jobs jobs"
+  act cmake --build "$root/$1" -j "$jobs"
 }
 
 if [ "$mode" = run ]; then
-  configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  # Only what the window needs: the GUI and the CLI whose worker runs the cells. Tests and benchmarks
+  # are most of a full build (many minutes on 2 cores); `setup.sh test` builds them.
+  configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  step "Building the app (tilescope, tilescope-cli) in build with $jobs jobs"
+  act cmake --build "$root/build" -j "$jobs" --target tilescope tilescope-cli
   example="$root/examples/vector_add.ipynb"
   if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     step "Launching tilescope on $example"
-    exec "$root/build/app/gui/tilescope" "$example"
+    act exec "$root/build/app/gui/tilescope" "$example"
   else
     shot="$root/build/tilescope-example.png"
     step "No display found: running tilescope under Xvfb and saving the window to $shot"
-    xvfb-run -a -s "-screen 0 1280x900x24" "$root/build/app/gui/tilescope" --open "$example" --screenshot "$shot"
+    act xvfb-run -a -s "-screen 0 1280x900x24" "$root/build/app/gui/tilescope" --open "$example" --screenshot "$shot"
     echo "Open $shot to see the window; on a desktop, run: $root/build/app/gui/tilescope $example"
   fi
   exit 0
@@ -75,10 +94,10 @@ ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" -L '^(gpu|nvrtc)$'
 
 if command -v clang++ >/dev/null; then
-  step "Short libFuzzer run of the parser (clang, ASan+UBSan)"
-  cmake -S "$root" -B "$root/build-fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  step "Short libFuzzer runs of the parser, the notebook reader and the worker's message decoder (clang, ASan+UBSan)"
+  cmake -S "$root" -B "$root/build-fuzz" -G Ninja "${launcher[@]}" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTILESCOPE_GUI=OFF -DTILESCOPE_TESTS=ON -DTILESCOPE_BENCHMARKS=OFF -DTILESCOPE_FUZZ=ON >/dev/null
-  if cmake --build "$root/build-fuzz" -j "$jobs" --target fuzz_parser 2>/dev/null; then
+  if cmake --build "$root/build-fuzz" -j "$jobs" --target fuzz_parser fuzz_notebook fuzz_worker_messages 2>/dev/null; then
     ctest --test-dir build-fuzz --output-on-failure -L fuzz
   else
     echo "no fuzz target built yet (tests/fuzz/fuzz_*.cpp)"

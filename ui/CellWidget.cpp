@@ -1,7 +1,9 @@
 #include "ui/CellWidget.h"
 
+#include <QLayout>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QResizeEvent>
 
 namespace tilescope::ui {
 namespace {
@@ -61,6 +63,26 @@ void CellWidget::showDiagnostic(int line, int column, const QString& message, Di
 void CellWidget::fitEditorHeight() {
   const int height = editor_->heightForContents();
   if (editor_->height() != height || editor_->minimumHeight() != height) editor_->setFixedHeight(height);
+}
+
+bool CellWidget::event(QEvent* event) {
+  const bool handled = QFrame::event(event);
+  // Something inside changed size: its layout has just run (layouts see the event first).
+  if (event->type() == QEvent::LayoutRequest) fitHeightToWidth();
+  return handled;
+}
+
+void CellWidget::resizeEvent(QResizeEvent* event) {
+  QFrame::resizeEvent(event);
+  if (event->size().width() != event->oldSize().width()) fitHeightToWidth();
+}
+
+void CellWidget::fitHeightToWidth() {
+  QLayout* cellLayout = layout();
+  if (!cellLayout) return;
+  const int height = cellLayout->hasHeightForWidth() ? cellLayout->totalHeightForWidth(width())
+                                                     : cellLayout->totalSizeHint().height();
+  if (height > 0 && (minimumHeight() != height || maximumHeight() != height)) setFixedHeight(height);
 }
 
 void CellWidget::paintEvent(QPaintEvent* event) {

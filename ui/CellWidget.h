@@ -27,6 +27,11 @@ public:
   virtual void setAppearance(const Appearance& appearance);
   void showDiagnostic(int line, int column, const QString& message, DiagnosticSeverity severity);
 
+  // A cell tells the notebook a fixed height, measured again only when its width or its contents
+  // change. Were it height-for-width (wrapped outputs are), every layout pass of the notebook would
+  // measure every cell's text anew: a Run all of n cells would cost n passes over n cells.
+  bool hasHeightForWidth() const override { return false; }
+
 signals:
   void sourceEdited(const QString& cellId);
   // The user clicked the cell (forEditing false) or put the cursor into its editor (true).
@@ -36,6 +41,8 @@ protected:
   // Subclasses create their editor in their constructor and hand it over here.
   void adoptEditor(CodeEditor* editor);
   void fitEditorHeight();
+  bool event(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
   void paintEvent(QPaintEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
 
@@ -43,6 +50,8 @@ protected:
   static constexpr int kSelectionBarWidth = 5;
 
 private:
+  void fitHeightToWidth();
+
   QString cellId_;
   CodeEditor* editor_ = nullptr;
   bool selected_ = false;

@@ -17,7 +17,7 @@ CodeCellWidget::CodeCellWidget(const notebook::Cell& cell, const Appearance& app
   prompt_ = new QLabel(this);
   prompt_->setAlignment(Qt::AlignTop | Qt::AlignRight);
   prompt_->setObjectName(QStringLiteral("prompt"));
-  row->addWidget(prompt_);
+  row->addWidget(prompt_, 0, Qt::AlignTop);  // it has a fixed size: keep it by the first line
 
   auto* column = new QVBoxLayout;
   column->setSpacing(4);
@@ -66,8 +66,11 @@ void CodeCellWidget::setAppearance(const Appearance& appearance) {
   QPalette palette = prompt_->palette();
   palette.setColor(QPalette::WindowText, appearance.theme.promptIn);
   prompt_->setPalette(palette);
-  // Wide enough for "[999]:" so editors line up whatever their count.
-  prompt_->setFixedWidth(QFontMetrics(promptFont).horizontalAdvance(QStringLiteral("[999]:")) + 4);
+  // Wide enough for "[999]:" so editors line up whatever their count. A fixed size also keeps a new
+  // prompt text from re-laying out the whole notebook (Qt skips that for widgets of fixed size): a
+  // long Run all changes every prompt twice.
+  const QFontMetrics metrics(promptFont);
+  prompt_->setFixedSize(metrics.horizontalAdvance(QStringLiteral("[999]:")) + 4, metrics.height() + 2);
   outputs_->setAppearance(appearance);
 }
 

@@ -3,16 +3,25 @@
 #include <Qsci/qscilexermarkdown.h>
 #include <Qsci/qscilexerpython.h>
 
+#include <QHelpEvent>
+#include <QCoreApplication>
 #include <QKeyEvent>
+#include <QLayout>
+#include <QScrollArea>
 #include <QScrollBar>
+#include <QToolTip>
+#include <QTimer>
 #include <algorithm>
 
+#include "ui/CodeCompletion.h"
 #include "ui/TritonApis.h"
 
 namespace tilescope::ui {
 namespace {
 constexpr int kSeverityCount = 3;
 constexpr int kTextLeftGapPx = 8;
+// Room kept between the caret's line and the edge of the notebook's viewport while typing.
+constexpr int kCaretMarginPx = 24;
 
 void colourPythonLexer(QsciLexerPython& lexer, const Theme& t) {
   using L = QsciLexerPython;
@@ -51,6 +60,8 @@ void colourMarkdownLexer(QsciLexerMarkdown& lexer, const Theme& t) {
 
 CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(parent), language_(language) {
   setObjectName(QStringLiteral("cellEditor"));
+  // QScintilla asks for WheelFocus: a wheel turned over a cell would put it into edit mode.
+  setFocusPolicy(Qt::StrongFocus);
   setUtf8(true);
   setFrameShape(QFrame::NoFrame);
   if (language == Language::Python) {
@@ -84,17 +95,15 @@ CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(paren
   setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
 
+  // QScintilla's own triggers stay off (no source): CodeCompletion opens the list, on Tab or a pause.
+  setAutoCompletionSource(QsciScintilla::AcsNone);
   if (language == Language::Python) {
-    setAutoCompletionSource(QsciScintilla::AcsAll);
-    setAutoCompletionThreshold(2);
+    completion_ = new CodeCompletion(this);
     setAutoCompletionCaseSensitivity(true);
     setAutoCompletionReplaceWord(true);
-    setAutoCompletionUseSingle(QsciScintilla::AcusNever);
     setCallTipsStyle(QsciScintilla::CallTipsContext);
     setCallTipsVisible(0);
     setCallTipsPosition(QsciScintilla::CallTipsBelowText);
-  } else {
-    setAutoCompletionSource(QsciScintilla::AcsNone);
   }
 
   for (int s = 0; s < kSeverityCount; ++s) {
@@ -121,7 +130,46 @@ CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(paren
     updateLineNumberMargin();
     emit heightForContentsChanged();
   });
+  connect(this, &QsciScintilla::cursorPositionChanged, this, &CodeEditor::queueKeepCaretVisible);
   updateLineNumberMargin();
+}
+
+bool CodeEditor::isTypedIn() const {
+  // Not hasFocus(): that also needs an active window, which a window without a window manager
+  // (Xvfb, kiosks) never becomes although its keys arrive.
+  return window()->focusWidget() == this;
+}
+
+void CodeEditor::callTip() {
+  if (!completion_ || completion_->caretOnScreen()) QsciScintilla::callTip();
+}
+
+void CodeEditor::queueKeepCaretVisible() {
+  // Only the editor being typed in moves the notebook; text set by the model must not.
+  if (!isTypedIn() || caretFollowQueued_) return;
+  caretFollowQueued_ = true;
+  // Queued: the line just added makes the editor (and the notebook) taller only once laid out.
+  QTimer::singleShot(0, this, [this] {
+    caretFollowQueued_ = false;
+    keepCaretVisible();
+  });
+}
+
+void CodeEditor::keepCaretVisible() {
+  QScrollArea* area = nullptr;
+  for (QWidget* w = parentWidget(); w && !area; w = w->parentWidget()) area = qobject_cast<QScrollArea*>(w);
+  if (!area || !area->widget() || !isTypedIn()) return;
+  // Lay out from this editor's cell up to the notebook's content, then let the scroll area take the
+  // new content height, so the caret's position and the scroll range are both current.
+  for (QWidget* w = parentWidget(); w && w != area->viewport(); w = w->parentWidget())
+    if (w->layout()) w->layout()->activate();
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+  const long pos = SendScintilla(SCI_GETCURRENTPOS);
+  const QPoint caret(static_cast<int>(SendScintilla(SCI_POINTXFROMPOSITION, 0UL, pos)),
+                     static_cast<int>(SendScintilla(SCI_POINTYFROMPOSITION, 0UL, pos)));
+  const QPoint inContent = viewport()->mapTo(area->widget(), caret);
+  const int lineHeight = std::max(1, textHeight(0));
+  area->ensureVisible(inContent.x(), inContent.y() + lineHeight / 2, 0, lineHeight / 2 + kCaretMarginPx);
 }
 
 void CodeEditor::setAppearance(const Appearance& appearance) {
@@ -203,6 +251,7 @@ void CodeEditor::showDiagnostic(int line, int column, const QString& message, Di
   }
   const QString existing = annotation(lineIndex);
   annotate(lineIndex, existing.isEmpty() ? note : existing + '\n' + note, annotationStyles_[s]);
+  diagnosticMessages_.append({lineIndex, message});
   ++diagnosticCount_;
   emit heightForContentsChanged();
 }
@@ -214,8 +263,39 @@ void CodeEditor::clearDiagnostics() {
     markerDeleteAll(markers_[s]);
   }
   clearAnnotations();
+  diagnosticMessages_.clear();
   diagnosticCount_ = 0;
   emit heightForContentsChanged();
+}
+
+QStringList CodeEditor::diagnosticMessages(int line) const {
+  QStringList out;
+  for (const auto& [lineIndex, message] : diagnosticMessages_)
+    if (lineIndex == line - 1) out << message;
+  return out;
+}
+
+bool CodeEditor::viewportEvent(QEvent* event) {
+  if (event->type() == QEvent::ToolTip && diagnosticCount_ > 0) {
+    // Anywhere on a marked line (its text, its margin or its annotation) tells what is wrong there.
+    auto* help = static_cast<QHelpEvent*>(event);
+    const long position = SendScintilla(SCI_POSITIONFROMPOINT, static_cast<unsigned long>(std::max(0, help->pos().x())),
+                                        static_cast<long>(help->pos().y()));
+    const int line = static_cast<int>(SendScintilla(SCI_LINEFROMPOSITION, static_cast<unsigned long>(std::max(0L, position))));
+    const QStringList messages = diagnosticMessages(line + 1);
+    const long lineTop = SendScintilla(SCI_POINTYFROMPOSITION, 0UL, SendScintilla(SCI_POSITIONFROMLINE, static_cast<unsigned long>(line)));
+    // The line (wrapped, it takes several display lines) and the annotation lines under it.
+    const long displayLines = SendScintilla(SCI_WRAPCOUNT, static_cast<unsigned long>(line)) +
+                              SendScintilla(SCI_ANNOTATIONGETLINES, static_cast<unsigned long>(line));
+    const bool onTheLine = help->pos().y() >= lineTop && help->pos().y() < lineTop + displayLines * textHeight(line);
+    if (!messages.isEmpty() && onTheLine) {
+      QToolTip::showText(help->globalPos(), messages.join('\n'), viewport());
+    } else {
+      QToolTip::hideText();
+    }
+    return true;
+  }
+  return QsciScintilla::viewportEvent(event);
 }
 
 int CodeEditor::heightForContents() const {
@@ -262,8 +342,10 @@ void CodeEditor::keyPressEvent(QKeyEvent* event) {
   }
   // Auto-indent decides by the style of the ":" ending the line, and Scintilla styles lazily (when
   // painting): style the text up to the cursor first so indentation never depends on a repaint.
+  if (completion_ && completion_->handleKeyPress(*event)) return;
   if (enter && lexer_) SendScintilla(SCI_COLOURISE, 0L, SendScintilla(SCI_GETCURRENTPOS));
   QsciScintilla::keyPressEvent(event);
+  if (completion_) completion_->afterKeyPress(*event);
 }
 
 void CodeEditor::focusInEvent(QFocusEvent* event) {

@@ -14,12 +14,12 @@ DeviceStatus CoreFacade::probeDevices() {
 
 CoreFacade::Loaded CoreFacade::loadNotebook(const QString& path) {
   notebook::LoadResult r = notebook::loadNotebook(path.toStdString());
-  return {std::move(r.notebook), QString::fromStdString(r.error)};
+  return {std::move(r.notebook), QString::fromStdString(r.error), r.duplicateIdsReplaced};
 }
 
 CoreFacade::Loaded CoreFacade::parseNotebook(const QByteArray& json, const QString& pathForMessages) {
   notebook::LoadResult r = notebook::parseNotebookJson(json.toStdString(), pathForMessages.toStdString());
-  return {std::move(r.notebook), QString::fromStdString(r.error)};
+  return {std::move(r.notebook), QString::fromStdString(r.error), r.duplicateIdsReplaced};
 }
 
 QString CoreFacade::saveNotebook(const notebook::Notebook& nb, const QString& path) {

@@ -23,6 +23,7 @@ public:
   struct Loaded {
     std::optional<notebook::Notebook> notebook;
     QString error;
+    int duplicateIdsReplaced = 0;  // cells that shared an id with an earlier cell and got a fresh one
   };
   static Loaded loadNotebook(const QString& path);
   static Loaded parseNotebook(const QByteArray& json, const QString& pathForMessages);

@@ -17,8 +17,11 @@ struct TracebackFrame {
   QString file;  // "<cell:ID>" for code of a notebook cell
   int line = 0;  // 1-based; 0 = unknown
   int column = 0;
-  QString text;
+  QString text;      // the source line; a diagnostic's source line with a caret line under it
+  QString severity;  // empty for a call frame; "error", "warning" or "note" for a kernel diagnostic
+  QString message;   // a diagnostic's message
   QString cellId() const;  // the ID of a "<cell:ID>" file, else empty
+  bool isDiagnostic() const { return !severity.isEmpty(); }
 };
 
 struct ExecutionError {
@@ -49,6 +52,7 @@ struct KernelLaunch {
   QString backend;  // "simulator" or "gpu"
   qint64 tracedPrograms = 0;
   QByteArray trace;
+  QString untracedReason;  // a simulated launch without a trace: why
 };
 
 enum class CellRunStatus { Ok, Error, Aborted };
@@ -75,13 +79,13 @@ public:
   // convention): such a cell's error does not drop the cells queued after it.
   void setExpectErrors(bool expect) { expectErrors_ = expect; }
   bool expectErrors() const { return expectErrors_; }
-  // Whether cells queued from now on report their kernel launches (kernelLaunched) with traces.
-  void setInspectLaunches(bool inspect) { inspectLaunches_ = inspect; }
-  bool inspectLaunches() const { return inspectLaunches_; }
   // Whether the cells queued from now on are tagged "gpu-only": the worker skips them, saying why,
   // unless kernels run on a GPU (core/host/GpuOnlyCells.h).
   void setGpuOnly(bool gpuOnly) { gpuOnly_ = gpuOnly; }
   bool gpuOnly() const { return gpuOnly_; }
+  // Whether cells queued from now on report their kernel launches (kernelLaunched) with traces.
+  void setInspectLaunches(bool inspect) { inspectLaunches_ = inspect; }
+  bool inspectLaunches() const { return inspectLaunches_; }
 
 signals:
   void executionStarted(const QString& cellId, int executionCount);
@@ -99,8 +103,8 @@ signals:
 private:
   bool warnOnOutOfBounds_ = false;
   bool expectErrors_ = false;
-  bool inspectLaunches_ = false;
   bool gpuOnly_ = false;
+  bool inspectLaunches_ = false;
 };
 
 }  // namespace tilescope::ui

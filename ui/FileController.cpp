@@ -33,9 +33,11 @@ FileController::FileController(NotebookModel* model, QWidget* dialogParent, std:
       dialogParent_(dialogParent),
       recovery_(recovery ? std::move(recovery) : std::make_unique<RecoveryStore>()) {
   askAboutUnsavedChanges = [this](const QString& name) {
-    const auto answer = QMessageBox::warning(
-        dialogParent_, tr("Unsaved changes"), tr("%1 has unsaved changes. Save them first?").arg(name),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    QMessageBox question(QMessageBox::Warning, tr("Unsaved changes"), tr("%1 has unsaved changes. Save them first?").arg(name),
+                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, dialogParent_);
+    question.setTextFormat(Qt::PlainText);  // the name is a file name, never HTML
+    question.setDefaultButton(QMessageBox::Save);
+    const auto answer = question.exec();
     return answer == QMessageBox::Save      ? UnsavedChoice::Save
            : answer == QMessageBox::Discard ? UnsavedChoice::Discard
                                             : UnsavedChoice::Cancel;
@@ -105,7 +107,12 @@ QString FileController::open(const QString& path) {
     setPath({}, info.absolutePath() + '/' + info.completeBaseName() + QStringLiteral(".ipynb"));
   }
   addRecent(absolute);
-  emit statusMessage(tr("Opened %1").arg(absolute));
+  if (loaded.duplicateIdsReplaced > 0)
+    emit statusMessage(tr("Opened %1. %n cell(s) had the id of an earlier cell (a hand-edited file?) and got a fresh "
+                          "one; saving keeps the fresh ids.", nullptr, loaded.duplicateIdsReplaced)
+                           .arg(absolute));
+  else
+    emit statusMessage(tr("Opened %1").arg(absolute));
   return {};
 }
 

@@ -6,6 +6,8 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QResizeEvent>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -28,13 +30,22 @@
 #include "ui/viz/PerformanceDock.h"
 
 namespace tilescope::ui {
+namespace {
+// Room for the title bar and borders a window manager adds around the window.
+const QSize kWindowFrameAllowance(16, 48);
+}  // namespace
 
 MainWindow::MainWindow(ExecutionClient* client, std::unique_ptr<RecoveryStore> recovery, QWidget* parent)
     : QMainWindow(parent) {
   ensureResourcesLoaded();
   setObjectName(QStringLiteral("mainWindow"));
   setWindowIcon(QIcon(QStringLiteral(":/icons/tilescope.svg")));
-  resize(1100, 800);
+  // Never larger than the screen, frame included: on an 800x600 or 1024x768 screen the toolbar's end
+  // would be off it.
+  QSize size(1100, 800);
+  if (const QScreen* screen = QGuiApplication::primaryScreen())
+    size = size.boundedTo(screen->availableGeometry().size() - kWindowFrameAllowance);
+  resize(size);
 
   model_ = new NotebookModel(this);
   view_ = new NotebookView(model_, this);
@@ -145,7 +156,21 @@ void MainWindow::buildToolBar() {
   auto* spacer = new QWidget(toolBar_);
   spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
   toolBar_->addWidget(spacer);
+  // Whatever does not fit even without text goes into the toolbar's extension menu (>>).
   toolBar_->addAction(presentationAction_);
+}
+
+void MainWindow::fitToolBarToWidth() {
+  // Text beside the icons while it fits; icons alone (the names are in the tooltips) when the window
+  // is narrow. The width with text is measured whenever text is shown: fonts change with presentation mode.
+  if (toolBar_->toolButtonStyle() == Qt::ToolButtonTextBesideIcon) toolBarWidthWithText_ = toolBar_->sizeHint().width();
+  const bool text = toolBarWidthWithText_ <= width();
+  toolBar_->setToolButtonStyle(text ? Qt::ToolButtonTextBesideIcon : Qt::ToolButtonIconOnly);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  if (toolBar_) fitToolBarToWidth();
 }
 
 void MainWindow::buildStatusBar() {
@@ -257,6 +282,8 @@ void MainWindow::setPresentationMode(bool on) {
   if (on) toolFont.setPointSizeF(toolFont.pointSizeF() * 1.15);
   toolBar_->setFont(toolFont);
   backendSelector_->setFont(toolFont);
+  toolBar_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);  // measured again in the new font
+  fitToolBarToWidth();
 }
 
 void MainWindow::applyIcons(const Theme& theme) {

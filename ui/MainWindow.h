@@ -47,6 +47,7 @@ public:
   ExecutionClient* executionClient() const { return client_; }
   BackendSelector* backendSelector() const { return backendSelector_; }
   NoticeBar* noticeBar() const { return notice_; }
+  QToolBar* toolBar() const { return toolBar_; }
   InspectorDock* inspectorDock() const { return inspector_; }
   PerformanceDock* performanceDock() const { return performance_; }
 
@@ -62,10 +63,12 @@ signals:
 
 protected:
   void closeEvent(QCloseEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
 private:
   void buildMenus();
   void buildToolBar();
+  void fitToolBarToWidth();
   void buildStatusBar();
   void connectControllers();
   void updateTitle();
@@ -85,6 +88,7 @@ private:
   InspectorDock* inspector_ = nullptr;  // the kernel inspector beside the notebook (ui/viz)
   PerformanceDock* performance_ = nullptr;  // benchmark curves and the SM timeline, tabbed with the inspector
   QToolBar* toolBar_ = nullptr;
+  int toolBarWidthWithText_ = 0;
   QAction* presentationAction_ = nullptr;
   QLabel* modeLabel_ = nullptr;
   QLabel* workerLabel_ = nullptr;

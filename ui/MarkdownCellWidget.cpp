@@ -12,6 +12,8 @@
 
 #include "core/notebook/CellOutputs.h"
 #include "ui/MarkdownText.h"
+#include "ui/NotebookResourceDocument.h"
+#include "ui/RichTextView.h"
 
 namespace tilescope::ui {
 
@@ -24,7 +26,16 @@ MarkdownCellWidget::MarkdownCellWidget(const notebook::Cell& cell, const Appeara
   renderer_ = new QTextBrowser(this);
   renderer_->setObjectName(QStringLiteral("markdownRenderer"));
   renderer_->setFrameShape(QFrame::NoFrame);
-  renderer_->setOpenExternalLinks(true);
+  // Images only from the attachments and the notebook's folder, read off the UI thread.
+  document_ = new NotebookResourceDocument(renderer_);
+  renderer_->setDocument(document_);
+  connect(document_, &NotebookResourceDocument::imageLoaded, this, [this] {
+    if (rendered_) fitRendererHeight();
+  });
+  // Following a link would load its target into this cell, read on the UI thread: web and mail
+  // links open outside, others do nothing.
+  renderer_->setOpenLinks(false);
+  connect(renderer_, &QTextBrowser::anchorClicked, this, &RichTextView::openWebLink);
   renderer_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   renderer_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   // Keys belong to the notebook in command mode; the rendered text is only clicked and read.
@@ -55,7 +66,7 @@ void MarkdownCellWidget::render() {
   const QString text = source().trimmed();
   QTextDocument* doc = renderer_->document();
   doc->setBaseUrl(QUrl::fromLocalFile(baseDirectory_ + '/'));
-  renderer_->setSearchPaths({baseDirectory_});
+  document_->setNotebookFolder(baseDirectory_);
   if (text.isEmpty()) {
     renderer_->setHtml(QStringLiteral("<p style='color:%1'><i>%2</i></p>")
                            .arg(appearance_.theme.mutedText.name(),

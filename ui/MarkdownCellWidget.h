@@ -7,6 +7,8 @@ class QTextBrowser;
 
 namespace tilescope::ui {
 
+class NotebookResourceDocument;
+
 class MarkdownCellWidget : public CellWidget {
   Q_OBJECT
 public:
@@ -22,6 +24,7 @@ public:
   void setBaseDirectory(const QString& directory);
   void setAppearance(const Appearance& appearance) override;
   QTextBrowser* renderer() const { return renderer_; }
+  NotebookResourceDocument* document() const { return document_; }
 
 protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -33,6 +36,7 @@ private:
   void useCodeFontForCode();
 
   QTextBrowser* renderer_;
+  NotebookResourceDocument* document_;
   nlohmann::json attachments_;
   QString baseDirectory_;
   bool rendered_ = false;

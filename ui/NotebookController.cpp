@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QKeyEvent>
+#include <QRegularExpression>
 
 #include "core/notebook/CellOutputs.h"
 #include "ui/BackendSelector.h"
@@ -32,6 +33,18 @@ NotebookController::NotebookController(NotebookModel* model, NotebookView* view,
   createActions();
   connectClient();
   view_->installEventFilter(this);
+  connect(model_, &NotebookModel::modelReset, this, &NotebookController::startFreshSession);
+}
+
+void NotebookController::startFreshSession() {
+  // Another notebook (opened, new or recovered) must not see the names the last one defined, and
+  // counts its runs from 1: each notebook gets its own worker, as each Jupyter notebook its kernel.
+  // A worker nothing ran in is as fresh as a new one.
+  if (!workerUsed_) return;
+  workerUsed_ = false;
+  startedCounts_.clear();
+  reportedErrors_.clear();
+  client_->restart();
 }
 
 void NotebookController::createActions() {
@@ -82,13 +95,7 @@ void NotebookController::createActions() {
 
 Backend NotebookController::backend() const { return selector_ ? selector_->backend() : Backend::Auto; }
 
-bool NotebookController::notebookWarnsOnOutOfBounds() const {
-  const nlohmann::json& metadata = model_->notebook().metadata;
-  const auto tilescope = metadata.find("tilescope");
-  if (tilescope == metadata.end() || !tilescope->is_object()) return false;
-  const auto policy = tilescope->find("out_of_bounds");
-  return policy != tilescope->end() && policy->is_string() && policy->get<std::string>() == "warn";
-}
+bool NotebookController::notebookWarnsOnOutOfBounds() const { return model_->notebook().warnsOnOutOfBounds(); }
 
 // ---- keys ----
 
@@ -219,8 +226,11 @@ void NotebookController::runCell(int index) {
   const QString id = model_->cellId(index);
   if (pending_.contains(id)) return;  // already queued: running it twice in a row helps nobody
   model_->clearOutputs(index);
-  if (CellWidget* widget = view_->cellWidget(index)) widget->editor()->clearDiagnostics();
+  // A cell not built yet has no markers to clear.
+  if (CellWidget* widget = view_->builtCellWidget(index)) widget->editor()->clearDiagnostics();
+  clearMarksOfLastRun(id);
   pending_.insert(id);
+  workerUsed_ = true;
   view_->setRunState(id, RunState::Queued);
   client_->setWarnOnOutOfBounds(notebookWarnsOnOutOfBounds());
   client_->setExpectErrors(cell.raisesException());
@@ -276,6 +286,7 @@ void NotebookController::runAbove() {
 void NotebookController::interrupt() { client_->interrupt(); }
 
 void NotebookController::restart() {
+  workerUsed_ = false;
   client_->restart();
   emit statusMessage(tr("Restarting the worker: variables from earlier cells are gone"));
 }
@@ -288,7 +299,7 @@ void NotebookController::connectClient() {
     startedCounts_.insert(id, count);
   });
   connect(client_, &ExecutionClient::streamOutput, this, [this](const QString& id, const QString& name, const QString& text) {
-    model_->appendStream(model_->indexOf(id), name, text);
+    model_->appendStream(model_->indexOf(id), name, readableLocations(id, text));
   });
   connect(client_, &ExecutionClient::richOutput, this, [this](const QString& id, const RichOutput& output) {
     // Blobs (program traces) are for the visualizers; the saved notebook keeps the MIME bundle.
@@ -305,10 +316,11 @@ void NotebookController::connectClient() {
   });
   connect(client_, &ExecutionClient::errorOutput, this, [this](const QString& id, const ExecutionError& error) {
     std::vector<std::string> traceback;
-    for (const TracebackFrame& frame : error.traceback) traceback.push_back(describeFrame(id, frame).toStdString());
+    for (const TracebackFrame& frame : error.traceback)
+      if (const QString line = describeFrame(id, frame, error); !line.isEmpty()) traceback.push_back(line.toStdString());
     model_->appendOutput(model_->indexOf(id), notebook::errorOutput(error.name.toStdString(), error.value.toStdString(), traceback));
     reportedErrors_.insert(id);
-    showErrorInCells(error);
+    showErrorInCells(id, error);
   });
   connect(client_, &ExecutionClient::cellFinished, this, [this](const QString& id, CellRunStatus status) {
     pending_.remove(id);
@@ -325,32 +337,92 @@ void NotebookController::connectClient() {
     if (pending_.isEmpty()) emit allRunsFinished();
   });
   connect(client_, &ExecutionClient::busyChanged, this, [this](bool busy) { actions_.interrupt->setEnabled(busy); });
-  connect(client_, &ExecutionClient::workerDied, this, &NotebookController::workerProblem);
+  connect(client_, &ExecutionClient::workerDied, this, [this](const QString& reason) {
+    workerUsed_ = false;  // the client starts a fresh one
+    emit workerProblem(reason);
+  });
 }
 
-QString NotebookController::describeFrame(const QString& runningCellId, const TracebackFrame& frame) const {
+QString NotebookController::describeLocation(const QString& runningCellId, const TracebackFrame& frame) const {
   const QString cellId = frame.cellId();
-  if (cellId.isEmpty())
-    return QStringLiteral("%1:%2:%3: %4").arg(frame.file).arg(frame.line).arg(frame.column).arg(frame.text);
+  if (cellId.isEmpty()) {
+    if (frame.file.isEmpty()) return {};  // a note that points nowhere
+    return QStringLiteral("%1:%2:%3").arg(frame.file).arg(frame.line).arg(frame.column);
+  }
   // "<cell:3f2a9c1d>" means nothing to a reader; the cell's prompt number does, as in Jupyter.
   const int index = model_->indexOf(cellId);
   const int count = cellId == runningCellId ? startedCounts_.value(cellId) : index >= 0 ? model_->cell(index).executionCount : 0;
   const QString cell = count > 0 ? tr("Cell [%1]").arg(count) : index >= 0 ? tr("Cell %1").arg(index + 1) : tr("A deleted cell");
-  return tr("%1, line %2, column %3: %4").arg(cell).arg(frame.line).arg(frame.column).arg(frame.text);
+  return tr("%1, line %2, column %3").arg(cell).arg(frame.line).arg(frame.column);
 }
 
-void NotebookController::showErrorInCells(const ExecutionError& error) {
+QString NotebookController::describeFrame(const QString& runningCellId, const TracebackFrame& frame,
+                                          const ExecutionError& error) const {
+  const QString where = describeLocation(runningCellId, frame);
+  if (!frame.isDiagnostic()) return where.isEmpty() ? frame.text : QStringLiteral("%1: %2").arg(where, frame.text);
+  // A diagnostic of the kernel: where, what (unless the error's own line says it already: each
+  // message once), then the code with a caret under the spot.
+  QString out = where;
+  if (frame.severity != QLatin1String("error") || frame.message != error.value)
+    out += (out.isEmpty() ? QString() : QStringLiteral(": ")) + frame.severity + QStringLiteral(": ") + frame.message;
+  if (!frame.text.isEmpty())
+    for (const QString& line : frame.text.split(QLatin1Char('\n'))) out += QStringLiteral("\n    ") + line;
+  return out;
+}
+
+QString NotebookController::readableLocations(const QString& runningCellId, const QString& text) const {
+  // Kernel warnings arrive as clang-style text, "<cell:ID>:3:12: warning: ...": name the cell as
+  // tracebacks do.
+  static const QRegularExpression internal(QStringLiteral(R"(<cell:([^>\s]+)>:(\d+):(\d+))"));
+  if (!text.contains(QLatin1String("<cell:"))) return text;
+  QString out;
+  qsizetype from = 0;
+  for (QRegularExpressionMatchIterator it = internal.globalMatch(text); it.hasNext();) {
+    const QRegularExpressionMatch m = it.next();
+    TracebackFrame frame;
+    frame.file = QStringLiteral("<cell:%1>").arg(m.captured(1));
+    frame.line = m.captured(2).toInt();
+    frame.column = m.captured(3).toInt();
+    out += text.mid(from, m.capturedStart() - from) + describeLocation(runningCellId, frame);
+    from = m.capturedEnd();
+  }
+  return out + text.mid(from);
+}
+
+void NotebookController::clearMarksOfLastRun(const QString& cellId) {
+  for (const QString& marked : markedBy_.take(cellId))
+    if (CellWidget* widget = view_->cellWidget(marked)) widget->editor()->clearDiagnostics();
+}
+
+void NotebookController::showErrorInCells(const QString& runningCellId, const ExecutionError& error) {
   const bool interrupted = error.name == QLatin1String("KeyboardInterrupt");
+  const QString headline = QStringLiteral("%1: %2").arg(error.name, error.value);
+  // A kernel error is marked where it is, in the kernel's own cell; the launch line then only says
+  // that the call came from there. Without one, the innermost frame of the call stack is the spot.
+  qsizetype innermostCall = -1;
+  bool locatedError = false;
+  for (qsizetype i = 0; i < error.traceback.size(); ++i) {
+    const TracebackFrame& frame = error.traceback[i];
+    if (!frame.isDiagnostic()) innermostCall = i;
+    else if (frame.severity == QLatin1String("error") && !frame.cellId().isEmpty() && frame.line > 0) locatedError = true;
+  }
   for (qsizetype i = 0; i < error.traceback.size(); ++i) {
     const TracebackFrame& frame = error.traceback[i];
     const QString cellId = frame.cellId();
     if (cellId.isEmpty() || frame.line <= 0) continue;
-    const bool innermost = i == error.traceback.size() - 1;
-    if (innermost)
-      view_->showDiagnostic(cellId, frame.line, frame.column, QStringLiteral("%1: %2").arg(error.name, error.value),
+    if (frame.severity == QLatin1String("error"))
+      view_->showDiagnostic(cellId, frame.line, frame.column, frame.message == error.value ? headline : frame.message,
+                            DiagnosticSeverity::Error);
+    else if (frame.severity == QLatin1String("warning"))
+      view_->showDiagnostic(cellId, frame.line, frame.column, tr("warning: %1").arg(frame.message), DiagnosticSeverity::Warning);
+    else if (frame.isDiagnostic())
+      view_->showDiagnostic(cellId, frame.line, frame.column, frame.message, DiagnosticSeverity::Info);
+    else if (i == innermostCall && !locatedError)
+      view_->showDiagnostic(cellId, frame.line, frame.column, headline,
                             interrupted ? DiagnosticSeverity::Info : DiagnosticSeverity::Error);
     else
       view_->showDiagnostic(cellId, frame.line, frame.column, tr("called from here"), DiagnosticSeverity::Info);
+    if (cellId != runningCellId) markedBy_[runningCellId].insert(cellId);
   }
 }
 

@@ -62,13 +62,17 @@ protected:
 
 private:
   void createActions();
+  void startFreshSession();
   bool handleKey(QKeyEvent* event);
   bool isDoublePress(int key);
   void runCells(const QList<int>& indices);
   void runCell(int index);
   void connectClient();
-  void showErrorInCells(const ExecutionError& error);
-  QString describeFrame(const QString& runningCellId, const TracebackFrame& frame) const;
+  void showErrorInCells(const QString& runningCellId, const ExecutionError& error);
+  void clearMarksOfLastRun(const QString& cellId);
+  QString describeFrame(const QString& runningCellId, const TracebackFrame& frame, const ExecutionError& error) const;
+  QString describeLocation(const QString& runningCellId, const TracebackFrame& frame) const;
+  QString readableLocations(const QString& runningCellId, const QString& text) const;
   Backend backend() const;
   bool notebookWarnsOnOutOfBounds() const;  // the notebook's {"tilescope": {"out_of_bounds": "warn"}}
 
@@ -80,7 +84,11 @@ private:
   QSet<QString> pending_;
   QHash<QString, int> startedCounts_;  // execution counts of cells started but not finished
   QSet<QString> reportedErrors_;       // cells whose run sent an error (an interrupt does too)
+  // Cells that a cell's last run put error markers into (a kernel error marks the kernel's own cell):
+  // running that cell again clears them.
+  QHash<QString, QSet<QString>> markedBy_;
   int errors_ = 0;
+  bool workerUsed_ = false;  // cells have run in the current worker: it holds their names
   int lastKey_ = 0;
   QElapsedTimer lastKeyTime_;
 };

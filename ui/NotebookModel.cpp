@@ -27,8 +27,21 @@ void NotebookModel::setClean() {
   emit dirtyChanged(false);
 }
 
+int NotebookModel::indexOf(const QString& cellId) const {
+  if (!indexValid_) {
+    indexById_.clear();
+    indexById_.reserve(notebook_.cells.size());
+    // emplace keeps the first of equal ids, as a search from the top would find.
+    for (size_t i = 0; i < notebook_.cells.size(); ++i) indexById_.emplace(notebook_.cells[i].id, static_cast<int>(i));
+    indexValid_ = true;
+  }
+  const auto found = indexById_.find(cellId.toStdString());
+  return found == indexById_.end() ? -1 : found->second;
+}
+
 void NotebookModel::reset(notebook::Notebook notebook, bool markDirty) {
   notebook_ = std::move(notebook);
+  cellsReordered();
   deleted_.clear();
   ++revision_;
   emit modelReset();
@@ -39,6 +52,7 @@ void NotebookModel::reset(notebook::Notebook notebook, bool markDirty) {
 int NotebookModel::insertCell(int index, notebook::CellType type, const QString& source) {
   index = std::clamp(index, 0, cellCount());
   notebook_.insertCell(static_cast<size_t>(index), type, source.toStdString());
+  cellsReordered();
   emit cellInserted(index);
   changed();
   return index;
@@ -49,6 +63,7 @@ void NotebookModel::deleteCell(int index) {
   deleted_.push_back({index, std::move(mutableCell(index))});
   if (deleted_.size() > kMaxUndoableDeletes) deleted_.erase(deleted_.begin());
   notebook_.cells.erase(notebook_.cells.begin() + index);
+  cellsReordered();
   emit cellRemoved(index);
   changed();
 }
@@ -61,6 +76,7 @@ int NotebookModel::undoDelete() {
   // The id may have been reused by a cell made since; ids must stay unique.
   if (notebook_.indexOfCell(restored.cell.id) >= 0) restored.cell.id = notebook_.newCellId();
   notebook_.cells.insert(notebook_.cells.begin() + index, std::move(restored.cell));
+  cellsReordered();
   emit cellInserted(index);
   changed();
   return index;
@@ -71,6 +87,7 @@ void NotebookModel::moveCell(int from, int to) {
   notebook::Cell moving = std::move(mutableCell(from));
   notebook_.cells.erase(notebook_.cells.begin() + from);
   notebook_.cells.insert(notebook_.cells.begin() + to, std::move(moving));
+  cellsReordered();
   emit cellMoved(from, to);
   changed();
 }

@@ -4,6 +4,7 @@
 // Indices are positions in the notebook; cell ids stay with a cell when it moves.
 #include <QObject>
 #include <QString>
+#include <unordered_map>
 #include <vector>
 
 #include "core/notebook/Notebook.h"
@@ -21,7 +22,9 @@ public:
 
   int cellCount() const { return static_cast<int>(notebook_.cells.size()); }
   const notebook::Cell& cell(int index) const { return notebook_.cells.at(static_cast<size_t>(index)); }
-  int indexOf(const QString& cellId) const { return notebook_.indexOfCell(cellId.toStdString()); }
+  // Position of the cell with this id, or -1. Constant time: outputs of a long Run all look their
+  // cell up by id for every message.
+  int indexOf(const QString& cellId) const;
   QString cellId(int index) const { return QString::fromStdString(cell(index).id); }
   QString source(int index) const { return QString::fromStdString(cell(index).source); }
 
@@ -60,6 +63,7 @@ signals:
 
 private:
   void changed();
+  void cellsReordered() { indexValid_ = false; }  // after any insert, removal or move of cells
   notebook::Cell& mutableCell(int index) { return notebook_.cells.at(static_cast<size_t>(index)); }
 
   struct DeletedCell {
@@ -70,6 +74,8 @@ private:
   std::vector<DeletedCell> deleted_;
   bool dirty_ = false;
   quint64 revision_ = 0;
+  mutable std::unordered_map<std::string, int> indexById_;  // rebuilt on demand after cellsReordered()
+  mutable bool indexValid_ = false;
 };
 
 }  // namespace tilescope::ui

@@ -3,6 +3,10 @@
 // a time (insert, remove, move, type change, outputs), keeps the selection and the mode (command
 // or edit, as in Jupyter), and in presentation mode shows only the selected cell. Keys are handled by
 // NotebookController, which filters this widget's events.
+// Cell widgets are built when they come into view (a CellPlaceholder of about their height stands in
+// until then), so a notebook of thousands of cells opens at once. When cells above the top of the
+// view change height (built, wrapped, outputs), the view keeps showing the same place (scroll
+// anchoring, as browsers do).
 #include <QHash>
 #include <QScrollArea>
 #include <QSet>
@@ -18,6 +22,7 @@ class QVBoxLayout;
 
 namespace tilescope::ui {
 
+class CellPlaceholder;
 class CellWidget;
 class CodeCellWidget;
 class NotebookModel;
@@ -30,10 +35,17 @@ public:
 
   NotebookView(NotebookModel* model, QWidget* parent = nullptr);
 
-  int cellCount() const { return static_cast<int>(cells_.size()); }
+  int cellCount() const { return static_cast<int>(slots_.size()); }
+  // The widget of a cell, built now if it was not yet (building is invisible to callers).
   CellWidget* cellWidget(int index) const;
   CellWidget* cellWidget(const QString& cellId) const;
   CodeCellWidget* codeCell(const QString& cellId) const;
+  // The widget of a cell if it has been built, else null: for changes a widget built later reads
+  // from the model anyway.
+  CellWidget* builtCellWidget(int index) const;
+  int builtCellCount() const;
+  // Scrolls so that the selected cell is in view (deferred until the layout has run, as selecting does).
+  void scrollToSelected();
 
   int selectedIndex() const { return selected_; }
   QString selectedCellId() const;
@@ -64,9 +76,29 @@ signals:
   void selectionChanged(int index);
   void modeChanged(tilescope::ui::NotebookView::Mode mode);
 
+protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+  void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+
 private:
+  // One cell: its widget once built, before that a placeholder of about its height.
+  struct Slot {
+    QString cellId;
+    CellWidget* cell = nullptr;
+    CellPlaceholder* placeholder = nullptr;  // owned by the view (a layout item)
+    int top() const;  // in the content, as last laid out
+    int bottom() const;
+  };
+
   CellWidget* createCellWidget(int index, bool markdownRendered);
-  void insertCellWidget(int index, bool markdownRendered);
+  void insertSlot(int index, bool build, bool markdownRendered);
+  void removeSlotFromLayout(const Slot& slot);  // and deletes what stood for the cell
+  CellWidget* build(int index);
+  void applyViewStateTo(int index);  // selection, run state, presentation visibility of a built cell
+  void buildTopCells();
+  void buildCellsInView();
+  int slotIndexOf(const QString& cellId) const;
   void rebuild();
   void onCellInserted(int index);
   void onCellRemoved(int index);
@@ -77,13 +109,26 @@ private:
   void updateSelectionDecoration();
   void updatePresentationVisibility();
   void setMode(Mode mode);
-  void scrollToSelected();
+
+  // Scroll anchoring: the cell at the top of the view and how far into it the view starts; after the
+  // layout changes, the view scrolls by as much as that cell moved.
+  void rememberScrollAnchor();
+  void restoreScrollAnchor();
+  void settleLayout();  // lays out the cells and updates the scroll range now, not at the next event
+  void scheduleLayoutFollowUp();
+  void followLayout();  // after a layout change or a scroll: keep the anchor, build cells come into view
 
   NotebookModel* model_;
   QWidget* content_;
   QVBoxLayout* layout_;
   QLabel* presentationHeader_;
-  std::vector<CellWidget*> cells_;  // same order as the model
+  std::vector<Slot> slots_;  // same order as the model
+  QHash<QString, RunState> runStates_;  // cells queued or running (a cell built later shows it too)
+  QString anchorId_;
+  int anchorOffset_ = 0;
+  bool adjustingScroll_ = false;  // the scroll position is being set by the anchoring itself
+  bool followUpPending_ = false;
+  bool othersHidden_ = false;     // presentation mode has hidden the cells but the selected one
   int selected_ = -1;
   Mode mode_ = Mode::Command;
   Appearance appearance_;

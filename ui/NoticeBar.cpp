@@ -15,6 +15,9 @@ NoticeBar::NoticeBar(QWidget* parent) : QFrame(parent), theme_(Theme::lightTheme
   message_ = new QLabel(this);
   message_->setObjectName(QStringLiteral("noticeText"));
   message_->setWordWrap(true);
+  // Notices quote file names and notebook contents: never taken for HTML (an <img> in a file name
+  // would make the label read that path, on the UI thread).
+  message_->setTextFormat(Qt::PlainText);
   message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   row->addWidget(message_, 1);
   buttonRow_ = new QHBoxLayout;

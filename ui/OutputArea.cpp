@@ -14,6 +14,7 @@
 
 #include "core/notebook/CellOutputs.h"
 #include "ui/BenchmarkPlot.h"
+#include "ui/RichTextView.h"
 
 namespace tilescope::ui {
 using nlohmann::json;
@@ -64,8 +65,8 @@ OutputArea::OutputArea(QWidget* parent) : QWidget(parent) {
 void OutputArea::setOutputs(const json& outputs) {
   const size_t count = outputs.is_array() ? outputs.size() : 0;
   while (shown_.size() > count) {
-    delete labels_.back();
-    labels_.pop_back();
+    delete widgets_.back();
+    widgets_.pop_back();
     shown_.pop_back();
     plainTexts_.pop_back();
   }
@@ -73,18 +74,18 @@ void OutputArea::setOutputs(const json& outputs) {
     const json& output = outputs[i];
     if (i < shown_.size()) {
       if (shown_[i] == output) continue;
-      QLabel* fresh = render(output);
-      layout_->replaceWidget(labels_[i], fresh);
-      delete labels_[i];
-      labels_[i] = fresh;
+      QWidget* fresh = render(output);
+      layout_->replaceWidget(widgets_[i], fresh);
+      delete widgets_[i];
+      widgets_[i] = fresh;
       shown_[i] = output;
       plainTexts_[i] = fresh->property("plainText").toString();
     } else {
-      QLabel* label = render(output);
-      layout_->addWidget(label);
-      labels_.push_back(label);
+      QWidget* widget = render(output);
+      layout_->addWidget(widget);
+      widgets_.push_back(widget);
       shown_.push_back(output);
-      plainTexts_.push_back(label->property("plainText").toString());
+      plainTexts_.push_back(widget->property("plainText").toString());
     }
   }
   setVisible(count > 0);
@@ -128,18 +129,33 @@ bool OutputArea::exportBenchmark(int index, const QString& path, QString* error)
   return BenchmarkPlot::save(*spec, appearance_.theme, path, error);
 }
 
-QLabel* OutputArea::render(const json& output) {
+QWidget* OutputArea::render(const json& output) {
+  const std::string type = notebook::textField(output, "output_type");
+  QPixmap image;
+  if (type == "execute_result" || type == "display_data") {
+    const json data = notebook::objectField(output, "data");
+    image = imageFromBundle(data, appearance_.theme);
+    // HTML and markdown go to a document that reads no local file (NotebookResourceDocument): a
+    // QLabel's own document reads any path an <img> names, on this thread.
+    if (image.isNull() && (data.contains("text/markdown") || data.contains("text/html"))) {
+      const bool markdown = data.contains("text/markdown");
+      auto* view = new RichTextView(qstr(notebook::joinLines(data[markdown ? "text/markdown" : "text/html"])),
+                                    markdown ? RichTextView::Format::Markdown : RichTextView::Format::Html, this);
+      // Its "plainText" is QTextEdit's own property (setting it would replace the rich text).
+      style(view, output);
+      return view;
+    }
+  }
   auto* label = new QLabel(this);
   label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
   label->setWordWrap(true);
   label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   label->setOpenExternalLinks(true);
-  const std::string type = output.value("output_type", "");
   if (type == "execute_result" || type == "display_data") {
-    const json data = output.value("data", json::object());
-    if (QPixmap image = imageFromBundle(data, appearance_.theme); !image.isNull()) {
+    if (!image.isNull()) {
       label->setPixmap(image);
       label->setWordWrap(false);
+      const json data = notebook::objectField(output, "data");
       if (data.contains(BenchmarkPlot::kMimeType)) {
         // Screen readers and tooltips get the chart's title, "(simulated)" included.
         const QString description = tr("Benchmark chart: %1").arg(BenchmarkPlot::title(data[BenchmarkPlot::kMimeType]));
@@ -148,19 +164,13 @@ QLabel* OutputArea::render(const json& output) {
         // Right-click exports the chart (PNG/SVG/PDF) or its numbers (CSV).
         label->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(label, &QLabel::customContextMenuRequested, this, [this, label](const QPoint& at) {
-          const auto it = std::find(labels_.begin(), labels_.end(), label);
-          if (it == labels_.end()) return;
-          QMenu* menu = createBenchmarkMenu(static_cast<int>(it - labels_.begin()));
+          const auto it = std::find(widgets_.begin(), widgets_.end(), label);
+          if (it == widgets_.end()) return;
+          QMenu* menu = createBenchmarkMenu(static_cast<int>(it - widgets_.begin()));
           menu->setAttribute(Qt::WA_DeleteOnClose);
           menu->popup(label->mapToGlobal(at));
         });
       }
-    } else if (data.contains("text/markdown")) {
-      label->setTextFormat(Qt::MarkdownText);
-      label->setText(qstr(notebook::joinLines(data["text/markdown"])));
-    } else if (data.contains("text/html")) {
-      label->setTextFormat(Qt::RichText);
-      label->setText(qstr(notebook::joinLines(data["text/html"])));
     } else {
       label->setTextFormat(Qt::PlainText);
       label->setText(truncatedStream(qstr(notebook::outputPlainText(output))));
@@ -186,20 +196,22 @@ QLabel* OutputArea::render(const json& output) {
   return label;
 }
 
-void OutputArea::style(QLabel* label, const json& output) const {
+void OutputArea::style(QWidget* widget, const json& output) const {
   const Theme& t = appearance_.theme;
-  const std::string type = output.value("output_type", "");
+  const std::string type = notebook::textField(output, "output_type");
   const bool isError = type == "error";
-  const bool isStderr = type == "stream" && output.value("name", "") == "stderr";
-  label->setFont(appearance_.outputFont);
-  QPalette palette = label->palette();
+  const bool isStderr = type == "stream" && notebook::textField(output, "name") == "stderr";
+  widget->setFont(appearance_.outputFont);
+  QPalette palette = widget->palette();
   palette.setColor(QPalette::WindowText, isError ? t.errorText : t.text);
+  palette.setColor(QPalette::Text, isError ? t.errorText : t.text);  // rich outputs' text
+  palette.setColor(QPalette::Base, t.cellBackground);
   palette.setColor(QPalette::Link, t.link);
   palette.setColor(QPalette::Window, isError ? t.errorBackground : isStderr ? t.stderrBackground : t.cellBackground);
-  label->setPalette(palette);
-  label->setAutoFillBackground(isError || isStderr);
-  label->setContentsMargins(isError || isStderr ? 6 : 2, 2, 2, 2);
-  label->setProperty("outputType", QString::fromStdString(type));
+  widget->setPalette(palette);
+  widget->setAutoFillBackground(isError || isStderr);
+  widget->setContentsMargins(isError || isStderr ? 6 : 2, 2, 2, 2);
+  widget->setProperty("outputType", QString::fromStdString(type));
 }
 
 void OutputArea::setAppearance(const Appearance& appearance) {
@@ -208,14 +220,14 @@ void OutputArea::setAppearance(const Appearance& appearance) {
   if (themeChanged) {
     // Plots are drawn in the theme's colours: draw them again.
     const json outputs(shown_);
-    for (QLabel* label : labels_) delete label;
-    labels_.clear();
+    for (QWidget* widget : widgets_) delete widget;
+    widgets_.clear();
     shown_.clear();
     plainTexts_.clear();
     setOutputs(outputs);
     return;
   }
-  for (size_t i = 0; i < labels_.size(); ++i) style(labels_[i], shown_[i]);
+  for (size_t i = 0; i < widgets_.size(); ++i) style(widgets_[i], shown_[i]);
 }
 
 QString OutputArea::plainText() const {
@@ -224,14 +236,16 @@ QString OutputArea::plainText() const {
   return parts.join('\n');
 }
 
-QLabel* OutputArea::outputLabel(int index) const {
-  return index >= 0 && index < outputCount() ? labels_[static_cast<size_t>(index)] : nullptr;
+QWidget* OutputArea::outputWidget(int index) const {
+  return index >= 0 && index < outputCount() ? widgets_[static_cast<size_t>(index)] : nullptr;
 }
+
+QLabel* OutputArea::outputLabel(int index) const { return qobject_cast<QLabel*>(outputWidget(index)); }
 
 QStringList OutputArea::links() const {
   QStringList out;
   for (size_t i = 0; i < shown_.size(); ++i) {
-    if (shown_[i].value("output_type", "") != "error") continue;
+    if (notebook::textField(shown_[i], "output_type") != "error") continue;
     for (const QString& line : plainTexts_[i].split('\n'))
       if (const std::optional<TracebackLink> link = TracebackLink::fromTracebackLine(line)) out << link->href();
   }

@@ -26,7 +26,9 @@ public:
   int outputCount() const { return static_cast<int>(shown_.size()); }
   // All shown text, outputs separated by newlines (tests, copy).
   QString plainText() const;
-  // The label showing output i (tests).
+  // The widget showing output i: a QLabel, or a RichTextView for HTML and markdown (tests).
+  QWidget* outputWidget(int index) const;
+  // The same when it is a label (text, images, errors), else nullptr (tests).
   QLabel* outputLabel(int index) const;
   // The traceback links of every shown error, in order (tests).
   QStringList links() const;
@@ -43,14 +45,14 @@ signals:
   void locationActivated(const tilescope::ui::TracebackLink& link);
 
 private:
-  QLabel* render(const nlohmann::json& output);
+  QWidget* render(const nlohmann::json& output);
   const nlohmann::json* benchmarkSpec(int index) const;
-  void style(QLabel* label, const nlohmann::json& output) const;
+  void style(QWidget* widget, const nlohmann::json& output) const;
 
   QVBoxLayout* layout_;
   std::vector<nlohmann::json> shown_;
-  std::vector<QLabel*> labels_;
-  std::vector<QString> plainTexts_;  // what each label shows, without markup
+  std::vector<QWidget*> widgets_;
+  std::vector<QString> plainTexts_;  // what each widget shows, without markup
   Appearance appearance_;
 };
 

@@ -4,7 +4,6 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFontComboBox>
-#include <QFontDatabase>
 #include <QFormLayout>
 #include <QPushButton>
 #include <QSpinBox>
@@ -31,8 +30,8 @@ PreferencesDialog::PreferencesDialog(const Preferences& current, QWidget* parent
 
   editorFont_ = new QFontComboBox(this);
   editorFont_->setFontFilters(QFontComboBox::MonospacedFonts);
-  editorFont_->setCurrentFont(current.editorFontFamily.isEmpty() ? QFontDatabase::systemFont(QFontDatabase::FixedFont)
-                                                                 : QFont(current.editorFontFamily));
+  // The font really in use: the saved family or the fixed-pitch fallback that replaced it.
+  editorFont_->setCurrentFont(monospaceFont(current.editorPointSize, current.editorFontFamily));
   form->addRow(tr("Code font:"), editorFont_);
   editorSize_ = pointSizeBox(current.editorPointSize, this);
   form->addRow(tr("Code size:"), editorSize_);

@@ -16,9 +16,15 @@ const QString kLockFile = QStringLiteral("owner.lock");
 const QString kNotebookFile = QStringLiteral("notebook.ipynb");
 const QString kInfoFile = QStringLiteral("info.json");
 
+// Recovery copies hold the user's unsaved work: readable by the user alone, whatever the umask.
+constexpr QFileDevice::Permissions kOwnerOnly = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
+constexpr QFileDevice::Permissions kOwnerOnlyFolder = kOwnerOnly | QFileDevice::ExeOwner;
+
 bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error) {
   QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+  // Set on the temporary file before anything is written into it; the rename keeps it.
+  if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(kOwnerOnly) || file.write(bytes) != bytes.size() ||
+      !file.commit()) {
     *error = QStringLiteral("%1: %2").arg(path, file.errorString());
     return false;
   }
@@ -44,7 +50,9 @@ QString RecoveryStore::defaultRoot() {
 bool RecoveryStore::ensureSessionLocked(QString* error) {
   if (!sessionDir_.isEmpty()) return true;
   const QString dir = root_ + '/' + QUuid::createUuid().toString(QUuid::WithoutBraces);
-  if (!QDir().mkpath(dir)) {
+  // The root is ours alone too (older versions made it 0755): nobody else may even list the copies.
+  if (!QDir().mkpath(root_) || !QFile::setPermissions(root_, kOwnerOnlyFolder) ||
+      !QDir().mkdir(dir, kOwnerOnlyFolder)) {
     *error = QStringLiteral("cannot create %1").arg(dir);
     return false;
   }

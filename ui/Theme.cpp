@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QFontDatabase>
+#include <QFontInfo>
 #include <QPalette>
 #include <QStyleFactory>
 
@@ -89,12 +90,35 @@ Theme Theme::darkTheme() {
   return t;
 }
 
+namespace {
+// Tried in order when neither the chosen family nor the system's fixed font is really fixed-pitch.
+// fontconfig marks some "mono" families as dual-width (Noto Sans Mono, the usual system fixed font
+// once fonts-noto-mono is installed), and tables printed in them do not line up.
+const char* const kKnownMonospaceFamilies[] = {
+    "DejaVu Sans Mono", "Liberation Mono", "Noto Mono",     "Ubuntu Mono", "Source Code Pro",
+    "Fira Mono",        "Hack",            "Cascadia Mono", "Menlo",       "Consolas",
+    "Courier New",      "Nimbus Mono PS",  "FreeMono",      "Courier"};
+
+QFont withFamily(QFont font, const QString& family) {
+  font.setFamily(family);
+  return font;
+}
+}  // namespace
+
 QFont monospaceFont(double pointSize, const QString& family) {
   QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-  if (!family.isEmpty()) font.setFamily(family);
   font.setStyleHint(QFont::Monospace);
   font.setPointSizeF(pointSize);
-  return font;
+  // QFontInfo tells what the font database really resolved the request to.
+  if (!family.isEmpty() && QFontInfo(withFamily(font, family)).fixedPitch()) return withFamily(font, family);
+  if (QFontInfo(font).fixedPitch()) return font;
+  for (const char* known : kKnownMonospaceFamilies) {
+    const QString name = QString::fromLatin1(known);
+    if (!QFontDatabase::hasFamily(name)) continue;
+    const QFont candidate = withFamily(font, name);
+    if (QFontInfo(candidate).fixedPitch()) return candidate;
+  }
+  return font;  // no fixed-pitch family installed: the closest the system has
 }
 
 Theme Theme::named(const QString& name) { return name == QLatin1String("dark") ? darkTheme() : lightTheme(); }

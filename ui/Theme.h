@@ -28,7 +28,8 @@ struct Theme {
   void applyTo(QApplication& app) const;  // Fusion style and this palette
 };
 
-// The system's fixed-width font (or family, when given) at this size.
+// A fixed-pitch font at this size, as QFontInfo confirms: the given family if it is one, else the
+// system's fixed-width font if it is one, else the first installed of a list of known monospace families.
 QFont monospaceFont(double pointSize, const QString& family = {});
 
 struct Appearance {

@@ -27,7 +27,8 @@ ExecutionError parseError(const json& message) {
   ExecutionError error{str(message, "ename"), str(message, "evalue"), {}};
   for (const json& frame : message.value("traceback", json::array()))
     if (frame.is_object())
-      error.traceback.append({str(frame, "file"), integer(frame, "line"), integer(frame, "col"), str(frame, "text")});
+      error.traceback.append({str(frame, "file"), integer(frame, "line"), integer(frame, "col"), str(frame, "text"),
+                              str(frame, "severity"), str(frame, "message")});
   return error;
 }
 
@@ -124,7 +125,7 @@ void WorkerProcessClient::stopProcess() {
 void WorkerProcessClient::runCell(const QString& cellId, const QString& code, Backend backend) {
   const bool wasBusy = isBusy();
   queue_.push_back(
-      {QStringLiteral("r%1").arg(nextRequestNumber_++), cellId, code, backend, warnOnOutOfBounds(), expectErrors(), inspectLaunches(), gpuOnly()});
+      {QStringLiteral("r%1").arg(nextRequestNumber_++), cellId, code, backend, warnOnOutOfBounds(), expectErrors(), gpuOnly(), inspectLaunches()});
   if (!wasBusy) emit busyChanged(true);
   if (!process_ || state_ == State::Dead) launchProcess();
   sendNextRequest();
@@ -140,8 +141,8 @@ void WorkerProcessClient::sendNextRequest() {
                {"code", running_->code.toStdString()},
                {"backend", backendName(running_->backend).toStdString()},
                {"out_of_bounds", running_->warnOnOutOfBounds ? "warn" : "stop"},
-               {"inspect", running_->inspect},
-               {"gpu_only", running_->gpuOnly}});
+               {"gpu_only", running_->gpuOnly},
+               {"inspect", running_->inspect}});
   setState(State::Busy);
 }
 
@@ -271,6 +272,7 @@ void WorkerProcessClient::handleMessage(const json& message, QList<BinaryBlob> b
     for (size_t i = 0; i < 3 && i < grid.size(); ++i) launch.grid[i] = grid[i].is_number_integer() ? grid[i].get<qint64>() : 1;
     launch.backend = str(message, "backend");
     launch.tracedPrograms = integer(message, "traced_programs");
+    launch.untracedReason = str(message, "untraced_reason");
     for (const BinaryBlob& blob : blobs)
       if (blob.mimeType == QLatin1String("application/vnd.tilescope.trace")) launch.trace = blob.bytes;
     emit kernelLaunched(cellId, launch);

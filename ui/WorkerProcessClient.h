@@ -52,8 +52,8 @@ private:
     Backend backend;
     bool warnOnOutOfBounds = false;
     bool expectErrors = false;
-    bool inspect = false;
     bool gpuOnly = false;
+    bool inspect = false;
   };
 
   void launchProcess();

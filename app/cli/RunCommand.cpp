@@ -1,15 +1,18 @@
 // tilescope-cli run: runs a Python script, or every code cell of a notebook in order, through the
 // host interpreter (no Python needed), printing output as it comes.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "app/cli/CommandTimeout.h"
 #include "app/cli/Commands.h"
 #include "core/gpu/DeviceReport.h"
 #include "core/host/GpuOnlyCells.h"
 #include "core/host/HostExecutor.h"
 #include "core/notebook/NotebookFile.h"
+#include "core/sim/PidFilter.h"
 
 namespace tilescope::cli {
 
@@ -18,11 +21,11 @@ namespace {
 const char* kUsage =
     "usage: tilescope-cli run FILE.py|FILE.ipynb [--backend sim|gpu|auto] [--trace DIR] [--pid-filter EXPR]\n"
     "                         [--out OUT.ipynb] [--allow-errors] [--out-of-bounds stop|warn]\n"
-    "                         [--program-timing FILE.jsonl]\n"
+    "                         [--program-timing FILE.jsonl] [--timeout SECONDS]\n"
     "\n"
     "Runs a script, or every code cell of a notebook in order (cells share one namespace), with\n"
     "tilescope's host interpreter; kernels run on the simulator. Exits 0 on success, 1 when the code\n"
-    "raises (a failed assert included), 2 on bad arguments.\n"
+    "raises (a failed assert included), 2 on bad arguments, 124 when --timeout was hit.\n"
     "\n"
     "  --backend B       sim (default), gpu, or auto (the GPU when there is one, else the simulator)\n"
     "  --trace DIR       write a trace of every kernel launch to DIR (one .tstrace file per launch)\n"
@@ -35,6 +38,8 @@ const char* kUsage =
     "  --program-timing F  GPU: every program records its SM and start/end times (%smid, %globaltimer);\n"
     "                    one JSON line per launch is written to F: {\"kernel\", \"launch\", \"grid\",\n"
     "                    \"programs\": [[x, y, z, sm, start_ns, end_ns], ...]} (ns from the launch's first start)\n"
+    "  --timeout S       stop after S seconds (an endless loop in host code or in a kernel included) and\n"
+    "                    exit with code 124, saying the timeout was hit\n"
     "Notebook cells tagged 'raises-exception' (Jupyter's convention) may fail: their error is shown\n"
     "and the run goes on. Cells tagged 'gpu-only' (benchmarks at GPU sizes) run only when kernels run on\n"
     "a GPU; on the simulator they are skipped and their output says so.\n";
@@ -49,6 +54,7 @@ struct Options {
   bool allowErrors = false;
   bool stopOnOutOfBounds = true;
   bool outOfBoundsGiven = false;
+  double timeoutSeconds = 0;  // 0: no limit
 };
 
 bool endsWith(const std::string& s, const std::string& suffix) {
@@ -98,15 +104,14 @@ int finish(const host::HostExecutor& executor, const host::ExecutionOutcome& out
   return 1;
 }
 
-int runScript(host::HostExecutor& executor, const Options& o, const std::string& text) {
+int runScript(host::HostExecutor& executor, const Options& o, const std::string& text, host::CancelToken& cancel) {
   Recorder recorder;
   const host::ExecutionCallbacks cb = recorder.callbacks();
-  host::CancelToken cancel;
   const host::ExecutionOutcome outcome = executor.run(std::make_shared<lang::SourceFile>(o.path, text), false, cb, &cancel);
   return finish(executor, outcome);
 }
 
-int runNotebook(host::HostExecutor& executor, const Options& o) {
+int runNotebook(host::HostExecutor& executor, const Options& o, host::CancelToken& cancel) {
   notebook::LoadResult loaded = notebook::loadNotebook(o.path);
   if (!loaded.notebook) {
     std::fprintf(stderr, "tilescope-cli run: %s\n", loaded.error.c_str());
@@ -115,11 +120,7 @@ int runNotebook(host::HostExecutor& executor, const Options& o) {
   notebook::Notebook nb = std::move(*loaded.notebook);
   // A notebook may turn the simulator's out-of-bounds stops off for itself (metadata
   // tilescope.out_of_bounds = "warn"); --out-of-bounds on the command line wins.
-  if (!o.outOfBoundsGiven) {
-    const auto ts = nb.metadata.find("tilescope");
-    if (ts != nb.metadata.end() && ts->is_object() && ts->value("out_of_bounds", "stop") == "warn")
-      executor.launchSettings().stopOnOutOfBounds = false;
-  }
+  if (!o.outOfBoundsGiven && nb.warnsOnOutOfBounds()) executor.launchSettings().stopOnOutOfBounds = false;
   int status = 0;
   int count = 0;
   bool stopped = false;
@@ -138,7 +139,6 @@ int runNotebook(host::HostExecutor& executor, const Options& o) {
       cb.stream("stdout", host::gpuOnlySkipMessage());
       continue;
     }
-    host::CancelToken cancel;
     // Cells are named like "nb.ipynb[3]" so that tracebacks and kernel errors say which cell.
     auto file = std::make_shared<lang::SourceFile>(o.path + "[" + std::to_string(count) + "]", cell.source);
     const host::ExecutionOutcome outcome = executor.run(file, true, cb, &cancel);
@@ -159,7 +159,7 @@ int runNotebook(host::HostExecutor& executor, const Options& o) {
       const bool expected = cell.raisesException() && outcome.status == host::ExecutionOutcome::Status::Error;
       if (!expected) {
         status = failure;
-        stopped = !o.allowErrors;
+        stopped = !o.allowErrors || cancel.cancelled();  // after a timeout nothing more runs
       }
     }
   }
@@ -198,8 +198,22 @@ int runRun(const Args& args) {
       if (!value(o.programTiming)) return 2;
     } else if (a == "--pid-filter") {
       if (!value(o.pidFilter)) return 2;
+      // Checked now, so a typo is a usage error before anything runs, not a failure at the first launch.
+      if (const sim::PidFilterParseResult f = sim::PidFilter::parse(o.pidFilter); !f.filter) {
+        std::fprintf(stderr, "tilescope-cli run: --pid-filter '%s': %s\n", o.pidFilter.c_str(), f.error.c_str());
+        return 2;
+      }
     } else if (a == "--out") {
       if (!value(o.out)) return 2;
+    } else if (a == "--timeout") {
+      std::string seconds;
+      if (!value(seconds)) return 2;
+      const std::optional<double> parsed = CommandTimeout::parseSeconds(seconds);
+      if (!parsed) {
+        std::fprintf(stderr, "tilescope-cli run: --timeout takes a positive number of seconds, not '%s'\n", seconds.c_str());
+        return 2;
+      }
+      o.timeoutSeconds = *parsed;
     } else if (a == "--allow-errors") {
       o.allowErrors = true;
     } else if (a == "--out-of-bounds") {
@@ -226,6 +240,10 @@ int runRun(const Args& args) {
     return 2;
   }
   host::HostExecutor executor;
+  // The limit covers everything from here: the device probe and warm-up too.
+  host::CancelToken cancel;
+  CommandTimeout timeout("run", o.timeoutSeconds, &cancel);
+  auto finished = [&](int status) { return timeout.expired() ? timeout.report() : status; };
   if (o.backend == "sim" || o.backend == "simulator") {
     executor.setBackend(host::Backend::Simulator);
   } else if (o.backend == "gpu" || o.backend == "auto") {
@@ -258,7 +276,12 @@ int runRun(const Args& args) {
     executor.launchSettings().programTimingPath = o.programTiming;
   }
 
-  if (endsWith(o.path, ".ipynb")) return runNotebook(executor, o);
+  if (endsWith(o.path, ".ipynb")) return finished(runNotebook(executor, o, cancel));
+  std::error_code ec;
+  if (std::filesystem::is_directory(o.path, ec)) {
+    std::fprintf(stderr, "tilescope-cli run: '%s' is a folder; give a .py script or a .ipynb notebook\n", o.path.c_str());
+    return 1;
+  }
   std::ifstream f(o.path, std::ios::binary);
   if (!f) {
     std::fprintf(stderr, "tilescope-cli run: cannot read '%s'\n", o.path.c_str());
@@ -270,7 +293,7 @@ int runRun(const Args& args) {
     std::fprintf(stderr, "tilescope-cli run: --out writes notebooks; '%s' is a script (run the .ipynb instead)\n", o.path.c_str());
     return 2;
   }
-  return runScript(executor, o, text.str());
+  return finished(runScript(executor, o, text.str(), cancel));
 }
 
 }  // namespace tilescope::cli

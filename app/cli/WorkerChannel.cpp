@@ -6,52 +6,22 @@
 namespace tilescope::cli {
 using nlohmann::json;
 
-std::optional<util::Frame> WorkerChannel::nextFrame() {
+std::optional<util::Message> WorkerChannel::receive() {
   char buffer[64 * 1024];
   for (;;) {
-    if (auto frame = decoder_.next()) return frame;
-    if (decoder_.failed()) {
-      error_ = decoder_.error();
+    if (auto message = stream_.next()) return message;
+    if (stream_.failed()) {
+      error_ = stream_.error();
       return std::nullopt;
     }
     const ssize_t n = ::read(inputFd_, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      if (decoder_.bufferedBytes() > 0) error_ = "input ended in the middle of a frame";
+      if (stream_.midMessage()) error_ = "input ended in the middle of a message";
       return std::nullopt;
     }
-    decoder_.feed(buffer, static_cast<size_t>(n));
+    stream_.feed(buffer, static_cast<size_t>(n));
   }
-}
-
-std::optional<IncomingMessage> WorkerChannel::receive() {
-  auto frame = nextFrame();
-  if (!frame) return std::nullopt;
-  if (frame->kind != util::FrameKind::Json) {
-    error_ = "a blob frame arrived without a JSON message announcing it";
-    return std::nullopt;
-  }
-  IncomingMessage incoming;
-  try {
-    incoming.message = json::parse(frame->payload);
-  } catch (const json::parse_error& e) {
-    error_ = std::string("a message is not valid JSON: ") + e.what();
-    return std::nullopt;
-  }
-  if (!incoming.message.is_object() || !incoming.message.contains("type") || !incoming.message["type"].is_string()) {
-    error_ = "a message has no \"type\": " + frame->payload.substr(0, 200);
-    return std::nullopt;
-  }
-  const json announced = incoming.message.value("blobs", json::array());
-  for (size_t i = 0; announced.is_array() && i < announced.size(); ++i) {
-    auto blob = nextFrame();
-    if (!blob || blob->kind != util::FrameKind::Blob) {
-      if (error_.empty()) error_ = "a message announced " + std::to_string(announced.size()) + " blobs but fewer came";
-      return std::nullopt;
-    }
-    incoming.blobs.push_back(std::move(blob->payload));
-  }
-  return incoming;
 }
 
 bool WorkerChannel::writeAll(const std::string& bytes) {

@@ -1,6 +1,7 @@
 #pragma once
 // The worker's end of the protocol pipe (docs/PROTOCOL.md): JSON messages and their binary blobs,
-// framed by core/util/FrameCodec, read from one file descriptor and written to another.
+// framed by core/util/FrameCodec and assembled by core/util/MessageStream, read from one file
+// descriptor and written to another.
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -9,13 +10,9 @@
 
 #include "core/host/CellExecutor.h"
 #include "core/util/FrameCodec.h"
+#include "core/util/MessageStream.h"
 
 namespace tilescope::cli {
-
-struct IncomingMessage {
-  nlohmann::json message;
-  std::vector<std::string> blobs;  // the 'B' frames announced by message["blobs"]
-};
 
 class WorkerChannel {
 public:
@@ -23,7 +20,7 @@ public:
 
   // Blocks until one whole message has arrived. nullopt at end of input or when the stream is broken
   // (then error() says why); either way nothing more can be read.
-  std::optional<IncomingMessage> receive();
+  std::optional<util::Message> receive();
   const std::string& error() const { return error_; }
 
   // Writes a message and its blobs as one unit; safe from several threads. False once the client
@@ -31,12 +28,11 @@ public:
   bool send(const nlohmann::json& message, const std::vector<host::BinaryBlob>& blobs = {});
 
 private:
-  std::optional<util::Frame> nextFrame();
   bool writeAll(const std::string& bytes);
 
   int inputFd_;
   int outputFd_;
-  util::FrameDecoder decoder_;
+  util::MessageStream stream_;
   std::string error_;
   std::mutex writeMutex_;
 };

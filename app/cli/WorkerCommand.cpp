@@ -17,6 +17,7 @@
 #include "app/cli/Commands.h"
 #include "core/host/GpuOnlyCells.h"
 #include "core/host/HostExecutor.h"
+#include "core/host/WorkerRequest.h"
 #include "core/util/WorkerExitCodes.h"
 #include "app/cli/TestCellExecutor.h"
 #include "app/cli/WorkerChannel.h"
@@ -27,15 +28,10 @@ using nlohmann::json;
 
 constexpr int kProtocolVersion = 1;
 
-struct ExecuteRequest {
-  std::string id;
-  std::string cellId;
-  std::string code;
-  host::Backend backend = host::Backend::Auto;
-  bool stopOnOutOfBounds = true;    // "out_of_bounds": "stop" (default) or "warn"
-  bool gpuOnly = false;             // "gpu_only": the cell is tagged gpu-only (skipped unless kernels run on a GPU)
+struct QueuedRequest {
+  host::ExecuteRequest request;
   bool abortedBeforeStart = false;  // interrupted while still queued: reply "aborted" without running
-  bool inspect = false;             // "inspect": true - report each kernel launch with its trace
+  std::string rejection;            // a malformed execute_request: reply with this error, run nothing
 };
 
 // Requests waiting for the main thread, and the one it is running, guarded together so that an
@@ -44,7 +40,7 @@ class RequestQueue {
 public:
   explicit RequestQueue(host::CancelToken& cancel) : cancel_(cancel) {}
 
-  void push(ExecuteRequest request) {
+  void push(QueuedRequest request) {
     {
       std::lock_guard lock(mutex_);
       pending_.push_back(std::move(request));
@@ -54,12 +50,12 @@ public:
 
   // Blocks for the next request; nullopt once closed and drained. Marks it running and clears the
   // cancel flag under the lock, so an earlier interrupt cannot leak into it.
-  std::optional<ExecuteRequest> takeNext() {
+  std::optional<QueuedRequest> takeNext() {
     std::unique_lock lock(mutex_);
     running_ = false;
     ready_.wait(lock, [this] { return closed_ || !pending_.empty(); });
     if (pending_.empty()) return std::nullopt;
-    ExecuteRequest next = std::move(pending_.front());
+    QueuedRequest next = std::move(pending_.front());
     pending_.pop_front();
     cancel_.reset();
     running_ = true;
@@ -86,7 +82,7 @@ private:
   host::CancelToken& cancel_;
   std::mutex mutex_;
   std::condition_variable ready_;
-  std::deque<ExecuteRequest> pending_;
+  std::deque<QueuedRequest> pending_;
   bool running_ = false;
   bool closed_ = false;
 };
@@ -104,31 +100,43 @@ std::unique_ptr<host::CellExecutor> makeExecutor() {
 }
 
 json frameJson(const host::TracebackFrame& frame) {
-  return {{"file", frame.file}, {"line", frame.line}, {"col", frame.column}, {"text", frame.text}};
+  json out = {{"file", frame.file}, {"line", frame.line}, {"col", frame.column}, {"text", frame.text}};
+  if (!frame.severity.empty()) {
+    out["severity"] = frame.severity;
+    out["message"] = frame.message;
+  }
+  return out;
 }
 
-// Reads control messages until stdin closes or a shutdown_request; runs on the watcher thread.
+// The error's value for the notebook. A kernel diagnostic's location is a traceback frame of its
+// own (the notebook names the cell there), so the value is only its message, not "<cell:ID>:3:12:
+// message" a second time.
+std::string errorValue(const host::ExecutionOutcome& outcome) {
+  for (const host::TracebackFrame& frame : outcome.traceback)
+    if (frame.severity == "error" && !frame.message.empty()) return frame.message;
+  return outcome.errorValue;
+}
+
+// Reads control messages until stdin closes or a shutdown_request; runs on the watcher thread. A
+// message that is well framed but malformed gets an error reply and the worker reads on; a broken
+// stream ends it (docs/PROTOCOL.md).
 void readControlMessages(WorkerChannel& channel, RequestQueue& queue) {
   while (auto incoming = channel.receive()) {
-    const json& message = incoming->message;
-    const std::string type = message["type"].get<std::string>();
-    if (type == "execute_request") {
-      ExecuteRequest request;
-      request.id = message.value("id", "");
-      request.cellId = message.value("cell_id", "");
-      request.code = message.value("code", "");
-      request.backend = host::parseBackend(message.value("backend", "auto")).value_or(host::Backend::Auto);
-      request.stopOnOutOfBounds = message.value("out_of_bounds", "stop") != "warn";
-      request.inspect = message.value("inspect", false);
-      const auto gpuOnly = message.find("gpu_only");
-      request.gpuOnly = gpuOnly != message.end() && gpuOnly->is_boolean() && gpuOnly->get<bool>();
-      queue.push(std::move(request));
-    } else if (type == "interrupt_request") {
+    const host::WorkerRequest request = host::decodeWorkerRequest(incoming->json);
+    if (request.kind == host::WorkerRequest::Kind::Execute) {
+      queue.push({request.execute, false, {}});
+    } else if (request.kind == host::WorkerRequest::Kind::Interrupt) {
       queue.interrupt();
-    } else if (type == "shutdown_request") {
+    } else if (request.kind == host::WorkerRequest::Kind::Shutdown) {
       break;
+    } else if (request.rejectedId) {
+      // The client waits for this request's reply: end it with the error, in order with the others.
+      host::ExecuteRequest rejected;
+      rejected.id = *request.rejectedId;
+      rejected.cellId = request.rejectedCellId;
+      queue.push({std::move(rejected), false, request.error});
     } else {
-      channel.send({{"type", "protocol_error"}, {"message", "unknown message type '" + type + "'"}});
+      channel.send({{"type", "protocol_error"}, {"message", request.error}});
     }
   }
   if (!channel.error().empty()) {
@@ -144,6 +152,7 @@ void sendLaunch(Send& send, const host::LaunchRecord& launch) {
   json message = {{"type", "launch"},          {"kernel", launch.kernel},
                   {"grid", launch.grid},       {"backend", launch.backend},
                   {"traced_programs", launch.tracedPrograms}};
+  if (!launch.untracedReason.empty()) message["untraced_reason"] = launch.untracedReason;
   std::vector<host::BinaryBlob> blobs;
   if (!launch.trace.empty()) blobs.push_back({"application/vnd.tilescope.trace", launch.trace});
   send(std::move(message), blobs);
@@ -154,7 +163,8 @@ public:
   CellRunner(WorkerChannel& channel, host::CellExecutor& executor, const host::CancelToken& cancel)
       : channel_(channel), executor_(executor), cancel_(cancel) {}
 
-  void run(const ExecuteRequest& request) {
+  void run(const QueuedRequest& queued) {
+    const host::ExecuteRequest& request = queued.request;
     const json ids = {{"id", request.id}, {"cell_id", request.cellId}};
     auto send = [&](json message, const std::vector<host::BinaryBlob>& blobs = {}) {
       message.update(ids);
@@ -162,7 +172,13 @@ public:
       if (!channel_.send(message, blobs)) std::_Exit(3);
     };
     send({{"type", "status"}, {"state", "busy"}});
-    if (request.abortedBeforeStart) {
+    if (!queued.rejection.empty()) {
+      send({{"type", "error"}, {"ename", "InvalidRequest"}, {"evalue", queued.rejection}, {"traceback", json::array()}});
+      send({{"type", "execute_reply"}, {"status", "error"}, {"execution_count", nullptr}});
+      send({{"type", "status"}, {"state", "idle"}});
+      return;
+    }
+    if (queued.abortedBeforeStart) {
       send({{"type", "execute_reply"}, {"status", "aborted"}, {"execution_count", nullptr}});
       send({{"type", "status"}, {"state", "idle"}});
       return;
@@ -199,7 +215,7 @@ public:
     if (outcome.status != host::ExecutionOutcome::Status::Ok) {
       json frames = json::array();
       for (const auto& frame : outcome.traceback) frames.push_back(frameJson(frame));
-      send({{"type", "error"}, {"ename", outcome.errorName}, {"evalue", outcome.errorValue}, {"traceback", frames}});
+      send({{"type", "error"}, {"ename", outcome.errorName}, {"evalue", errorValue(outcome)}, {"traceback", frames}});
       status = outcome.status == host::ExecutionOutcome::Status::Cancelled ? "aborted" : "error";
     }
     send({{"type", "execute_reply"}, {"status", status}, {"execution_count", count}});

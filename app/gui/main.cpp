@@ -22,19 +22,25 @@ struct Options {
   int timeoutSeconds = 120;
   bool presentation = false;
   int cell = 0;  // 1-based cell to select at start; 0 = the first
+  int width = 0;  // window size from --size; 0 = the default
+  int height = 0;
   std::string theme;  // "light" or "dark" for this run only (screenshots)
 };
 
 void printUsage(std::FILE* out) {
   std::fprintf(out,
-               "usage: tilescope [NOTEBOOK.ipynb|SCRIPT.py] [--open FILE] [--run-all] [--screenshot PATH.png]\n\n"
+               "usage: tilescope [NOTEBOOK.ipynb|SCRIPT.py] [--open FILE] [--run-all] [--screenshot PATH.png]\n"
+               "                 [--size WxH] [--cell N]\n\n"
                "  --open FILE         open a notebook (.ipynb) or a Python file (.py) as a notebook\n"
                "  --run-all           run every cell after opening (with --screenshot: wait for the\n"
                "                      cells to finish first)\n"
                "  --timeout SECONDS   how long --run-all may take before giving up (default 120)\n"
                "  --screenshot PATH   render the main window to a PNG and exit (works without a display)\n"
                "  --presentation      start in presentation mode (large fonts, one cell at a time)\n"
-               "  --cell N            select cell N (1-based) at start, e.g. where a lesson continues\n"
+               "  --cell N            select cell N (1-based) at start and scroll it into view, e.g. where\n"
+               "                      a lesson continues\n"
+               "  --size WxH          window size in pixels, e.g. 1600x1000 (default 1100x800, or the screen's\n"
+               "                      size when that is smaller; always 1100x800 for --screenshot)\n"
                "  --theme light|dark  use this theme for this run\n"
                "  --version           print the version\n");
 }
@@ -79,6 +85,18 @@ int parseOptions(int argc, char** argv, Options& options) {
         return 2;
       }
       options.cell = static_cast<int>(std::min(cell, 1000000L));
+    } else if (arg == "--size") {
+      const std::string text = value("--size");
+      int width = 0, height = 0;
+      char trailing = 0;
+      if (std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &trailing) != 2 || width < 320 || height < 240 ||
+          width > 16384 || height > 16384) {
+        std::fprintf(stderr, "tilescope: --size takes WIDTHxHEIGHT in pixels (320x240 to 16384x16384), e.g. 1600x1000, "
+                             "not '%s'\n", text.c_str());
+        return 2;
+      }
+      options.width = width;
+      options.height = height;
     } else if (arg == "--timeout") {
       const std::string text = value("--timeout");
       char* end = nullptr;
@@ -147,9 +165,16 @@ int main(int argc, char** argv) {
     const QString error = window.openNotebook(QString::fromStdString(options.open));
     if (!error.isEmpty()) std::fprintf(stderr, "tilescope: %s\n", error.toLocal8Bit().constData());
   }
+  // A picture has the documented default size whatever the screen (the offscreen one is 800x600).
+  if (options.width > 0) window.resize(options.width, options.height);
+  else if (scripted) window.resize(1100, 800);
   if (options.cell > 0) window.notebookView()->select(options.cell - 1);
   if (options.presentation) window.setPresentationMode(true);
   window.show();
+  // Ask for keyboard focus: without a window manager (a bare X server, Xvfb, a kiosk) nobody else
+  // activates the window, and until it is active no window shortcut (Ctrl+S, Ctrl+O, ...) fires.
+  window.raise();
+  window.activateWindow();
   if (!scripted) window.offerRecovery();
 
   int exitCode = 0;
@@ -169,7 +194,10 @@ int main(int argc, char** argv) {
   // Wait for the device probe so the status bar in the picture is final.
   if (!window.deviceProbeFinished()) waitFor(&window, &MainWindow::deviceProbeDone, 20000);
   window.notebookView()->flushPendingOutputs();
-  // Let paints, line wrapping and the layout they change settle before taking the picture.
+  // Outputs of --run-all may have moved the selected cell: show it again. Then let paints, line
+  // wrapping and the layout they change settle before taking the picture (the view keeps the cell
+  // in place while cells above it grow).
+  if (options.cell > 0) window.notebookView()->scrollToSelected();
   QEventLoop settle;
   QTimer::singleShot(300, &settle, &QEventLoop::quit);
   settle.exec();

@@ -51,10 +51,20 @@ private:
 // 0 means unknown. A cell's code is compiled under cellFileName(cellId), so the UI can put an error
 // marker into the right cell (also into another cell, e.g. the one defining a failing kernel).
 struct TracebackFrame {
+  TracebackFrame() = default;
+  TracebackFrame(std::string file, int line, int column, std::string text, std::string severity = {},
+                 std::string message = {})
+      : file(std::move(file)), line(line), column(column), text(std::move(text)), severity(std::move(severity)),
+        message(std::move(message)) {}
+
   std::string file;
   int line = 0;
   int column = 0;
-  std::string text;  // what went wrong here, or the source line
+  std::string text;  // what went wrong here, or the source line (a diagnostic's: and a caret line)
+  // Empty for a frame of the call stack. A diagnostic of the kernel checker, the simulator or the
+  // parser: "error", "warning" or "note", with its message (docs/PROTOCOL.md).
+  std::string severity;
+  std::string message;
 };
 
 inline std::string cellFileName(std::string_view cellId) { return "<cell:" + std::string(cellId) + ">"; }
@@ -80,6 +90,7 @@ struct LaunchRecord {
   std::string backend;  // "simulator" or "gpu"
   int64_t tracedPrograms = 0;
   std::string trace;
+  std::string untracedReason;  // why a simulated launch has no trace ("" when it has one)
 };
 
 struct ExecutionCallbacks {
@@ -89,6 +100,10 @@ struct ExecutionCallbacks {
   // Set only by clients that show launches (the GUI's inspector): simulated launches are then traced
   // (LaunchSettings::inspectorTraceBytes caps each trace) and every launch is reported here.
   std::function<void(const LaunchRecord& launch)> launch;
+  // Only the first launches of a run are traced for `launch` (a benchmark loop launches a kernel
+  // hundreds of times); later ones are reported without a trace.
+  int tracedLaunchLimit = 16;
+  mutable int tracedLaunches = 0;  // counted by the interpreter during the run
 };
 
 struct ExecutionOutcome {

@@ -29,7 +29,7 @@ Value CompiledKernelObject::warmUp(Interpreter& in, const std::shared_ptr<JitFun
     }
   } catch (const lang::CompileError& e) {
     PyError err("CompilationError", e.diagnostic().range.str() + ": " + e.diagnostic().message);
-    err.detail = e.diagnostic().render();
+    err.setDiagnostics(e.diagnostic());
     throw err;
   } catch (const gpu::GpuError& e) {
     throw PyError("RuntimeError", e.what());

@@ -1,5 +1,7 @@
 #include "core/host/HostExecutor.h"
 
+#include <stdexcept>
+
 #include "core/gpu/GpuRuntime.h"
 
 #include "core/host/TensorError.h"
@@ -29,7 +31,11 @@ ExecutionOutcome HostExecutor::run(const lang::SourceFilePtr& file, bool display
     outcome.errorName = e.type();
     outcome.errorValue = e.message();
     for (const TracebackEntry& f : e.frames) outcome.traceback.push_back(TracebackFrame{f.file, f.line, f.column, f.sourceLine});
-    if (!e.detail.empty()) outcome.traceback.push_back(TracebackFrame{"", 0, 0, e.detail});
+    // Kernel and syntax diagnostics become frames of their own, innermost, so a notebook can name
+    // the cell of the kernel and mark the spot there; other detail stays one frame of text.
+    for (const DiagnosticEntry& d : e.diagnostics)
+      outcome.traceback.push_back(TracebackFrame{d.file, d.line, d.column, d.snippet, d.severity, d.message});
+    if (e.diagnostics.empty() && !e.detail.empty()) outcome.traceback.push_back(TracebackFrame{"", 0, 0, e.detail});
     lastTraceback_ = e.render();
   };
   try {
@@ -45,10 +51,13 @@ ExecutionOutcome HostExecutor::run(const lang::SourceFilePtr& file, bool display
     fail(PyError(std::string(e.pythonType()), e.what()));
   } catch (const lang::CompileError& e) {
     PyError err("CompilationError", e.diagnostic().headline());
-    err.detail = e.diagnostic().render();
+    err.setDiagnostics(e.diagnostic());
     fail(err);
   } catch (const std::bad_alloc&) {
     fail(PyError("MemoryError", "out of memory"));
+  } catch (const std::length_error& e) {
+    // A container asked for more elements than it can ever hold (a huge list or index result).
+    fail(PyError("MemoryError", std::string("out of memory: ") + e.what()));
   }
   in.setCallbacks(nullptr);
   in.setCancelToken(nullptr);

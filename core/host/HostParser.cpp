@@ -22,6 +22,7 @@ ParsedModule parseHostModule(const lang::SourceFilePtr& file) {
   const lang::Diagnostic* d = firstError(r.diagnostics);
   out.message = d ? d->message : "invalid syntax";
   out.rendered = r.diagnostics.render();
+  out.diagnostics = r.diagnostics;
   return out;
 }
 
@@ -36,6 +37,7 @@ ParsedExpression parseHostExpression(const lang::SourceFilePtr& file) {
   const lang::Diagnostic* d = firstError(r->diagnostics);
   out.message = d ? d->message : "invalid syntax";
   out.rendered = r->diagnostics.render();
+  out.diagnostics = r->diagnostics;
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/lang/Ast.h"
+#include "core/lang/Diagnostic.h"
 
 namespace tilescope::host {
 
@@ -12,6 +13,7 @@ struct ParsedModule {
   std::shared_ptr<const lang::Module> module;  // null on a syntax error
   std::string message;                         // the first error's message
   std::string rendered;                        // all diagnostics, clang-style with carets
+  lang::DiagnosticList diagnostics;            // the same as values (ranges into the parsed file)
 };
 
 struct ParsedExpression {
@@ -19,6 +21,7 @@ struct ParsedExpression {
   std::shared_ptr<void> owner;       // keeps expr (and its source) alive
   std::string message;
   std::string rendered;
+  lang::DiagnosticList diagnostics;
 };
 
 ParsedModule parseHostModule(const lang::SourceFilePtr& file);

@@ -63,7 +63,7 @@ std::optional<Value> Interpreter::runModule(lang::SourceFilePtr file, const std:
   ParsedModule parsed = parseHostModule(file);
   if (!parsed.module) {
     PyError err("SyntaxError", parsed.message);
-    err.detail = parsed.rendered;
+    err.setDiagnostics(parsed.diagnostics);
     err.framesCaptured = true;
     throw err;
   }
@@ -120,7 +120,7 @@ Value Interpreter::evalSource(const std::string& text, const std::shared_ptr<Sco
   ParsedExpression parsed = parseHostExpression(file);
   if (!parsed.expr) {
     PyError err("SyntaxError", parsed.message);
-    err.detail = parsed.rendered;
+    err.setDiagnostics(parsed.diagnostics);
     throw err;
   }
   keepAliveExprs_.push_back(parsed.owner);

@@ -99,6 +99,13 @@ public:
   void reportLaunch(const LaunchRecord& launch) {
     if (wantsLaunchRecords()) callbacks_->launch(launch);
   }
+  int launchTraceLimit() const { return callbacks_ ? callbacks_->tracedLaunchLimit : 0; }
+  // Whether this launch may be traced for the inspector (ExecutionCallbacks::tracedLaunchLimit).
+  bool takeLaunchTraceSlot() {
+    if (!wantsLaunchRecords() || callbacks_->tracedLaunches >= callbacks_->tracedLaunchLimit) return false;
+    ++callbacks_->tracedLaunches;
+    return true;
+  }
 
   // Polled at every loop back-edge and call; raises KeyboardInterrupt once set.
   void setCancelToken(const CancelToken* token) { cancel_ = token; }

@@ -116,7 +116,7 @@ const lang::Diagnostic* firstError(const lang::DiagnosticList& d) {
                                    const lang::DiagnosticList& diagnostics) {
   const lang::Diagnostic* d = firstError(diagnostics);
   PyError err(type, d ? d->range.str() + ": " + d->message : fallback);
-  err.detail = rendered(diagnostics);
+  err.setDiagnostics(diagnostics);
   in.captureTraceback(err);
   throw err;
 }
@@ -259,8 +259,7 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
   } catch (const lang::CompileError& e) {
     if (fallback) return false;
     PyError err("CompilationError", e.diagnostic().range.str() + ": " + e.diagnostic().message);
-    err.detail = e.diagnostic().render();
-    while (!err.detail.empty() && err.detail.back() == '\n') err.detail.pop_back();
+    err.setDiagnostics(e.diagnostic());
     in.captureTraceback(err);
     throw err;
   } catch (const gpu::GpuError& e) {
@@ -461,7 +460,7 @@ void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch
     }
     bool tensorCores = false;
     if (runOnGpu(in, jit, launch, backend == Backend::Auto, &tensorCores)) {
-      in.reportLaunch({jit.name(), {launch.grid[0], launch.grid[1], launch.grid[2]}, "gpu", 0, {}});
+      in.reportLaunch({jit.name(), {launch.grid[0], launch.grid[1], launch.grid[2]}, "gpu", 0, {}, {}});
       if (!check) return;
       check->keepGpuAndRestore();
       check->corruptGpuResultForTest();
@@ -533,8 +532,9 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
   sim::LaunchOptions options;
   const LaunchSettings& settings = in.launchSettings();
   const bool inspect = forInspector && in.wantsLaunchRecords();
-  options.trace = !settings.traceDir.empty() || inspect;
-  options.recordValues = settings.traceValues || inspect;
+  const bool traceForInspector = inspect && in.takeLaunchTraceSlot();
+  options.trace = !settings.traceDir.empty() || traceForInspector;
+  options.recordValues = settings.traceValues || traceForInspector;
   if (settings.traceDir.empty()) options.maxTraceBytes = std::min(options.maxTraceBytes, settings.inspectorTraceBytes);
   options.stopOnOutOfBounds = settings.stopOnOutOfBounds;
   if (!settings.pidFilter.empty()) {
@@ -603,8 +603,14 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
     if (!sim::TraceWriter::writeFile(*result.trace, path, &error)) in.writeStderr("warning: trace not written: " + error + "\n");
   }
   if (inspect) {
-    LaunchRecord record{jit.name(), {launch.grid[0], launch.grid[1], launch.grid[2]}, "simulator", 0, {}};
-    if (result.trace) {
+    LaunchRecord record{jit.name(), {launch.grid[0], launch.grid[1], launch.grid[2]}, "simulator", 0, {}, {}};
+    // An interrupted launch (an endless loop, say) reports no trace: serializing and sending what it
+    // recorded would delay the interrupt the user is waiting for.
+    if (!traceForInspector) {
+      record.untracedReason = "only the first " + std::to_string(in.launchTraceLimit()) + " launches of a cell are traced";
+    } else if (result.status == sim::LaunchStatus::Interrupted) {
+      record.untracedReason = "the launch was interrupted before it finished";
+    } else if (result.trace) {
       record.tracedPrograms = static_cast<int64_t>(result.trace->programs.size());
       record.trace = sim::TraceWriter::write(*result.trace);
     }

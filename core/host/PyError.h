@@ -23,10 +23,16 @@ public:
   bool framesCaptured = false;
   // Extra text shown above the last line (a clang-style kernel diagnostic with its caret).
   std::string detail;
+  // The diagnostics rendered in `detail`, kept as values for the notebook (setDiagnostics).
+  std::vector<DiagnosticEntry> diagnostics;
   // Set for KeyboardInterrupt from a cancel request: user code cannot catch it.
   bool cancellation = false;
   // The exception object the user sees in `except E as e` (created on demand).
   Value object;
+
+  // Sets `detail` to the clang-style text of the diagnostics and keeps them as values.
+  void setDiagnostics(const lang::DiagnosticList& list);
+  void setDiagnostics(const lang::Diagnostic& diagnostic);
 
   std::string render() const { return Traceback::render(frames, type_, message_, detail); }
 

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
+#include <limits>
 #include <new>
 
 #include <sys/mman.h>
@@ -27,6 +28,9 @@ size_t roundedSize(size_t nbytes) {
 }  // namespace
 
 std::shared_ptr<Storage> Storage::create(size_t nbytes, bool initialised) {
+  // Callers check sizes against memory (allocateStorageFor); this only keeps the rounding below from
+  // wrapping around for a size no allocator could satisfy.
+  if (nbytes > std::numeric_limits<size_t>::max() / 2) throw std::bad_alloc();
   const size_t allocBytes = roundedSize(nbytes);
   std::byte* data = nullptr;
   bool mapped = false;

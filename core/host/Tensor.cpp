@@ -1,6 +1,11 @@
 #include "core/host/Tensor.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <new>
 #include <numeric>
 
 #include "core/host/DTypeDispatch.h"
@@ -62,8 +67,8 @@ Shape inferShape(const Shape& requested, int64_t numel) {
       inferred = i;
     } else if (shape[i] < 0) {
       throw TensorError("invalid shape dimension " + std::to_string(shape[i]));
-    } else {
-      known *= shape[i];
+    } else if (__builtin_mul_overflow(known, shape[i], &known)) {
+      throw TensorError("shape '" + shapeRepr(requested) + "' is invalid for input of size " + std::to_string(numel));
     }
   }
   if (inferred) {
@@ -101,13 +106,45 @@ std::string shapeRepr(std::span<const int64_t> shape) {
 
 std::string torchSizeRepr(std::span<const int64_t> shape) { return "torch.Size(" + shapeRepr(shape) + ")"; }
 
+namespace {
+[[noreturn]] void throwShapeTooLarge(std::span<const int64_t> shape) {
+  throw TensorError("the shape " + shapeRepr(shape) +
+                    " has more elements than a tensor can hold (at most 2^63 - 1, and far fewer fit in memory)");
+}
+
+std::string byteCount(int64_t bytes) {
+  const double gib = static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0);
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f GiB", gib);
+  return std::to_string(bytes) + " bytes (" + text + ")";
+}
+
+// Physical memory: a tensor larger than that could only be paged to death (or killed by the OOM
+// killer mid-run), so it is refused up front with a message instead.
+int64_t physicalMemoryBytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long pageSize = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || pageSize <= 0) return std::numeric_limits<int64_t>::max();
+  int64_t bytes = 0;
+  if (__builtin_mul_overflow(static_cast<int64_t>(pages), static_cast<int64_t>(pageSize), &bytes))
+    return std::numeric_limits<int64_t>::max();
+  return bytes;
+}
+}  // namespace
+
 int64_t shapeNumel(std::span<const int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t s : shape) n *= s;
+  // The extent (product of max(size, 1)) bounds every stride and partial product computed from the
+  // shape, so checking it once covers strides too, even where a zero size makes the count 0.
+  int64_t n = 1, extent = 1;
+  for (int64_t s : shape) {
+    if (__builtin_mul_overflow(extent, std::max<int64_t>(s, 1), &extent) || __builtin_mul_overflow(n, s, &n))
+      throwShapeTooLarge(shape);
+  }
   return n;
 }
 
 Shape contiguousStrides(std::span<const int64_t> shape) {
+  (void)shapeNumel(shape);  // throws when the strides would overflow
   Shape strides(shape.size(), 1);
   int64_t running = 1;
   for (size_t d = shape.size(); d-- > 0;) {
@@ -115,6 +152,36 @@ Shape contiguousStrides(std::span<const int64_t> shape) {
     running *= std::max<int64_t>(shape[d], 1);
   }
   return strides;
+}
+
+int64_t checkedSizeAdd(int64_t a, int64_t b, const std::string& what) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) throw TensorError(what + ": the size overflows 64 bits (" + std::to_string(a) + " + " + std::to_string(b) + ")");
+  return sum;
+}
+
+int64_t checkedTensorBytes(std::span<const int64_t> shape, DType dtype) {
+  const int64_t numel = shapeNumel(shape);
+  int64_t nbytes = 0;
+  auto what = [&] { return torchDTypeName(dtype) + " tensor of shape " + shapeRepr(shape); };
+  if (__builtin_mul_overflow(numel, host::elementSize(dtype), &nbytes))
+    throw TensorError("cannot allocate a " + what() + ": its size in bytes does not fit in 64 bits", TensorError::Kind::MemoryError);
+  const int64_t available = physicalMemoryBytes();
+  if (nbytes > available)
+    throw TensorError("cannot allocate a " + what() + ": it needs " + byteCount(nbytes) + " and this machine has " +
+                          byteCount(available) + " of memory",
+                      TensorError::Kind::MemoryError);
+  return nbytes;
+}
+
+std::shared_ptr<Storage> allocateStorageFor(std::span<const int64_t> shape, DType dtype, bool initialised) {
+  const int64_t nbytes = checkedTensorBytes(shape, dtype);
+  const std::string what = torchDTypeName(dtype) + " tensor of shape " + shapeRepr(shape);
+  try {
+    return Storage::create(static_cast<size_t>(nbytes), initialised);
+  } catch (const std::bad_alloc&) {
+    throw TensorError("out of memory allocating a " + what + " (" + byteCount(nbytes) + ")", TensorError::Kind::MemoryError);
+  }
 }
 
 int64_t wrapDim(int64_t dim, int64_t ndim) {
@@ -150,7 +217,9 @@ Tensor::Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Shape
       shape_(std::move(shape)),
       strides_(std::move(strides)),
       offset_(storageOffset),
-      device_(device) {}
+      device_(device) {
+  (void)shapeNumel(shape_);  // a view's element count must be countable, like every tensor's
+}
 
 Tensor Tensor::allocate(const Shape& shape, DType dtype, Device device, bool initialised) {
   if (!isTorchDType(dtype)) throwUnsupportedDType(dtype);
@@ -160,8 +229,7 @@ Tensor Tensor::allocate(const Shape& shape, DType dtype, Device device, bool ini
                         shapeRepr(shape));
     }
   }
-  const auto nbytes = static_cast<size_t>(shapeNumel(shape) * host::elementSize(dtype));
-  return Tensor(Storage::create(nbytes, initialised), dtype, shape, contiguousStrides(shape), 0, device);
+  return Tensor(allocateStorageFor(shape, dtype, initialised), dtype, shape, contiguousStrides(shape), 0, device);
 }
 
 int64_t Tensor::size(int64_t d) const {
@@ -352,8 +420,8 @@ Tensor Tensor::slice(int64_t d, std::optional<int64_t> start, std::optional<int6
   const int64_t lo = clampBound(start, 0);
   const int64_t hi = std::max(clampBound(stop, n), lo);
   Shape shape = shape_, strides = strides_;
-  shape[pos] = (hi - lo + step - 1) / step;
-  strides[pos] = strides_[pos] * step;
+  shape[pos] = hi == lo ? 0 : (hi - lo - 1) / step + 1;  // ceil((hi - lo) / step) without overflowing for a huge step
+  strides[pos] = shape[pos] <= 1 ? strides_[pos] : strides_[pos] * step;  // one element: the stride is never used
   return Tensor(storage_, dtype_, shape, strides, offset_ + lo * strides_[pos], device_);
 }
 

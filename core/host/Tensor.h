@@ -32,8 +32,20 @@ using Shape = std::vector<int64_t>;
 std::string shapeRepr(std::span<const int64_t> shape);
 // "torch.Size([2, 3])" (repr of tensor.shape).
 std::string torchSizeRepr(std::span<const int64_t> shape);
+// The element count. Every size computation of the tensor library goes through these two, checked: a
+// shape whose count or strides do not fit in 64 bits is a RuntimeError naming the shape, never a
+// count that wraps around to a small number (and a buffer too small for the tensor).
 int64_t shapeNumel(std::span<const int64_t> shape);
 Shape contiguousStrides(std::span<const int64_t> shape);
+// a + b for sizes (cat, arange, ...): RuntimeError saying `what` overflowed instead of wrapping.
+int64_t checkedSizeAdd(int64_t a, int64_t b, const std::string& what);
+// The bytes of a dense tensor of this shape and dtype; MemoryError naming the shape, the dtype and the
+// bytes when they do not fit in 64 bits or exceed this machine's memory. For buffers sized like a
+// tensor (index lists) before they are allocated.
+int64_t checkedTensorBytes(std::span<const int64_t> shape, DType dtype);
+// A zero-filled storage for a dense tensor of this shape and dtype: checkedTensorBytes, and a
+// MemoryError also when the allocation fails.
+std::shared_ptr<Storage> allocateStorageFor(std::span<const int64_t> shape, DType dtype, bool initialised);
 // Wraps a possibly negative dim for a tensor of `ndim` dims; IndexError in torch's wording otherwise.
 int64_t wrapDim(int64_t dim, int64_t ndim);
 // The broadcast of two shapes (numpy rules); TensorError "The size of tensor a (3) must match ..." if
@@ -44,7 +56,8 @@ class Tensor {
  public:
   // An undefined tensor (defined() is false); every other method requires a defined one.
   Tensor() = default;
-  // A view on existing storage. Strides and offset are in elements.
+  // A view on existing storage. Strides and offset are in elements. RuntimeError when the shape's
+  // element count does not fit in 64 bits (an expand to a huge size, say).
   Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Shape strides, int64_t storageOffset,
          Device device);
 

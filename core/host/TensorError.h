@@ -10,7 +10,7 @@ namespace tilescope::host {
 
 class TensorError : public std::runtime_error {
  public:
-  enum class Kind { RuntimeError, IndexError, ValueError, TypeError, AssertionError };
+  enum class Kind { RuntimeError, IndexError, ValueError, TypeError, AssertionError, MemoryError };
 
   explicit TensorError(const std::string& message, Kind kind = Kind::RuntimeError)
       : std::runtime_error(message), kind_(kind) {}
@@ -25,6 +25,7 @@ class TensorError : public std::runtime_error {
       case Kind::ValueError: return "ValueError";
       case Kind::TypeError: return "TypeError";
       case Kind::AssertionError: return "AssertionError";
+      case Kind::MemoryError: return "MemoryError";
     }
     return "RuntimeError";
   }

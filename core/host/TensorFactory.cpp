@@ -1,6 +1,7 @@
 #include "core/host/TensorFactory.h"
 
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "core/host/DTypeDispatch.h"
@@ -143,14 +144,24 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
   }
   const bool integral = isIntegralType(dtype, true);
   int64_t size;
+  const auto tooLong = [&] {
+    return TensorError("arange(" + start.repr() + ", " + end.repr() + ", " + step.repr() +
+                           ") would have more elements than a tensor can hold",
+                       TensorError::Kind::RuntimeError);
+  };
   if (dtype == DType::I64) {
-    // torch computes int64 ranges in int64 (the bounds truncated toward zero).
+    // torch computes int64 ranges in int64 (the bounds truncated toward zero); the span is taken in
+    // 128 bits because end - start itself may not fit in 64.
     const int64_t xs = start.toInt(), xe = end.toInt(), xst = step.toInt();
     if (xst == 0) throw TensorError("step must be nonzero");
-    const int64_t sign = xst > 0 ? 1 : -1;
-    size = (xe - xs + xst - sign) / xst;
+    const __int128 sign = xst > 0 ? 1 : -1;
+    const __int128 wide = (static_cast<__int128>(xe) - xs + xst - sign) / xst;
+    if (wide > std::numeric_limits<int64_t>::max()) throw tooLong();
+    size = static_cast<int64_t>(wide);
   } else {
-    size = static_cast<int64_t>(std::ceil((e - s) / st));
+    const double count = std::ceil((e - s) / st);
+    if (!(count < 9.2233720368547758e18)) throw tooLong();  // also NaN: an infinite or undefined count
+    size = static_cast<int64_t>(count);
   }
   Tensor out = Tensor::allocate({std::max<int64_t>(size, 0)}, dtype, options.device.value_or(Device()), true);
   dispatchDType(dtype, [&](auto tag) {
@@ -188,8 +199,7 @@ Tensor allocateLike(const Tensor& like, TensorOptions options, bool initialised)
   const Device device = options.device.value_or(like.device());
   if (like.isContiguous()) return Tensor::allocate(like.shape(), dtype, device, initialised);
   const Shape strides = denseStridesLike(like);
-  const auto nbytes = static_cast<size_t>(like.numel() * elementSize(dtype));
-  return Tensor(Storage::create(nbytes, initialised), dtype, like.shape(), strides, 0, device);
+  return Tensor(allocateStorageFor(like.shape(), dtype, initialised), dtype, like.shape(), strides, 0, device);
 }
 
 Tensor zerosLike(const Tensor& like, TensorOptions options) { return allocateLike(like, options, true); }

@@ -113,6 +113,7 @@ Gather gatherOffsets(const IndexPlan& p) {
   Shape indexShape;
   for (const Tensor& t : p.advancedIndices) indexShape = broadcastShapes(indexShape, t.shape());
   const int64_t count = shapeNumel(indexShape);
+  (void)checkedTensorBytes(indexShape, DType::I64);  // the offsets below are one int64 per index
 
   // Offset contributed by the advanced dims for each broadcast index position.
   std::vector<int64_t> advOffset(static_cast<size_t>(count), 0);
@@ -152,7 +153,7 @@ Gather gatherOffsets(const IndexPlan& p) {
   g.shape = preShape;
   g.shape.insert(g.shape.end(), indexShape.begin(), indexShape.end());
   g.shape.insert(g.shape.end(), postShape.begin(), postShape.end());
-  g.offsets.reserve(static_cast<size_t>(shapeNumel(g.shape)));
+  g.offsets.reserve(static_cast<size_t>(checkedTensorBytes(g.shape, DType::I64) / 8));
   const Tensor pre(view.storage(), view.dtype(), preShape, preStrides, 0, view.device());
   const Tensor post(view.storage(), view.dtype(), postShape, postStrides, 0, view.device());
   pre.forEachElementOffset([&](int64_t preOff) {

@@ -32,7 +32,7 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dimIn) {
                           std::to_string(first.shape()[static_cast<size_t>(d)]) + " but got size " +
                           std::to_string(t.shape()[static_cast<size_t>(d)]) + " for tensor number " + std::to_string(i) +
                           " in the list.");
-    shape[static_cast<size_t>(dim)] += t.shape()[static_cast<size_t>(dim)];
+    shape[static_cast<size_t>(dim)] = checkedSizeAdd(shape[static_cast<size_t>(dim)], t.shape()[static_cast<size_t>(dim)], "torch.cat");
     operands.push_back({t.dtype(), PromotionOperand::Priority::Dimensioned});
   }
   const DType dtype = resultType(operands);

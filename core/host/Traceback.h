@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/lang/Diagnostic.h"
 #include "core/lang/SourceFile.h"
 
 namespace tilescope::host {
@@ -19,6 +20,22 @@ struct TracebackEntry {
   std::string sourceLine;  // stripped of indentation
 
   static TracebackEntry at(const lang::SourceRange& range, std::string function);
+};
+
+// A diagnostic of the kernel checker, the simulator or the parser that an error carries, as plain
+// values: the SourceFile it points into may not outlive the error. Notes are entries of their own,
+// after the diagnostic they belong to. The worker sends them as traceback frames, so the notebook
+// can name the cell and mark the spot in the kernel's own cell (docs/PROTOCOL.md).
+struct DiagnosticEntry {
+  std::string severity;  // "error", "warning" or "note"
+  std::string message;
+  std::string file;      // empty when the diagnostic has no location
+  int line = 0;          // 1-based, 0 = unknown
+  int column = 0;        // 1-based, 0 = unknown
+  std::string snippet;   // the source line and a caret line under it ("" without a location)
+
+  static std::vector<DiagnosticEntry> from(const lang::Diagnostic& diagnostic);
+  static std::vector<DiagnosticEntry> from(const lang::DiagnosticList& diagnostics);
 };
 
 class Traceback {

@@ -1,5 +1,7 @@
 #include "core/ir/Type.h"
 
+#include <limits>
+
 namespace tilescope::ir {
 
 std::string shapeString(const Shape& shape) {
@@ -13,7 +15,8 @@ std::string shapeString(const Shape& shape) {
 
 int64_t numElements(const Shape& shape) {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(n, d, &n)) return std::numeric_limits<int64_t>::max();
   return n;
 }
 

@@ -20,6 +20,8 @@ using Shape = std::vector<int64_t>;
 
 // "[64x32]" - the spelling diagnostics use for shapes; "[]" for a scalar.
 std::string shapeString(const Shape& shape);
+// The product of the dims; saturates at INT64_MAX instead of wrapping (a shape checked against a tile
+// limit must never look small because its count overflowed).
 int64_t numElements(const Shape& shape);
 
 class Type {

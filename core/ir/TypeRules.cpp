@@ -9,7 +9,6 @@ namespace tilescope::ir {
 
 namespace {
 
-constexpr int64_t kMaxTensorNumel = 1 << 20;  // Triton's TRITON_MAX_TENSOR_NUMEL
 
 std::string name(DType t) { return std::string(dtypeName(t)); }
 
@@ -262,10 +261,15 @@ std::string tileShapeError(const Shape& shape, std::string_view what) {
       return std::string(what) + " shape " + shapeString(shape) + " has a dimension that is not a power of 2 (" +
              std::to_string(d) + "); round it up with triton.next_power_of_2 and mask the extra lanes";
   }
-  if (numElements(shape) > kMaxTensorNumel)
-    return std::string(what) + " shape " + shapeString(shape) + " has " + std::to_string(numElements(shape)) +
-           " elements; Triton allows at most 1048576 per tensor";
-  return {};
+  return tileSizeError(shape, what);
+}
+
+std::string tileSizeError(const Shape& shape, std::string_view what) {
+  const int64_t n = numElements(shape);
+  if (n <= kMaxTileNumel) return {};
+  const std::string count = n == std::numeric_limits<int64_t>::max() ? "more than 2^63" : std::to_string(n);
+  return std::string(what) + " shape " + shapeString(shape) + " has " + count +
+         " elements; Triton allows at most 1048576 per tensor";
 }
 
 RuleResult<int> normalizeAxis(int64_t axis, int rank, std::string_view what) {

@@ -102,9 +102,15 @@ RuleResult<BinaryTyping> binaryTyping(BinaryOp op, const Operand& a, const Opera
 // Fails with "cannot broadcast shapes [64] and [32]".
 RuleResult<Shape> broadcastShapes(const Shape& a, const Shape& b);
 
+// Triton's TRITON_MAX_TENSOR_NUMEL: no tile may hold more elements.
+inline constexpr int64_t kMaxTileNumel = int64_t{1} << 20;
+
 // Triton requires every tile dim to be a power of two and at most 2^20 elements in total.
 // Returns an error message, or "" when the shape is fine. `what` names the operation.
 std::string tileShapeError(const Shape& shape, std::string_view what);
+// Only the element limit (for shapes made by broadcasting, dots, ... whose dims are powers of two
+// already): an error message, or "".
+std::string tileSizeError(const Shape& shape, std::string_view what);
 
 // Maps axis in [-rank, rank) to [0, rank); fails with a message naming the valid range.
 RuleResult<int> normalizeAxis(int64_t axis, int rank, std::string_view what);

@@ -45,6 +45,8 @@ Value makeBlockPtr(ExprChecker& ec, const BoundArgs& a) {
     if (!isPowerOfTwo(d))
       ec.error(a.range("block_shape"), "tl.make_block_ptr block_shape " + ir::shapeString(bp.blockShape) +
                                            " must have power-of-two dimensions, like every Triton block");
+  if (std::string err = ir::tileSizeError(bp.blockShape, "tl.make_block_ptr block"); !err.empty())
+    ec.error(a.range("block_shape"), err);
   const size_t rank = bp.blockShape.size();
   bp.shape = integerEntries(ec, a, "shape", rank);
   bp.strides = integerEntries(ec, a, "strides", rank);

@@ -10,11 +10,7 @@
 
 namespace tilescope::lang {
 
-namespace {
-
-constexpr int64_t kPlaceholderConstexpr = 16;
-
-bool annotatedConstexpr(const Param& p) {
+bool isConstexprParam(const Param& p) {
   const Expr* a = p.annotation.get();
   if (!a) return false;
   if (const auto* s = a->as<StringLiteral>()) return s->value.size() >= 9 && s->value.substr(s->value.size() - 9) == "constexpr";
@@ -22,6 +18,8 @@ bool annotatedConstexpr(const Param& p) {
   if (const auto* n = a->as<Name>()) return n->id == "constexpr";
   return false;
 }
+
+namespace {
 
 std::string plural(size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
@@ -55,7 +53,7 @@ void bindParameters(CheckContext& ctx, FunctionChecker& fc, const FunctionDef& d
   }
   for (size_t i = 0; i < params.size(); ++i) {
     const Param& p = *params[i];
-    const bool isConstexpr = annotatedConstexpr(p);
+    const bool isConstexpr = isConstexprParam(p);
     ir::KernelParam kp;
     kp.name = p.name;
     kp.range = p.nameRange;
@@ -97,48 +95,6 @@ void bindParameters(CheckContext& ctx, FunctionChecker& fc, const FunctionDef& d
     // protected from reassignment (Triton lets a kernel rebind a plain parameter).
     fc.scope().bind(p.name, v, p.nameRange, isConstexpr);
   }
-}
-
-// A first guess at which parameters are pointers, from the syntax: the left-most name of the
-// pointer argument of tl.load/store/atomics (following local `p = ... ` / `p += ...` chains) and
-// names whose `.dtype.element_ty` is read. checkAllKernels corrects a wrong guess by re-checking.
-std::set<std::string> guessPointerParams(const FunctionDef& def) {
-  std::map<std::string, std::vector<const Expr*>> assigned;
-  std::set<std::string> params, found;
-  for (const Param& p : def.params.params) params.insert(p.name);
-  std::vector<const Expr*> pointerArgs;
-  std::function<void(const Node&)> walk = [&](const Node& n) {
-    if (const auto* a = n.as<Assign>()) {
-      for (const ExprPtr& t : a->targets)
-        if (const auto* name = t->as<Name>()) assigned[name->id].push_back(a->value.get());
-    } else if (const auto* aug = n.as<AugAssign>()) {
-      if (const auto* name = aug->target->as<Name>()) assigned[name->id].push_back(aug->target.get());
-    } else if (const auto* call = n.as<Call>()) {
-      if (const auto* attr = call->func->as<Attribute>()) {
-        const std::string& f = attr->attr;
-        if (f == "load" || f == "store" || f.rfind("atomic_", 0) == 0) {
-          if (!call->args.empty()) pointerArgs.push_back(call->args[0].get());
-          if (const Keyword* k = call->keyword("pointer")) pointerArgs.push_back(k->value.get());
-        }
-      }
-    } else if (const auto* attr = n.as<Attribute>(); attr && attr->attr == "element_ty") {
-      if (const auto* inner = attr->value->as<Attribute>(); inner && inner->attr == "dtype") pointerArgs.push_back(inner->value.get());
-    }
-    forEachChild(n, walk);
-  };
-  for (const StmtPtr& s : def.body) walk(*s);
-  std::function<void(const Expr*, int)> leftmost = [&](const Expr* e, int depth) {
-    if (!e || depth > 16) return;
-    if (const auto* b = e->as<Binary>(); b && (b->op == BinaryOp::Add || b->op == BinaryOp::Sub)) return leftmost(b->left.get(), depth + 1);
-    if (const auto* sub = e->as<Subscript>()) return leftmost(sub->value.get(), depth + 1);
-    const auto* name = e->as<Name>();
-    if (!name) return;
-    if (params.count(name->id)) found.insert(name->id);
-    for (const Expr* def2 : assigned[name->id])
-      if (def2 != e) leftmost(def2, depth + 1);
-  };
-  for (const Expr* e : pointerArgs) leftmost(e, 0);
-  return found;
 }
 
 }  // namespace
@@ -251,63 +207,6 @@ std::vector<const JitFunctionInfo*> kernelRoots(const Program& program) {
   for (const JitFunctionInfo& j : program.jitFunctions())
     if (!called.count(j.name) && !returnsValue(*j.def)) roots.push_back(&j);
   return roots;
-}
-
-DiagnosticList checkAllKernels(const Program& program, const std::map<std::string, ConstValue>& constexprs) {
-  DiagnosticList all;
-  for (const JitFunctionInfo* fn : kernelRoots(program)) {
-    const FunctionDef& def = *fn->def;
-    Specialization spec;
-    std::vector<std::string> placeholders;
-    std::vector<size_t> runtimeParams;  // indices into spec.args that are scalars/pointers
-    const std::set<std::string> guessed = guessPointerParams(def);
-    for (const Param& p : def.params.params) {
-      if (p.kind == ParamKind::VarPositional || p.kind == ParamKind::VarKeyword) continue;
-      if (auto it = constexprs.find(p.name); it != constexprs.end()) {
-        spec.args.push_back(ArgSpec::constexprValue(it->second));
-        continue;
-      }
-      if (annotatedConstexpr(p)) {
-        std::optional<ConstValue> value;
-        if (!fn->autotuneConfigs.empty())
-          for (const auto& [name, v] : fn->autotuneConfigs.front().values)
-            if (name == p.name) value = v;
-        for (const std::string& h : fn->heuristicNames)
-          if (!value && h == p.name) value = ConstValue::integer(kPlaceholderConstexpr);
-        if (!value && !p.defaultValue) {
-          value = ConstValue::integer(kPlaceholderConstexpr);
-          placeholders.push_back(p.name);
-        }
-        if (value) {
-          spec.args.push_back(ArgSpec::constexprValue(*value));
-          continue;
-        }
-      }
-      if (p.defaultValue) break;  // the rest keep their defaults
-      runtimeParams.push_back(spec.args.size());
-      spec.args.push_back(guessed.count(p.name) ? ArgSpec::pointer(ir::DType::FP32) : ArgSpec::scalar(ir::DType::I32));
-    }
-    if (!fn->autotuneConfigs.empty()) spec.options = fn->autotuneConfigs.front().options;
-    CheckResult r = checkKernel(program, *fn, spec);
-    // Each failure on a scalar used as a pointer turns that parameter into *fp32 and tries again.
-    for (size_t attempt = 0; !r.ok() && r.pointerDemand && attempt <= runtimeParams.size(); ++attempt) {
-      const size_t idx = static_cast<size_t>(*r.pointerDemand);
-      if (idx >= spec.args.size() || spec.args[idx].kind != ArgSpec::Kind::Scalar) break;
-      spec.args[idx] = ArgSpec::pointer(ir::DType::FP32);
-      r = checkKernel(program, *fn, spec);
-    }
-    for (const Diagnostic& d : r.diagnostics.items()) {
-      Diagnostic copy = d;
-      if (!r.ok() && !placeholders.empty() && copy.severity == Severity::Error) {
-        std::string names;
-        for (size_t i = 0; i < placeholders.size(); ++i) names += (i ? ", " : "") + placeholders[i];
-        copy.withNote(def.nameRange, "'" + def.name + "' was checked with " + names + " = " + std::to_string(kPlaceholderConstexpr) +
-                                         " because no value was given; pass -D NAME=VALUE to check another value");
-      }
-      all.add(std::move(copy));
-    }
-  }
-  return all;
 }
 
 }  // namespace tilescope::lang

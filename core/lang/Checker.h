@@ -73,12 +73,19 @@ CheckResult checkKernel(const Program& program, std::string_view kernelName, con
 CheckResult checkKernel(const Program& program, const JitFunctionInfo& function, const Specialization& spec);
 
 // Checks every @triton.jit function that no other jit function calls (the kernels) as far as
-// possible without a launch (`tilescope-cli check`). Constexpr parameters take, in order: a
-// `-D NAME=VALUE` override from `constexprs`, the first @triton.autotune config, the parameter's
-// default, else the placeholder 16 (reported in a note if the kernel then fails). Other
-// parameters without defaults are i32 scalars, except those the kernel uses as pointers (found by
-// re-checking when a load/store/atomic or `.dtype.element_ty` needs a pointer), which become *fp32.
+// possible without running the program (`tilescope-cli check`; core/lang/CheckAllKernels.cpp).
+// A kernel that the program launches (`kernel[grid](x, out, n)`) is checked with the argument types
+// of those launches, as far as the host code shows them (LaunchSites). Constexpr parameters take, in
+// order: a `-D NAME=VALUE` override from `constexprs`, a constant the launch passes, the first
+// @triton.autotune config, the parameter's default, else the placeholder 16 (reported in a note if
+// the kernel then fails). Other parameters whose type no launch shows are unknown: scalars or, when
+// the kernel uses them as pointers, pointers to an unknown element type. The check tries the types
+// a launch could pass for them (one parameter at a time, and all pointers together, keeping what
+// gets furthest) and reports an error only when none of those avoids it.
 DiagnosticList checkAllKernels(const Program& program, const std::map<std::string, ConstValue>& constexprs);
+
+// True when a kernel parameter is annotated tl.constexpr.
+bool isConstexprParam(const Param& p);
 
 // The jit functions checkAllKernels treats as kernels: not called by another jit function and not
 // returning a value.

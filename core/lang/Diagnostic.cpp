@@ -37,26 +37,26 @@ std::string Diagnostic::headline() const {
 }
 
 std::string Diagnostic::render() const {
-  std::string out = headline() + "\n";
-  if (range.valid()) {
-    const LineColumn lc = range.start();
-    const std::string_view line = range.file->lineText(lc.line);
-    if (!line.empty()) {
-      out.append(line);
-      out += "\n";
-      // Keep tabs so the caret lines up under tab-indented code.
-      std::string caret;
-      for (int i = 0; i + 1 < lc.column && i < static_cast<int>(line.size()); ++i)
-        caret += line[i] == '\t' ? '\t' : ' ';
-      caret += '^';
-      const auto lineEnd = static_cast<int>(line.size()) - (lc.column - 1);
-      const auto width = std::min<int>(static_cast<int>(range.end - range.begin), lineEnd);
-      for (int i = 1; i < width; ++i) caret += '~';
-      out += caret + "\n";
-    }
-  }
+  std::string out = headline() + "\n" + snippet();
   for (const Diagnostic& n : notes) out += n.render();
   return out;
+}
+
+std::string Diagnostic::snippet() const {
+  if (!range.valid()) return {};
+  const LineColumn lc = range.start();
+  const std::string_view line = range.file->lineText(lc.line);
+  if (line.empty()) return {};
+  std::string out(line);
+  out += "\n";
+  // Keep tabs so the caret lines up under tab-indented code.
+  std::string caret;
+  for (int i = 0; i + 1 < lc.column && i < static_cast<int>(line.size()); ++i) caret += line[i] == '\t' ? '\t' : ' ';
+  caret += '^';
+  const auto lineEnd = static_cast<int>(line.size()) - (lc.column - 1);
+  const auto width = std::min<int>(static_cast<int>(range.end - range.begin), lineEnd);
+  for (int i = 1; i < width; ++i) caret += '~';
+  return out + caret + "\n";
 }
 
 bool DiagnosticList::hasErrors() const { return errorCount() > 0; }

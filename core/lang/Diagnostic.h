@@ -26,6 +26,9 @@ struct Diagnostic {
   std::string render() const;
   // Only the first line, "file:line:col: error: message".
   std::string headline() const;
+  // The source line and a caret line under the range ("" without a location): render() without
+  // the headline and the notes, for a UI that names the location its own way.
+  std::string snippet() const;
 };
 
 class DiagnosticList {

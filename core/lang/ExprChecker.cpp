@@ -93,6 +93,23 @@ Scope& ExprChecker::scope() { return fn_.scope(); }
 // ------------------------------------------------------------------------------------------ dispatch
 
 Value ExprChecker::check(const Expr& e) {
+  Value v = checkUnlimited(e);
+  requireTileSize(v, e.range);
+  return v;
+}
+
+void ExprChecker::requireTileSize(const Value& v, SourceRange range) {
+  if (v.isTuple()) {
+    for (const Value& element : v.elements) requireTileSize(element, range);
+    return;
+  }
+  if (!v.isTensor() || v.expr.type().numel() <= ir::kMaxTileNumel) return;
+  std::string text(range.text());
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  error(range, ir::tileSizeError(v.expr.type().shape(), "'" + text + "' makes a tile whose"));
+}
+
+Value ExprChecker::checkUnlimited(const Expr& e) {
   switch (e.kind()) {
     case Node::Kind::Name: return checkName(*e.as<Name>());
     case Node::Kind::IntLiteral: {
@@ -656,6 +673,10 @@ ir::Operand ExprChecker::operandOf(const Value& v, SourceRange range, std::strin
 std::pair<ir::Expr, ir::Expr> ExprChecker::broadcastPair(const ir::Expr& a, const ir::Expr& b, SourceRange range) {
   auto shape = ir::broadcastShapes(a.type().shape(), b.type().shape());
   if (!shape) error(range, shape.error());
+  if (std::string err = ir::tileSizeError(*shape, "broadcasting " + ir::shapeString(a.type().shape()) + " with " +
+                                                     ir::shapeString(b.type().shape()) + " gives a tile whose");
+      !err.empty())
+    error(range, err);
   return {Emitter::broadcastTo(a, *shape, range), Emitter::broadcastTo(b, *shape, range)};
 }
 
@@ -664,6 +685,7 @@ ir::Expr ExprChecker::broadcastTo(const ir::Expr& e, const ir::Shape& shape, Sou
   if (!common || *common != shape)
     error(range, "cannot broadcast " + std::string(what) + " of shape " + ir::shapeString(e.type().shape()) + " to " +
                      ir::shapeString(shape));
+  if (std::string err = ir::tileSizeError(shape, "broadcasting " + std::string(what) + " to"); !err.empty()) error(range, err);
   return Emitter::broadcastTo(e, shape, range);
 }
 

@@ -35,6 +35,9 @@ public:
   Emitter& emitter() { return ctx_.emitter; }
   Scope& scope();
 
+  // Every tile an expression makes is held to Triton's element limit here, at the expression, so an
+  // oversized tile (an outer product, a dot of large blocks, ...) is a diagnostic at its line instead
+  // of gigabytes in the simulator.
   Value check(const Expr& e);
   // Checks e and demands a runtime-or-constexpr value (not a module, function, ...).
   Value checkValue(const Expr& e, std::string_view what);
@@ -85,6 +88,9 @@ public:
 private:
   CheckContext& ctx_;
   FunctionChecker& fn_;
+
+  Value checkUnlimited(const Expr& e);
+  void requireTileSize(const Value& v, SourceRange range);
 
   Value checkName(const Name& e);
   Value checkAttribute(const Attribute& e);

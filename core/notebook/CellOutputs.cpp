@@ -3,6 +3,18 @@
 namespace tilescope::notebook {
 using nlohmann::json;
 
+std::string textField(const json& object, const char* key, const std::string& fallback) {
+  if (!object.is_object()) return fallback;
+  const auto field = object.find(key);
+  return field != object.end() && field->is_string() ? field->get<std::string>() : fallback;
+}
+
+json objectField(const json& object, const char* key) {
+  if (!object.is_object()) return json::object();
+  const auto field = object.find(key);
+  return field != object.end() && field->is_object() ? *field : json::object();
+}
+
 json splitLines(const std::string& text) {
   json lines = json::array();
   size_t start = 0;
@@ -28,8 +40,8 @@ void appendStreamOutput(json& outputs, const std::string& streamName, const std:
   if (!outputs.is_array()) outputs = json::array();
   if (!outputs.empty()) {
     json& last = outputs.back();
-    if (last.value("output_type", "") == "stream" && last.value("name", "") == streamName) {
-      last["text"] = splitLines(joinLines(last.value("text", json())) + text);
+    if (textField(last, "output_type") == "stream" && textField(last, "name") == streamName) {
+      last["text"] = splitLines(joinLines(last["text"]) + text);
       return;
     }
   }
@@ -66,16 +78,17 @@ json errorOutput(const std::string& name, const std::string& value, const std::v
 }
 
 std::string outputPlainText(const json& output) {
-  const std::string type = output.value("output_type", "");
-  if (type == "stream") return joinLines(output.value("text", json()));
+  const std::string type = textField(output, "output_type");
+  if (type == "stream") return joinLines(output.contains("text") ? output["text"] : json());
   if (type == "execute_result" || type == "display_data") {
-    const json data = output.value("data", json::object());
+    const json data = objectField(output, "data");
     return data.contains("text/plain") ? joinLines(data["text/plain"]) : std::string();
   }
   if (type == "error") {
-    std::string text = output.value("ename", "Error") + ": " + output.value("evalue", "");
-    for (const json& line : output.value("traceback", json::array()))
-      if (line.is_string()) text += "\n" + line.get<std::string>();
+    std::string text = textField(output, "ename", "Error") + ": " + textField(output, "evalue");
+    if (const auto traceback = output.find("traceback"); traceback != output.end() && traceback->is_array())
+      for (const json& line : *traceback)
+        if (line.is_string()) text += "\n" + line.get<std::string>();
     return text;
   }
   return {};

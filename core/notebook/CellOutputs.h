@@ -8,6 +8,12 @@
 
 namespace tilescope::notebook {
 
+// Type-safe reads of an output's fields: the field when object is an object holding it with that
+// type, else the fallback (outputs built in memory are not checked like loaded ones; a wrong type
+// must never throw out of a display).
+std::string textField(const nlohmann::json& object, const char* key, const std::string& fallback = {});
+nlohmann::json objectField(const nlohmann::json& object, const char* key);  // {} when absent or not an object
+
 // "a\nb\n" -> ["a\n", "b\n"]; "" -> [].
 nlohmann::json splitLines(const std::string& text);
 // Accepts a string or a list of strings (anything else is empty).

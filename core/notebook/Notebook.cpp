@@ -27,9 +27,8 @@ const char* cellTypeName(CellType t) {
   return "code";
 }
 
-std::string Notebook::newCellId() const {
-  std::unordered_set<std::string> used;
-  for (const Cell& c : cells) used.insert(c.id);
+namespace {
+std::string randomIdNotIn(const std::unordered_set<std::string>& used) {
   static thread_local std::mt19937 rng{std::random_device{}()};
   static const char* hex = "0123456789abcdef";
   for (;;) {
@@ -37,6 +36,32 @@ std::string Notebook::newCellId() const {
     for (char& ch : id) ch = hex[rng() % 16];
     if (!used.count(id)) return id;
   }
+}
+}  // namespace
+
+std::string Notebook::newCellId() const {
+  std::unordered_set<std::string> used;
+  for (const Cell& c : cells) used.insert(c.id);
+  return randomIdNotIn(used);
+}
+
+int Notebook::assignMissingAndDuplicateIds() {
+  std::unordered_set<std::string> used;
+  used.reserve(cells.size() * 2);
+  for (const Cell& c : cells)
+    if (!c.id.empty()) used.insert(c.id);
+  // Walk in order: the first cell keeps an id, later cells with the same id get fresh ones.
+  std::unordered_set<std::string> seen;
+  seen.reserve(cells.size() * 2);
+  int renamed = 0;
+  for (Cell& c : cells) {
+    if (!c.id.empty() && seen.insert(c.id).second) continue;
+    if (!c.id.empty()) ++renamed;
+    c.id = randomIdNotIn(used);
+    used.insert(c.id);
+    seen.insert(c.id);
+  }
+  return renamed;
 }
 
 Cell& Notebook::appendCell(CellType type, std::string source) { return insertCell(cells.size(), type, std::move(source)); }
@@ -54,6 +79,13 @@ int Notebook::indexOfCell(const std::string& id) const {
   for (size_t i = 0; i < cells.size(); ++i)
     if (cells[i].id == id) return static_cast<int>(i);
   return -1;
+}
+
+bool Notebook::warnsOnOutOfBounds() const {
+  const auto tilescope = metadata.find("tilescope");
+  if (tilescope == metadata.end() || !tilescope->is_object()) return false;
+  const auto policy = tilescope->find("out_of_bounds");
+  return policy != tilescope->end() && policy->is_string() && policy->get<std::string>() == "warn";
 }
 
 }  // namespace tilescope::notebook

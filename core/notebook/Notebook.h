@@ -40,6 +40,14 @@ struct Notebook {
   Cell& insertCell(size_t index, CellType type, std::string source);
   // Position of the cell with this id, or -1.
   int indexOfCell(const std::string& id) const;
+  // Gives a fresh id to every cell that has none (nbformat < 4.5) and to every cell whose id an
+  // earlier cell already has (hand-edited or merged files): code that finds cells by id would
+  // otherwise only ever find the first. One pass, whatever the number of cells. Returns how many
+  // duplicates were renamed (missing ids are no news: older notebooks have none).
+  int assignMissingAndDuplicateIds();
+  // metadata {"tilescope": {"out_of_bounds": "warn"}}: out-of-bounds accesses warn and read 0
+  // instead of stopping. Any other value, of any type, means the default (stop).
+  bool warnsOnOutOfBounds() const;
 };
 
 const char* cellTypeName(CellType t);

@@ -32,7 +32,7 @@ const char* gridColoringLabel(GridColoring c) {
   switch (c) {
     case GridColoring::Pid: return "by program id";
     case GridColoring::Order: return "by launch order (pid_0 fastest)";
-    case GridColoring::OutputTile: return "by the output element each program stored first";
+    case GridColoring::OutputTile: return "by where in the output each program stored first (dark: start, yellow: end)";
     case GridColoring::Bytes: return "by bytes moved (loads and stores)";
     case GridColoring::Masked: return "by masked-off lanes (hatched: some lanes masked)";
   }
@@ -47,10 +47,11 @@ ProgramColors programColors(const sim::LaunchTrace& trace, GridColoring coloring
   pc.hatched.assign(static_cast<size_t>(n), 0);
   pc.traced.assign(static_cast<size_t>(n), 0);
   const std::vector<ProgramStats> stats = programStats(trace);
-  int64_t maxBytes = 1, maxMasked = 1;
+  int64_t maxBytes = 1, maxMasked = 1, maxStored = 1;
   for (const ProgramStats& s : stats) {
     maxBytes = std::max(maxBytes, s.bytesMoved);
     maxMasked = std::max(maxMasked, s.maskedLanes);
+    maxStored = std::max(maxStored, s.storedElement);
   }
   for (const ProgramStats& s : stats) {
     if (s.linearId < 0 || s.linearId >= n) continue;
@@ -59,7 +60,10 @@ ProgramColors programColors(const sim::LaunchTrace& trace, GridColoring coloring
       case GridColoring::Pid: c = palette::categorical(s.linearId); break;
       case GridColoring::Order: c = palette::ramp(n > 1 ? static_cast<double>(s.linearId) / static_cast<double>(n - 1) : 0); break;
       case GridColoring::OutputTile:
-        c = s.storedElement < 0 ? palette::kNeverWritten : palette::categorical(s.storedElement * 7919 + s.storedTensor);
+        // A ramp over where in the output the program stored: remapped pids (swizzle2d) show as a
+        // scrambled gradient, programs storing to the same place as one colour.
+        c = s.storedElement < 0 ? palette::kNeverWritten
+                                : palette::ramp(static_cast<double>(s.storedElement) / static_cast<double>(maxStored));
         break;
       case GridColoring::Bytes: c = palette::heat(static_cast<double>(s.bytesMoved) / static_cast<double>(maxBytes)); break;
       case GridColoring::Masked:

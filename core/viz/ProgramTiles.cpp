@@ -32,6 +32,7 @@ std::vector<MemoryOp> memoryOps(const sim::LaunchTrace& trace, const sim::Progra
     op.kind = e->kind;
     if (e->location < trace.locations.size()) {
       op.location = trace.locations[e->location].str();
+      op.file = trace.locations[e->location].file;
       op.line = trace.locations[e->location].line;
     }
     if (e->argIndex >= 0 && static_cast<size_t>(e->argIndex) < trace.args.size()) op.argName = trace.args[e->argIndex].name;

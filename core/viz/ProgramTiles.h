@@ -16,6 +16,7 @@ struct MemoryOp {
   size_t eventIndex = 0;  // index into ProgramTrace::events
   sim::MemOpKind kind = sim::MemOpKind::Load;
   std::string location;   // "file:line:col"
+  std::string file;       // the source file ("<cell:ID>" for a notebook cell)
   int line = 0;
   std::string argName;     // the kernel parameter holding the tensor ("" if none)
   int32_t tensorId = 0;

@@ -14,7 +14,7 @@ namespace {
 
 constexpr double kMargin = 12;
 constexpr int64_t kWrapLanes = 32;
-constexpr int64_t kMaxTensorCells = 262144;
+constexpr int64_t kMaxTensorCells = 4096;  // larger tensors show the rows around this op's elements
 
 struct Panel {
   double x = 0, y = 0;
@@ -31,14 +31,15 @@ std::pair<int64_t, int64_t> displayShape(int64_t rows, int64_t cols) {
 }
 
 // Draws one tile: cell i gets fill(i), label(i) (when it fits) and hatching when hatched(i).
-void drawTile(Scene& s, const Panel& p, const std::string& caption, int64_t lanes, const std::function<Color(int64_t)>& fill,
-              const std::function<std::string(int64_t)>& label, const std::function<bool(int64_t)>& hatched) {
+// Cells first .. first + count - 1 (a window of whole rows when first > 0).
+void drawTile(Scene& s, const Panel& p, const std::string& caption, int64_t count, const std::function<Color(int64_t)>& fill,
+              const std::function<std::string(int64_t)>& label, const std::function<bool(int64_t)>& hatched, int64_t first = 0) {
   s.add(SceneText{p.x, p.y - 6, caption, 12, {}, TextAlign::Left, true});
   const bool text = p.cell >= 18;
-  for (int64_t i = 0; i < lanes; ++i) {
+  for (int64_t i = first; i < first + count; ++i) {
     SceneRect r;
-    r.x = p.x + static_cast<double>(i % p.cols) * p.cell;
-    r.y = p.y + static_cast<double>(i / p.cols) * p.cell;
+    r.x = p.x + static_cast<double>((i - first) % p.cols) * p.cell;
+    r.y = p.y + static_cast<double>((i - first) / p.cols) * p.cell;
     r.w = r.h = p.cell;
     r.fill = fill(i);
     r.stroke = palette::kGridLine;
@@ -122,32 +123,49 @@ Scene tilesScene(const sim::LaunchTrace& trace, const Pid& pid, size_t opIndex, 
   // The addressed tensor, this operation's elements highlighted.
   int64_t elements = 1;
   for (int64_t d : op.tensorShape) elements *= d;
-  if (op.tensorId != 0 && elements > 0 && elements <= kMaxTensorCells) {
+  if (op.tensorId != 0 && elements > 0) {
     auto [trows, tcols] = view2d(op.tensorShape);
     if (trows == 1 && tcols > 64) {
       trows = (tcols + 63) / 64;
       tcols = 64;
     }
-    std::vector<uint8_t> touched(static_cast<size_t>(elements), 0);  // 1 active lane, 2 masked-off lane
+    // A large tensor: only the rows this operation touches (at most 64 of them, one row of context).
+    int64_t firstRow = 0, rowCount = trows;
+    if (elements > kMaxTensorCells) {
+      int64_t lo = elements, hi = -1;
+      for (int64_t i = 0; i < lanes; ++i)
+        if (op.offsets[i] >= 0 && op.offsets[i] < elements) {
+          lo = std::min(lo, op.offsets[i]);
+          hi = std::max(hi, op.offsets[i]);
+        }
+      firstRow = hi < 0 ? 0 : std::max<int64_t>(0, lo / tcols - 1);
+      const int64_t lastRow = hi < 0 ? 0 : std::min(trows - 1, hi / tcols + 1);
+      rowCount = std::min<int64_t>(64, lastRow - firstRow + 1);
+    }
+    const int64_t first = firstRow * tcols;
+    const int64_t count = std::min(elements - first, rowCount * tcols);
+    std::vector<uint8_t> touched(static_cast<size_t>(count), 0);  // 1 active lane, 2 masked-off lane
     for (int64_t i = 0; i < lanes; ++i) {
-      const int64_t e = op.offsets[i];
-      if (e < 0 || e >= elements) continue;
+      const int64_t e = op.offsets[i] - first;
+      if (e < 0 || e >= count) continue;
       if (op.mask[i]) touched[e] = 1;
       else if (!touched[e]) touched[e] = 2;
     }
     Panel t;
-    t.rows = trows;
+    t.rows = rowCount;
     t.cols = tcols;
-    t.cell = std::clamp(std::floor(640.0 / static_cast<double>(std::max(tcols, trows))), 2.0, 30.0);
+    t.cell = std::clamp(std::floor(640.0 / static_cast<double>(std::max(tcols, rowCount))), 2.0, 30.0);
     t.x = kMargin;
     t.y = bottom + 40;
     std::string caption = "tensor " + (op.argName.empty() ? op.tensorName : op.argName) + " shape [";
     for (size_t d = 0; d < op.tensorShape.size(); ++d) caption += (d ? ", " : "") + std::to_string(op.tensorShape[d]);
-    caption += "]: elements this operation addresses (orange: active lanes, hatched: masked-off lanes)";
+    caption += "]";
+    if (count < elements) caption += " elements " + std::to_string(first) + ".." + std::to_string(first + count - 1);
+    caption += ": elements this operation addresses (orange: active lanes, hatched: masked-off lanes)";
     drawTile(
-        s, t, caption, elements,
-        [&](int64_t i) { return touched[i] == 1 ? palette::kHighlight : Color{0xf2, 0xf2, 0xf2, 255}; },
-        [&](int64_t i) { return std::to_string(i); }, [&](int64_t i) { return touched[i] == 2; });
+        s, t, caption, count,
+        [&](int64_t i) { return touched[i - first] == 1 ? palette::kHighlight : Color{0xf2, 0xf2, 0xf2, 255}; },
+        [&](int64_t i) { return std::to_string(i); }, [&](int64_t i) { return touched[i - first] == 2; }, first);
     right = std::max(right, t.x + t.width());
     bottom = t.y + t.height();
     // Offsets outside the tensor (masked lanes past the end) are listed, since they have no cell.

@@ -177,6 +177,31 @@ TEST(RunCommand, OutOfBoundsStopsByDefaultAndWarnsWhenAsked) {
   EXPECT_EQ(runCli("run --out-of-bounds stop " + notebook).exitCode, 1);
 }
 
+// Issue 27: {"tilescope": {"out_of_bounds": 1}} threw nlohmann::type_error and aborted the run.
+TEST(RunCommand, NotebookMetadataOfTheWrongTypeIsAClearError) {
+  const struct {
+    nlohmann::json tilescope;
+    const char* message;
+  } cases[] = {
+      {{{"out_of_bounds", 1}}, "sets tilescope.out_of_bounds to 1; it must be \"stop\" or \"warn\""},
+      {{{"out_of_bounds", "sometimes"}}, "sets tilescope.out_of_bounds to \"sometimes\"; it must be \"stop\" or \"warn\""},
+      {{{"out_of_bounds", {{"x", 1}}}}, "sets tilescope.out_of_bounds to {\"x\":1}; it must be \"stop\" or \"warn\""},
+      {7, "has a \"tilescope\" entry that is a number; it must be an object such as {\"out_of_bounds\": \"warn\"}"},
+  };
+  int n = 0;
+  for (const auto& c : cases) {
+    nlohmann::json nb = {{"cells", nlohmann::json::array()}, {"nbformat", 4}, {"nbformat_minor", 5},
+                         {"metadata", {{"tilescope", c.tilescope}}}};
+    nb["cells"].push_back(nlohmann::json::parse(cell("print('ran')")));
+    const std::string path = tempFile("badmeta" + std::to_string(++n) + ".ipynb", nb.dump());
+    const CliRun r = runCli("run " + path);
+    EXPECT_EQ(r.exitCode, 1) << r.output;
+    EXPECT_NE(r.output.find("tilescope-cli run: " + path + ": "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("ran"), std::string::npos) << "no cell runs under a policy the notebook did not ask for";
+  }
+}
+
 // --backend gpu with and without a device: one test each, the other skipped, so the result says
 // which branch ran.
 TEST(RunCommand, GpuBackendRunsOnAGpu) {
@@ -205,6 +230,17 @@ TEST(RunCommand, BadArgumentsExitTwo) {
   EXPECT_EQ(runCli("run").exitCode, 2);
   EXPECT_EQ(runCli("run x.py --backend tpu").exitCode, 2);
   EXPECT_EQ(runCli("run x.py --frobnicate").exitCode, 2);
+  // A bad --pid-filter is a usage error before anything runs (it used to fail at the first launch).
+  const CliRun filter = runCli("run " + tempFile("pf.py", "print('ran')\n") + " --pid-filter '((('");
+  EXPECT_EQ(filter.exitCode, 2) << filter.output;
+  EXPECT_NE(filter.output.find("--pid-filter '(((': expected a condition"), std::string::npos) << filter.output;
+  EXPECT_EQ(filter.output.find("ran"), std::string::npos) << filter.output;
+}
+
+TEST(RunCommand, AFolderIsNotAScript) {
+  const CliRun r = runCli("run " + std::filesystem::temp_directory_path().string());
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find("is a folder; give a .py script or a .ipynb notebook"), std::string::npos) << r.output;
 }
 
 TEST(RunCommand, MissingFileExitsOne) {

@@ -282,6 +282,58 @@ TEST(WorkerCommand, GpuOnlyCellsAreSkippedWithTheReasonOnTheSimulator) {
   EXPECT_EQ(next, "ran\n");
 }
 
+// Issue 28: a kernel error names the kernel's own cell and spot as a frame of its own (so the
+// notebook can mark it there), and its message travels once, not as "<cell:ID>:9:22: ..." again.
+TEST(WorkerCommand, AKernelErrorIsAFrameAtTheKernelsOwnCell) {
+  Worker worker(false);
+  worker.receive();
+  worker.send(execute("k", "import torch\nimport triton\nimport triton.language as tl\n\n"
+                           "@triton.jit\n"
+                           "def shift(x_ptr, out_ptr, BLOCK: tl.constexpr):\n"
+                           "    offs = tl.arange(0, BLOCK)\n"
+                           "    x = tl.load(x_ptr + offs)\n"
+                           "    tl.store(out_ptr + x, x)\n"));
+  worker.receiveUntil("execute_reply");
+  worker.send(execute("l", "x = torch.ones(16)\nout = torch.empty(16)\nshift[(1,)](x, out, BLOCK=16)\n"));
+  const auto messages = worker.receiveUntil("execute_reply");
+  ASSERT_GE(messages.size(), 2u);
+  const json& error = messages[messages.size() - 2];
+  ASSERT_EQ(error["type"], "error");
+  EXPECT_EQ(error["ename"], "CompilationError");
+  const std::string value = error["evalue"];
+  EXPECT_NE(value.find("pointer offsets must be integers"), std::string::npos) << value;
+  EXPECT_EQ(value.find("<cell:"), std::string::npos) << "the location is a frame, not part of the message: " << value;
+  const json& frames = error["traceback"];
+  ASSERT_GE(frames.size(), 2u) << frames.dump();
+  EXPECT_EQ(frames[0]["file"], "<cell:cell-l>");
+  EXPECT_EQ(frames[0]["line"], 3);
+  EXPECT_FALSE(frames[0].contains("severity")) << "the launch is a frame of the call stack";
+  const json& kernel = frames[1];
+  EXPECT_EQ(kernel["severity"], "error");
+  EXPECT_EQ(kernel["message"], value);
+  EXPECT_EQ(kernel["file"], "<cell:cell-k>");
+  EXPECT_EQ(kernel["line"], 9);
+  EXPECT_EQ(kernel["col"], 14) << "at out_ptr + x";
+  EXPECT_EQ(kernel["text"], "    tl.store(out_ptr + x, x)\n             ^~~~~~~~~~~") << kernel.dump();
+  for (const json& f : frames) EXPECT_NE(f["line"], 0) << "no frame without a place: " << f.dump();
+}
+
+TEST(WorkerCommand, ASyntaxErrorIsAFrameAtItsSpot) {
+  Worker worker(false);
+  worker.receive();
+  worker.send(execute("s", "x = 1\ny = (2 +\n"));
+  const auto messages = worker.receiveUntil("execute_reply");
+  ASSERT_GE(messages.size(), 2u);
+  const json& error = messages[messages.size() - 2];
+  ASSERT_EQ(error["ename"], "SyntaxError");
+  ASSERT_GE(error["traceback"].size(), 1u) << error.dump();
+  const json& frame = error["traceback"][0];
+  EXPECT_EQ(frame["severity"], "error");
+  EXPECT_EQ(frame["file"], "<cell:cell-s>");
+  EXPECT_GE(frame["line"], 2);
+  EXPECT_EQ(frame["message"], error["evalue"]);
+}
+
 TEST(WorkerCommand, ShutdownAndEndOfInputBothExitCleanly) {
   {
     Worker worker(true);
@@ -310,6 +362,126 @@ TEST(WorkerCommand, UnknownMessagesAndBrokenFramesAreReported) {
   const json broken = worker.receive();
   EXPECT_EQ(broken["type"], "protocol_error");
   EXPECT_EQ(worker.waitForExit(), 0) << "a broken stream cannot be trusted: the worker ends";
+}
+
+// docs/PROTOCOL.md: a shutdown_request while a cell runs cancels it (KeyboardInterrupt, reply aborted),
+// aborts the queued requests, and the worker exits - it does not wait for the cell to finish.
+TEST(WorkerCommand, ShutdownWhileACellRunsCancelsItAndExits) {
+  Worker worker(true);
+  worker.receive();
+  worker.send(execute("r1", "loop forever"));
+  worker.send(execute("r2", "print never"));
+  worker.receiveUntil("execute_input");
+  worker.send({{"type", "shutdown_request"}});
+  const auto running = worker.receiveUntil("execute_reply", 10000);
+  ASSERT_FALSE(running.empty());
+  EXPECT_EQ(running.back()["id"], "r1");
+  EXPECT_EQ(running.back()["status"], "aborted");
+  EXPECT_EQ(running.front()["ename"], "KeyboardInterrupt");
+  const auto queued = worker.receiveUntil("execute_reply", 10000);
+  ASSERT_FALSE(queued.empty());
+  EXPECT_EQ(queued.back()["id"], "r2");
+  EXPECT_EQ(queued.back()["status"], "aborted");
+  EXPECT_TRUE(queued.back()["execution_count"].is_null()) << "r2 never started";
+  EXPECT_EQ(worker.waitForExit(), 0);
+}
+
+// Issue 27: a numeric code, cell_id, backend or out_of_bounds threw nlohmann::type_error in the
+// worker's reader thread and aborted the process. Each is an error reply for that request; the worker
+// runs on.
+TEST(WorkerCommand, ExecuteRequestsWithWrongFieldsGetAnErrorReply) {
+  struct Case {
+    const char* field;
+    json value;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"code", 42, "execute_request field \"code\" must be a string (the cell's source text), not number 42"},
+      {"cell_id", 7, "execute_request field \"cell_id\" must be a string (the id of the notebook cell), not number 7"},
+      {"backend", 1, "execute_request field \"backend\" must be a string (simulator, gpu or auto), not number 1"},
+      {"out_of_bounds", 1, "execute_request field \"out_of_bounds\" must be a string (stop or warn), not number 1"},
+      {"backend", "cuda", "unknown backend \"cuda\" in execute_request: use simulator, gpu or auto"},
+      {"out_of_bounds", "ignore", "unknown out_of_bounds policy \"ignore\" in execute_request: use stop or warn"},
+      {"code", nullptr, "execute_request field \"code\" must be a string (the cell's source text), not null null"},
+      {"gpu_only", "yes", "execute_request field \"gpu_only\" must be true or false (whether the cell is tagged gpu-only), not string \"yes\""},
+      {"inspect", 1, "execute_request field \"inspect\" must be true or false (whether to report kernel launches with their traces), not number 1"},
+  };
+  Worker worker(true);
+  ASSERT_EQ(worker.receive()["type"], "hello");
+  int n = 0;
+  for (const Case& c : cases) {
+    const std::string id = "bad" + std::to_string(++n);
+    json request = execute(id, "print never");
+    request[c.field] = c.value;
+    worker.send(request);
+    const auto messages = worker.receiveUntil("execute_reply");
+    ASSERT_GE(messages.size(), 2u) << c.field;
+    const json& error = messages[messages.size() - 2];
+    EXPECT_EQ(error["type"], "error") << c.field;
+    EXPECT_EQ(error["ename"], "InvalidRequest");
+    EXPECT_EQ(error["evalue"], c.message);
+    EXPECT_EQ(messages.back()["id"], id);
+    EXPECT_EQ(messages.back()["status"], "error");
+    EXPECT_TRUE(messages.back()["execution_count"].is_null());
+    for (const json& m : messages) EXPECT_NE(m["type"], "stream") << "a malformed request must not run";
+    EXPECT_EQ(worker.receive()["state"], "idle");
+  }
+  worker.send({{"type", "execute_request"}, {"id", "nocode"}});
+  EXPECT_EQ(worker.receiveUntil("execute_reply").back()["status"], "error");
+  worker.receive();  // idle
+  // Still alive, and the rejected requests did not count as executions.
+  worker.send(execute("ok", "print fine"));
+  const auto good = worker.receiveUntil("execute_reply");
+  EXPECT_EQ(good.back()["status"], "ok");
+  EXPECT_EQ(good.back()["execution_count"], 1);
+}
+
+TEST(WorkerCommand, MessagesWithoutAUsableIdOrTypeAreProtocolErrors) {
+  Worker worker(true);
+  worker.receive();
+  json request = execute("r1", "print never");
+  request["id"] = 5;
+  worker.send(request);
+  json reply = worker.receive();
+  EXPECT_EQ(reply["type"], "protocol_error");
+  EXPECT_EQ(reply["message"], "execute_request field \"id\" must be a string (the client's name for the request), not number 5");
+  worker.send({{"type", 3}});
+  reply = worker.receive();
+  EXPECT_EQ(reply["type"], "protocol_error");
+  EXPECT_NE(reply["message"].get<std::string>().find("needs a string \"type\""), std::string::npos) << reply;
+  worker.send({{"id", "r2"}});
+  EXPECT_EQ(worker.receive()["type"], "protocol_error");
+  worker.send(execute("r3", "print alive"));
+  EXPECT_EQ(worker.receiveUntil("execute_reply").back()["status"], "ok");
+}
+
+TEST(WorkerCommand, MalformedFramingEndsTheWorkerWithAProtocolError) {
+  {  // "blobs" must say how many blob frames follow; without that the stream cannot be read on.
+    Worker worker(true);
+    worker.receive();
+    worker.send({{"type", "interrupt_request"}, {"blobs", 2}});
+    const json reply = worker.receive();
+    EXPECT_EQ(reply["type"], "protocol_error");
+    EXPECT_NE(reply["message"].get<std::string>().find("\"blobs\" must be a list"), std::string::npos) << reply;
+    EXPECT_EQ(worker.waitForExit(), 0);
+  }
+  {  // Nesting far deeper than any message: refused before anything walks it recursively.
+    Worker worker(true);
+    worker.receive();
+    worker.sendRaw(encodeFrame(FrameKind::Json, "{\"type\": \"execute_request\", \"code\": \"x\", \"m\": " +
+                                                    std::string(100000, '[') + std::string(100000, ']') + "}"));
+    const json reply = worker.receive();
+    EXPECT_EQ(reply["type"], "protocol_error");
+    EXPECT_NE(reply["message"].get<std::string>().find("nests deeper than 64 levels"), std::string::npos) << reply;
+    EXPECT_EQ(worker.waitForExit(), 0);
+  }
+  {
+    Worker worker(true);
+    worker.receive();
+    worker.sendRaw(encodeFrame(FrameKind::Json, "[1, 2]"));
+    EXPECT_EQ(worker.receive()["type"], "protocol_error");
+    EXPECT_EQ(worker.waitForExit(), 0);
+  }
 }
 
 TEST(WorkerCommand, HelpDescribesTheProtocol) {

@@ -56,3 +56,20 @@ TEST(Notebook, InsertCellAndFindItById) {
   nb.insertCell(99, CellType::Code, "end");
   EXPECT_EQ(nb.cells.back().source, "end");
 }
+
+// Outputs built in memory are not checked like loaded ones: reading a malformed one must not throw
+// (nlohmann's value() threw type_error for a field of another type, or on a non-object).
+TEST(CellOutputs, MalformedOutputsReadAsEmptyWithoutThrowing) {
+  using nlohmann::json;
+  for (const json& output : {json(5), json::array(), json({{"output_type", 3}}), json({{"output_type", "error"}, {"ename", 1}, {"evalue", json::array()}, {"traceback", "x"}}),
+                             json({{"output_type", "display_data"}, {"data", "png"}}), json({{"output_type", "stream"}, {"text", 7}})}) {
+    std::string text = "unset";
+    EXPECT_NO_THROW(text = outputPlainText(output)) << output.dump();
+    EXPECT_NE(text, "unset");
+  }
+  EXPECT_EQ(outputPlainText({{"output_type", "error"}, {"ename", 1}, {"evalue", "v"}, {"traceback", {"a", 2}}}), "Error: v\na");
+  json outputs = json::array({json({{"output_type", 1}, {"name", "stdout"}})});
+  EXPECT_NO_THROW(appendStreamOutput(outputs, "stdout", "x\n"));
+  ASSERT_EQ(outputs.size(), 2u);
+  EXPECT_EQ(outputPlainText(outputs[1]), "x\n");
+}

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "core/notebook/NotebookFile.h"
@@ -55,6 +56,42 @@ TEST(NotebookFile, OlderNotebooksGetCellIds) {
   EXPECT_EQ(r.notebook->nbformatMinor, 5);
 }
 
+TEST(NotebookFile, DuplicateCellIdsGetFreshIdsOnLoad) {
+  // Hand-edited files repeat ids; every cell must stay findable by its own id.
+  LoadResult r = parseNotebookJson(
+      R"({"cells":[)"
+      R"({"cell_type":"code","id":"same","source":"a = 1","metadata":{},"outputs":[],"execution_count":null},)"
+      R"({"cell_type":"code","id":"same","source":"b = 2","metadata":{},"outputs":[],"execution_count":null},)"
+      R"({"cell_type":"markdown","id":"other","source":"# t","metadata":{}},)"
+      R"({"cell_type":"code","id":"same","source":"c = 3","metadata":{},"outputs":[],"execution_count":null},)"
+      R"({"cell_type":"code","source":"d = 4","metadata":{},"outputs":[],"execution_count":null}],)"
+      R"("metadata":{},"nbformat":4,"nbformat_minor":5})",
+      "dup.ipynb");
+  ASSERT_TRUE(r.notebook) << r.error;
+  const Notebook& nb = *r.notebook;
+  EXPECT_EQ(r.duplicateIdsReplaced, 2) << "the missing id of the last cell is no duplicate";
+  EXPECT_EQ(nb.cells[0].id, "same") << "the first cell keeps its id";
+  EXPECT_EQ(nb.cells[2].id, "other");
+  std::set<std::string> ids;
+  for (const Cell& cell : nb.cells) {
+    EXPECT_FALSE(cell.id.empty());
+    ids.insert(cell.id);
+  }
+  EXPECT_EQ(ids.size(), nb.cells.size()) << "every id is unique";
+  for (size_t i = 0; i < nb.cells.size(); ++i) EXPECT_EQ(nb.indexOfCell(nb.cells[i].id), static_cast<int>(i));
+}
+
+TEST(NotebookFile, UniqueIdsAreKeptAndNothingIsReported) {
+  Notebook nb;
+  nb.appendCell(CellType::Code, "a = 1");
+  nb.appendCell(CellType::Code, "b = 2");
+  LoadResult back = parseNotebookJson(serializeNotebook(nb), "x.ipynb");
+  ASSERT_TRUE(back.notebook);
+  EXPECT_EQ(back.duplicateIdsReplaced, 0);
+  EXPECT_EQ(back.notebook->cells[0].id, nb.cells[0].id);
+  EXPECT_EQ(back.notebook->cells[1].id, nb.cells[1].id);
+}
+
 struct BadNotebookCase {
   const char* text;
   const char* expected;
@@ -77,7 +114,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadNotebookCase{R"({"cells":[{"source":"x"}],"nbformat":4})", "cell 1 has no cell_type"},
                       BadNotebookCase{R"({"cells":[{"cell_type":"widget"}],"nbformat":4})", "unknown cell_type 'widget'"},
                       // Fields of the wrong type are damage, not crashes (the UI reads outputs unchecked).
-                      BadNotebookCase{R"({"cells":[],"nbformat":"4"})", "a field has the wrong type"},
+                      BadNotebookCase{R"({"cells":[],"nbformat":"4"})", "has a \"nbformat\" that is a string"},
                       BadNotebookCase{R"({"cells":[{"cell_type":"code","source":[],"outputs":[5]}],"nbformat":4})",
                                       "output 1 of cell 1 is not an object"},
                       BadNotebookCase{R"({"cells":[{"cell_type":"code","source":[],"outputs":[{"output_type":"stream","name":"stdout","text":1}]}],"nbformat":4})",

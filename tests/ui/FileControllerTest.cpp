@@ -4,6 +4,10 @@
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QLabel>
+#include <sys/stat.h>
+#include <QTest>
+#include <QApplication>
 
 #include "tests/ui/UiTestSupport.h"
 #include "ui/FileController.h"
@@ -222,6 +226,13 @@ TEST_F(Files, NotebooksThatAreNotQuiteNotebooksAreRefusedAndLeftAlone) {
       {"bad-output.ipynb", QByteArray(R"({"cells": [{"cell_type": "code", "source": [], "metadata": {}, "execution_count": 1,
                                           "outputs": [{"output_type": "error", "ename": 3, "evalue": [], "traceback": 1}]}],
                                           "metadata": {}, "nbformat": 4, "nbformat_minor": 5})")},
+      // A number as the source used to open as an empty cell, saved as "source": [].
+      {"source-number.ipynb", QByteArray(R"({"cells": [{"cell_type": "code", "source": 42, "metadata": {}, "execution_count": null,
+                                             "outputs": []}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})")},
+      {"policy-number.ipynb", QByteArray(R"({"cells": [], "metadata": {"tilescope": {"out_of_bounds": 1}}, "nbformat": 4, "nbformat_minor": 5})")},
+      // 300,000 levels crashed the window on open; 100,000 opened, then Ctrl+S aborted.
+      {"deep.ipynb", QByteArray(R"({"cells": [], "nbformat": 4, "nbformat_minor": 5, "metadata": {"deep": )") +
+                         QByteArray(300'000, '[') + QByteArray(300'000, ']') + "}}"},
   };
   for (const auto& [name, bytes] : cases) {
     SCOPED_TRACE(name);
@@ -237,4 +248,51 @@ TEST_F(Files, NotebooksThatAreNotQuiteNotebooksAreRefusedAndLeftAlone) {
     EXPECT_TRUE(files->currentPath().endsWith("vector_add.ipynb"));
     EXPECT_FALSE(model->isDirty());
   }
+}
+
+// Ctrl+S on a notebook made read-only (0444) since it was opened used to replace it silently.
+TEST_F(Files, CtrlSOnAReadOnlyFileIsRefusedAndTheWorkKept) {
+  const QString path = dir.filePath("ro.ipynb");
+  ASSERT_TRUE(files->saveAs(path));
+  const QByteArray saved = readBytes(path);
+  ASSERT_TRUE(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+  model->setSource(0, "unsaved work");
+  window->show();
+  QApplication::setActiveWindow(window.get());
+  QSignalSpy errors(files, &FileController::fileError);
+  QTest::keyClick(window.get(), Qt::Key_S, Qt::ControlModifier);
+  ASSERT_EQ(errors.count(), 1) << "Ctrl+S did not try to save, or reported nothing";
+  const QString error = errors.at(0).at(0).toString();
+  EXPECT_TRUE(error.contains("ro.ipynb: the file is read-only (mode 0444)")) << error.toStdString();
+  EXPECT_TRUE(window->noticeBar()->isShowing());
+  EXPECT_EQ(readBytes(path), saved) << "the read-only file was replaced";
+  EXPECT_EQ(QFileInfo(path).permissions() & (QFileDevice::WriteOwner | QFileDevice::WriteOther), QFileDevice::Permissions());
+  EXPECT_TRUE(model->isDirty()) << "the unsaved work must stay marked unsaved";
+  EXPECT_EQ(model->source(0), "unsaved work");
+}
+
+// Notices quote file names: one named like HTML used to be rendered as HTML, and its <img> made the
+// notice read that path on the UI thread (a pipe froze the window).
+TEST_F(Files, AFileNameThatLooksLikeHtmlIsShownAsText) {
+  const QString previous = QDir::currentPath();
+  ASSERT_TRUE(QDir::setCurrent(dir.path()));
+  const QByteArray fifo = QFile::encodeName(dir.filePath("pipe"));
+  ASSERT_EQ(::mkfifo(fifo.constData(), 0600), 0);
+  const QString path = dir.filePath("<img src=pipe>.ipynb");
+  writeBytes(path, "{ broken");
+  window->resize(900, 600);
+  window->show();
+  tilescope::testing::PipeRescue rescue(fifo);
+  const QString error = files->open(path);
+  QApplication::processEvents();
+  (void)window->grab();
+  const bool stuck = rescue.rescued();
+  rescue.finish();
+  QDir::setCurrent(previous);
+  EXPECT_FALSE(stuck) << "the notice opened the pipe its text names";
+  EXPECT_TRUE(window->noticeBar()->isShowing());
+  auto* label = window->noticeBar()->findChild<QLabel*>("noticeText");
+  ASSERT_NE(label, nullptr);
+  EXPECT_EQ(label->textFormat(), Qt::PlainText);
+  EXPECT_TRUE(label->text().contains("<img src=pipe>.ipynb")) << label->text().toStdString();
 }

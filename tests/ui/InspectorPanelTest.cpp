@@ -3,15 +3,21 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QImage>
 #include <QLabel>
+#include <QLineEdit>
+#include <QTemporaryDir>
+#include <cmath>
 #include <QListWidget>
 #include <QMainWindow>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QToolButton>
 
+#include "core/sim/Grid.h"
 #include "core/sim/TraceWriter.h"
 #include "tests/ui/UiTestSupport.h"
 #include "tests/viz/SeedTraces.h"
@@ -23,6 +29,10 @@
 #include "ui/viz/InspectorPanel.h"
 #include "ui/viz/ProgramGridView.h"
 #include "ui/viz/SceneView.h"
+#include "ui/viz/ScenePainter.h"
+#include "ui/viz/SourceLineMarker.h"
+#include "ui/CellWidget.h"
+#include "ui/CodeEditor.h"
 
 using tilescope::testing::waitUntil;
 using tilescope::ui::InspectorPanel;
@@ -148,6 +158,53 @@ TEST_F(InspectorPanelTest, StepAndPlayThroughThePrograms) {
   EXPECT_FALSE(panel_.playing());
 }
 
+TEST_F(InspectorPanelTest, APidFilterInTheSeedsSyntaxLimitsStepping) {
+  panel_.selectLaunch(2);
+  auto* filter = panel_.pidFilterBox();
+  filter->setFocus();
+  QTest::keyClicks(filter, ">0");
+  QTest::keyClick(filter, Qt::Key_Return);
+  EXPECT_EQ(panel_.statusLabel()->text(), "2 traced program(s) match the pid filter.");
+  auto* next = panel_.findChild<QToolButton*>(QStringLiteral("nextProgram"));
+  auto* prev = panel_.findChild<QToolButton*>(QStringLiteral("prevProgram"));
+  QTest::mouseClick(next, Qt::LeftButton);  // from program 0, which the filter leaves out
+  EXPECT_EQ(panel_.currentProgram(), (ProgramId{1, 0, 0}));
+  QTest::mouseClick(prev, Qt::LeftButton);  // stays within the filter
+  EXPECT_EQ(panel_.currentProgram(), (ProgramId{1, 0, 0}));
+  // A filter that does not parse says why and steps through everything.
+  filter->clear();
+  QTest::keyClicks(filter, "pid_7 > 1");
+  QTest::keyClick(filter, Qt::Key_Return);
+  EXPECT_TRUE(panel_.statusLabel()->text().startsWith("Pid filter: column")) << panel_.statusLabel()->text().toStdString();
+  QTest::mouseClick(prev, Qt::LeftButton);
+  EXPECT_EQ(panel_.currentProgram(), (ProgramId{0, 0, 0}));
+}
+
+TEST_F(InspectorPanelTest, VariablesTabDrawsTheNamedTilesOfTheSelectedProgram) {
+  panel_.selectLaunch(2);
+  clickProgram({2, 0, 0});
+  panel_.tabs()->setCurrentIndex(2);
+  EXPECT_EQ(panel_.tabs()->tabText(2), "Variables");
+  EXPECT_EQ(panel_.loopStepBox()->maximum(), 1);  // copy_k has no loop
+  const auto texts = panel_.variablesSceneView()->scene().texts();
+  const auto offs = std::find_if(texts.begin(), texts.end(), [](const std::string& t) { return t.rfind("offs  i32 [2]", 0) == 0; });
+  ASSERT_NE(offs, texts.end());
+  EXPECT_EQ(std::vector<std::string>(offs + 1, offs + 3), (std::vector<std::string>{"4", "5"}));
+}
+
+TEST_F(InspectorPanelTest, ViewsExportAsPngAndSvg) {
+  panel_.selectLaunch(0);
+  QTemporaryDir dir;
+  QString error;
+  ASSERT_TRUE(tilescope::ui::exportScene(panel_.coverageView()->scene(), dir.filePath("c.svg"), &error)) << error.toStdString();
+  EXPECT_TRUE(tilescope::testing::readBytes(dir.filePath("c.svg")).contains("never written: z_ptr[2:6] (4 elements)"));
+  ASSERT_TRUE(tilescope::ui::exportScene(panel_.gridView()->scene(), dir.filePath("g.png"), &error)) << error.toStdString();
+  QImage png(dir.filePath("g.png"));
+  EXPECT_EQ(png.width(), static_cast<int>(2 * std::ceil(panel_.gridView()->scene().width())));
+  EXPECT_FALSE(tilescope::ui::exportScene(panel_.gridView()->scene(), dir.filePath("g.gif"), &error));
+  EXPECT_EQ(error.toStdString(), "Save as .png or .svg (got " + dir.filePath("g.gif").toStdString() + ").");
+}
+
 TEST_F(InspectorPanelTest, CoverageAndSwizzleTabs) {
   panel_.selectLaunch(0);  // the first buggy copy
   EXPECT_TRUE(contains(panel_.coverageView()->scene().texts(), "never written: z_ptr[2:6] (4 elements)"));
@@ -170,6 +227,46 @@ TEST_F(InspectorPanelTest, ColouringByMaskedLanesHatchesTheMaskedPrograms) {
   EXPECT_EQ(panel_.gridView()->grab().isNull(), false);
 }
 
+// A 3-D grid shows one pid_2 slice at a time; clicking a cell of slice 1 selects a program there.
+TEST(InspectorPanel3d, SlicesOfAThreeDimensionalGrid) {
+  tilescope::sim::LaunchTrace t;
+  t.kernelName = "k3";
+  t.grid = {2, 3, 2};
+  t.totalPrograms = 12;
+  const tilescope::sim::Grid g{2, 3, 2};
+  for (int64_t id = 0; id < 12; ++id) {
+    tilescope::sim::ProgramTrace p;
+    p.pid = g.pidOf(id);
+    p.linearId = id;
+    t.programs.push_back(p);
+  }
+  const std::string bytes = tilescope::sim::TraceWriter::write(t);
+  KernelLaunch l;
+  l.kernel = "k3";
+  l.grid[0] = 2, l.grid[1] = 3, l.grid[2] = 2;
+  l.backend = "simulator";
+  l.tracedPrograms = 12;
+  l.trace = QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()));
+  InspectorPanel panel;
+  panel.resize(600, 700);
+  panel.show();
+  panel.showCell("c");
+  panel.addLaunch("c", l);
+  auto* slice = panel.findChild<QSpinBox*>(QStringLiteral("gridSlice"));
+  ASSERT_NE(slice, nullptr);
+  EXPECT_TRUE(slice->isVisible());
+  EXPECT_EQ(slice->maximum(), 1);
+  slice->setValue(1);
+  auto* grid = panel.gridView();
+  const QPointF at = grid->cellTopLeft({1, 2, 1}) + QPointF(grid->cellSize() / 2, grid->cellSize() / 2);
+  QTest::mouseClick(grid, Qt::LeftButton, {}, at.toPoint());
+  EXPECT_EQ(panel.currentProgram(), (ProgramId{1, 2, 1}));
+  // Stepping back to a program of slice 0 shows slice 0 again.
+  panel.selectProgram({0, 0, 0});
+  EXPECT_EQ(grid->slice(), 0);
+  EXPECT_EQ(slice->value(), 0);
+}
+
 // The real worker traces a cell's launch and the window's inspector lists it.
 TEST(InspectorDock, TheWorkerReportsACellsLaunchWithItsTrace) {
   tilescope::ui::MainWindow w;
@@ -177,16 +274,16 @@ TEST(InspectorDock, TheWorkerReportsACellsLaunchWithItsTrace) {
   w.show();
   auto* panel = w.inspectorDock()->panel();
   auto* model = w.model();
-  model->insertCell(0, tilescope::notebook::CellType::Code);
+  const QString code =
+      "import torch\nimport triton\nimport triton.language as tl\n"
+      "@triton.jit\ndef copy_k(x_ptr, z_ptr, n, bs: tl.constexpr):\n"
+      "    offs = tl.program_id(0) * bs + tl.arange(0, bs)\n    mask = offs < n\n"
+      "    tl.store(z_ptr + offs, tl.load(x_ptr + offs, mask), mask)\n"
+      "x = torch.arange(5)\nz = torch.zeros_like(x)\ncopy_k[(3,)](x, z, 5, 2)\n";
+  model->insertCell(0, tilescope::notebook::CellType::Code, code);
   const QString id = model->cellId(0);
   QSignalSpy launched(w.executionClient(), &tilescope::ui::ExecutionClient::kernelLaunched);
-  w.executionClient()->runCell(id,
-                               "import torch\nimport triton\nimport triton.language as tl\n"
-                               "@triton.jit\ndef copy_k(x_ptr, z_ptr, n, bs: tl.constexpr):\n"
-                               "    offs = tl.program_id(0) * bs + tl.arange(0, bs)\n    mask = offs < n\n"
-                               "    tl.store(z_ptr + offs, tl.load(x_ptr + offs, mask), mask)\n"
-                               "x = torch.arange(5)\nz = torch.zeros_like(x)\ncopy_k[(3,)](x, z, 5, 2)\n",
-                               tilescope::ui::Backend::Simulator);
+  w.executionClient()->runCell(id, code, tilescope::ui::Backend::Simulator);
   ASSERT_TRUE(launched.wait(30000)) << "no launch reported";
   w.notebookView()->select(0);
   ASSERT_TRUE(waitUntil([&] { return panel->launchList()->count() == 1; }, 5000));
@@ -195,6 +292,15 @@ TEST(InspectorDock, TheWorkerReportsACellsLaunchWithItsTrace) {
   panel->selectProgram({2, 0, 0});
   EXPECT_TRUE(panel->variablesView()->toPlainText().contains("mask = [ True False]"))
       << panel->variablesView()->toPlainText().toStdString();
+  // The current memory operation's line (the load and the store are both on line 8) is highlighted.
+  auto* marker = w.inspectorDock()->lineMarker();
+  ASSERT_NE(marker->markedEditor(), nullptr);
+  EXPECT_EQ(marker->markedEditor(), w.notebookView()->cellWidget(id)->editor());
+  EXPECT_EQ(marker->markedLine(), 8);
+  EXPECT_TRUE(marker->markedEditor()->markersAtLine(7) & (1u << marker->markerNumber()));
+  panel->showCell(QStringLiteral("another"));  // no launch selected: no highlight
+  EXPECT_EQ(marker->markedEditor(), nullptr);
+  EXPECT_FALSE(w.notebookView()->cellWidget(id)->editor()->markersAtLine(7) & (1u << marker->markerNumber()));
 }
 
 // The dock's place is remembered across windows.

@@ -92,6 +92,7 @@ TEST(MainWindow, GrabProducesANonEmptyImage) {
   app();
   MainWindow w;
   w.openNotebook(TILESCOPE_SOURCE_DIR "/examples/vector_add.ipynb");
+  w.resize(1100, 800);  // the usual size: by default the window fits the offscreen screen (800x600)
   w.show();
   waitForProbe(w);
   const QImage image = w.grab().toImage();

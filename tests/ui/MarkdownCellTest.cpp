@@ -7,13 +7,21 @@
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextTable>
+#include <QDir>
+#include <QSignalSpy>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ui/MarkdownCellWidget.h"
 #include "ui/MarkdownText.h"
+#include "ui/NotebookResourceDocument.h"
+#include "tests/ui/UiTestSupport.h"
 
 using tilescope::ui::Appearance;
 using tilescope::ui::MarkdownCellWidget;
 using tilescope::ui::markdownWithLiteralMath;
+using tilescope::testing::waitUntil;
 
 namespace {
 tilescope::notebook::Cell markdownCell(const std::string& source) {
@@ -93,15 +101,108 @@ TEST(MarkdownCell, ShowsImagesFromAttachmentsAndRelativePaths) {
   ASSERT_TRUE(image.isValid());
   EXPECT_EQ(image.value<QImage>().size(), QSize(4, 3));
 
-  // A picture next to the notebook, linked by a relative path.
+  // A picture next to the notebook, linked by a relative path: read off the UI thread, then shown.
   QTemporaryDir dir;
   ASSERT_TRUE(red.scaled(6, 5).save(dir.filePath("figure.png")));
-  MarkdownCellWidget relative(markdownCell("![figure](figure.png)"), Appearance{}, dir.path(), true);
-  const QVariant loaded = relative.renderer()->loadResource(QTextDocument::ImageResource, QUrl("figure.png"));
+  QDir(dir.path()).mkdir("img");
+  ASSERT_TRUE(red.scaled(2, 7).save(dir.filePath("img/deeper.png")));
+  MarkdownCellWidget relative(markdownCell("![figure](figure.png) ![deeper](img/deeper.png)"), Appearance{}, dir.path(), true);
+  ASSERT_TRUE(waitUntil([&] { return relative.document()->pendingImageCount() == 0; }));
+  const QVariant loaded = relative.document()->resource(QTextDocument::ImageResource, QUrl("figure.png"));
   ASSERT_TRUE(loaded.isValid());
-  QImage fromFile;
-  ASSERT_TRUE(fromFile.loadFromData(loaded.toByteArray()));
-  EXPECT_EQ(fromFile.size(), QSize(6, 5));
+  EXPECT_EQ(loaded.value<QImage>().size(), QSize(6, 5));
+  EXPECT_EQ(relative.document()->resource(QTextDocument::ImageResource, QUrl("img/deeper.png")).value<QImage>().size(),
+            QSize(2, 7));
+}
+
+namespace {
+// Asks the rendered cell for the image at url the way layout does, waits until any read has
+// finished, and tells whether only the placeholder shows (nothing was read).
+bool showsOnlyAPlaceholder(MarkdownCellWidget& cell, const QString& url) {
+  (void)cell.document()->resource(QTextDocument::ImageResource, QUrl(url));
+  EXPECT_TRUE(waitUntil([&] { return cell.document()->pendingImageCount() == 0; }));
+  const QVariant shown = cell.document()->resource(QTextDocument::ImageResource, QUrl(url));
+  return shown.typeId() == QMetaType::QImage && shown.value<QImage>() == tilescope::ui::NotebookResourceDocument::placeholder();
+}
+}  // namespace
+
+// Images come only from the notebook's folder: a path elsewhere, or a link inside the folder that
+// leads out of it, shows nothing (it used to be read and shown from anywhere).
+TEST(MarkdownCell, ImagesOutsideTheNotebookFolderAreNotRead) {
+  QTemporaryDir notebookDir;
+  QTemporaryDir elsewhere;
+  QImage secret(3, 3, QImage::Format_RGB32);
+  secret.fill(Qt::blue);
+  ASSERT_TRUE(secret.save(elsewhere.filePath("secret.png")));
+  ASSERT_TRUE(QFile::link(elsewhere.filePath("secret.png"), notebookDir.filePath("inside.png")));
+  const QString absolute = elsewhere.filePath("secret.png");
+  MarkdownCellWidget cell(markdownCell("![a](" + absolute.toStdString() + ") ![b](inside.png) ![c](../secret.png)"),
+                          Appearance{}, notebookDir.path(), true);
+  EXPECT_TRUE(showsOnlyAPlaceholder(cell, QUrl::fromLocalFile(absolute).toString()));
+  EXPECT_TRUE(showsOnlyAPlaceholder(cell, "inside.png"));
+  EXPECT_TRUE(showsOnlyAPlaceholder(cell, "../secret.png"));
+  // Laid out and painted, the cell still holds no picture of the secret (Qt's image handler loads a
+  // src itself when the document gives it nothing).
+  cell.resize(400, 300);
+  cell.show();
+  QApplication::processEvents();
+  (void)cell.grab();
+  EXPECT_TRUE(showsOnlyAPlaceholder(cell, QUrl::fromLocalFile(absolute).toString()));
+  EXPECT_TRUE(showsOnlyAPlaceholder(cell, absolute));
+}
+
+// ![z](/dev/zero) made the app allocate 2 GB and abort: devices are never read, nor files over the
+// size cap.
+TEST(MarkdownCell, DevicesAndHugeFilesAreNotRead) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(QFile::link("/dev/zero", dir.filePath("zero.png")));
+  QFile huge(dir.filePath("huge.png"));
+  ASSERT_TRUE(huge.open(QIODevice::WriteOnly));
+  ASSERT_TRUE(huge.resize(tilescope::ui::NotebookResourceDocument::kMaxImageBytes + 1));  // sparse
+  huge.close();
+  MarkdownCellWidget cell(markdownCell("![z](/dev/zero) ![l](zero.png) ![h](huge.png)"), Appearance{}, "/", true);
+  EXPECT_TRUE(showsOnlyAPlaceholder(cell, "file:///dev/zero"));
+  MarkdownCellWidget inFolder(markdownCell("![l](zero.png) ![h](huge.png)"), Appearance{}, dir.path(), true);
+  EXPECT_TRUE(showsOnlyAPlaceholder(inFolder, "zero.png"));
+  EXPECT_TRUE(showsOnlyAPlaceholder(inFolder, "huge.png"));
+}
+
+// ![f](A_FIFO) used to block the UI thread in open() until something wrote to the pipe.
+TEST(MarkdownCell, APipeDoesNotBlockTheWindow) {
+  QTemporaryDir dir;
+  const QByteArray fifo = QFile::encodeName(dir.filePath("pipe.png"));
+  ASSERT_EQ(::mkfifo(fifo.constData(), 0600), 0);
+  tilescope::testing::PipeRescue rescue(fifo);
+  // By a relative and by an absolute path (Qt's image handler opens the latter itself when the
+  // document gives it nothing).
+  MarkdownCellWidget cell(markdownCell("![f](pipe.png) ![g](" + dir.filePath("pipe.png").toStdString() + ")"), Appearance{},
+                          dir.path(), true);
+  cell.resize(400, 200);
+  cell.show();
+  QApplication::processEvents();
+  (void)cell.grab();
+  const bool stuck = rescue.rescued();
+  rescue.finish();
+  EXPECT_FALSE(stuck) << "the UI thread waited in open() for the pipe";
+  EXPECT_TRUE(showsOnlyAPlaceholder(cell, "pipe.png"));
+}
+
+// Clicking a link never loads its target into the cell (that read the file on the UI thread).
+TEST(MarkdownCell, LocalLinksAreNotFollowedInsideTheCell) {
+  QTemporaryDir dir;
+  tilescope::testing::writeBytes(dir.filePath("other.md"), "# Somewhere else");
+  MarkdownCellWidget cell(markdownCell("[go there](other.md)"), Appearance{}, dir.path(), true);
+  cell.resize(400, 200);
+  cell.show();
+  QApplication::processEvents();
+  QSignalSpy clicked(cell.renderer(), &QTextBrowser::anchorClicked);
+  QTextCursor onLink(cell.renderer()->document());
+  onLink.setPosition(2);
+  const QPoint at = cell.renderer()->cursorRect(onLink).center();
+  QTest::mouseClick(cell.renderer()->viewport(), Qt::LeftButton, Qt::NoModifier, at);
+  QApplication::processEvents();
+  ASSERT_EQ(clicked.count(), 1) << "the click missed the link";
+  EXPECT_FALSE(cell.renderer()->document()->toPlainText().contains("Somewhere else"));
 }
 
 TEST(MarkdownCell, EmptyCellSaysHowToEditIt) {

@@ -2,11 +2,13 @@
 // cell locations are links that put the cursor on the failing line.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QBuffer>
 #include <QFontInfo>
 #include <QLabel>
 #include <QPainter>
 #include <QTemporaryDir>
+#include <QTextBlock>
 #include <QTest>
 
 #include "core/notebook/CellOutputs.h"
@@ -333,4 +335,52 @@ TEST_F(TracebackLinks, ACellWithoutThatCountIsNotFound) {
   const TracebackLink byPosition{TracebackLink::CellBy::Position, 3, 2, 3};
   EXPECT_TRUE(view->goToLocation(window->model()->cellId(2), byPosition));
   EXPECT_EQ(view->selectedIndex(), 2);
+}
+
+// HTML and markdown outputs never read local files: <img src="/dev/zero"> used to make the app
+// allocate 2 GB and abort, and any readable picture on the disk was shown. Data URLs still show.
+TEST(OutputArea, RichOutputsReadNoLocalFiles) {
+  QTemporaryDir dir;
+  QImage secret(5, 4, QImage::Format_RGB32);
+  secret.fill(Qt::green);
+  ASSERT_TRUE(secret.save(dir.filePath("secret.png")));
+  const QString file = dir.filePath("secret.png");
+  const QString inlined = "data:image/png;base64," + base64Png(secret);
+  OutputArea area;
+  area.setOutputs(json::array(
+      {tilescope::notebook::displayDataOutput(
+           {{"text/html", ("<p>html</p><img src=\"" + file + "\"><img src=\"/dev/zero\"><img src=\"" + inlined + "\">").toStdString()}},
+           json::object()),
+       tilescope::notebook::displayDataOutput({{"text/markdown", ("markdown ![s](" + file + ") ![z](/dev/zero)").toStdString()}},
+                                              json::object())}));
+  area.resize(500, 300);
+  area.show();
+  QApplication::processEvents();
+  ASSERT_EQ(area.outputCount(), 2);
+  EXPECT_TRUE(area.plainText().contains("html")) << area.plainText().toStdString();
+  EXPECT_TRUE(area.plainText().contains("markdown")) << area.plainText().toStdString();
+  (void)area.grab();  // painted, as a user sees it
+  // Every text document under the outputs, whatever widget holds it, asked as layout asks: none
+  // holds the secret picture (Qt's image handler loads a src itself when the document gives it
+  // nothing, and keeps it as a resource).
+  const QList<QTextDocument*> documents = area.findChildren<QTextDocument*>();
+  ASSERT_FALSE(documents.isEmpty());
+  for (QTextDocument* document : documents) {
+    for (const QString& url : {file, QUrl::fromLocalFile(file).toString(), QStringLiteral("/dev/zero"), QStringLiteral("file:///dev/zero")}) {
+      const QVariant shown = document->resource(QTextDocument::ImageResource, QUrl(url));
+      const QImage image = shown.typeId() == QMetaType::QPixmap ? shown.value<QPixmap>().toImage() : shown.value<QImage>();
+      EXPECT_NE(image.size(), QSize(5, 4)) << url.toStdString() << " was read from the disk";
+      EXPECT_FALSE(shown.typeId() == QMetaType::QByteArray && !shown.toByteArray().isEmpty()) << url.toStdString();
+    }
+  }
+  // Rendered as rich text: the pictures are in the text (as placeholders or pictures), not dropped.
+  int pictures = 0;
+  for (QTextDocument* document : documents)
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next())
+      for (auto it = block.begin(); !it.atEnd(); ++it) pictures += it.fragment().charFormat().isImageFormat() ? 1 : 0;
+  EXPECT_EQ(pictures, 5);
+  bool inlinedShown = false;
+  for (QTextDocument* document : documents)
+    inlinedShown = inlinedShown || document->resource(QTextDocument::ImageResource, QUrl(inlined)).value<QImage>().size() == QSize(5, 4);
+  EXPECT_TRUE(inlinedShown) << "a data: URL image is part of the output and shows";
 }

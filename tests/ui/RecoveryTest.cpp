@@ -7,6 +7,7 @@
 #include <QPushButton>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <sys/stat.h>
 
 #include "tests/ui/UiTestSupport.h"
 #include "ui/CoreFacade.h"
@@ -66,6 +67,38 @@ TEST(RecoveryStore, ALockLeftByADeadProcessCountsAsACrash) {
   tilescope::testing::writeBytes(dir.filePath("session/notebook.ipynb"), "{}");
   RecoveryStore store(dir.path());
   EXPECT_EQ(store.orphans().size(), 1);
+}
+
+// Unsaved work is private: a 0600 notebook in a 0700 folder used to get world-readable copies.
+TEST(RecoveryStore, CopiesAreReadableByTheUserAlone) {
+  QTemporaryDir dir;
+  const QString root = dir.filePath("recovery");  // made by the store, as on a first start
+  const mode_t oldMask = ::umask(022);
+  RecoveryStore store(root);
+  const QString error = store.write("{\"cells\": []}", "/home/u/private.ipynb", 1);
+  ::umask(oldMask);
+  ASSERT_EQ(error, "");
+  const auto modeOf = [](const QString& path) {
+    struct stat info {};
+    EXPECT_EQ(::stat(QFile::encodeName(path).constData(), &info), 0) << path.toStdString();
+    return info.st_mode & 0777;
+  };
+  EXPECT_EQ(modeOf(root), 0700u);
+  const QStringList sessions = QDir(root).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+  ASSERT_EQ(sessions.size(), 1);
+  const QString session = root + '/' + sessions[0];
+  EXPECT_EQ(modeOf(session), 0700u);
+  EXPECT_EQ(modeOf(session + "/notebook.ipynb"), 0600u);
+  EXPECT_EQ(modeOf(session + "/info.json"), 0600u);
+  // A root left 0755 by an older version is closed on the next write.
+  QTemporaryDir olderDir;
+  const QString olderRoot = olderDir.filePath("recovery");
+  ASSERT_TRUE(QDir().mkpath(olderRoot));
+  ASSERT_TRUE(QFile::setPermissions(olderRoot, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                                   QFileDevice::ReadOther | QFileDevice::ExeOther));
+  RecoveryStore older(olderRoot);
+  ASSERT_EQ(older.write("{}", "", 1), "");
+  EXPECT_EQ(modeOf(olderRoot), 0700u);
 }
 
 TEST(RecoveryStore, ACleanExitLeavesNothingBehind) {

@@ -100,3 +100,23 @@ TEST(ScreenshotCommand, RunAllGivesUpAfterTheTimeout) {
   EXPECT_NE(output.find("did not finish within 1 s"), std::string::npos) << output;
   expectWindowPicture(png);  // the picture still shows how far it got
 }
+
+TEST(ScreenshotCommand, SizeSetsTheWindowSize) {
+  QTemporaryDir dir;
+  const QString png = dir.filePath("sized.png");
+  const std::string command = isolatedEnvironment(dir) + std::string(TILESCOPE_GUI_PATH) + " --open " +
+                              TILESCOPE_SOURCE_DIR "/examples/vector_add.ipynb --size 1600x1000 --screenshot " +
+                              png.toStdString() + " >/dev/null 2>&1";
+  ASSERT_EQ(runShell(command), 0);
+  const QImage image(png);
+  ASSERT_FALSE(image.isNull());
+  EXPECT_EQ(image.size(), QSize(1600, 1000));
+}
+
+TEST(ScreenshotCommand, ABadSizeIsRefusedWithTheFormatToUse) {
+  QTemporaryDir dir;
+  const auto [code, output] = runCapturing(isolatedEnvironment(dir) + std::string(TILESCOPE_GUI_PATH) +
+                                           " --size 1600 --screenshot " + dir.filePath("x.png").toStdString());
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(output.find("WIDTHxHEIGHT"), std::string::npos) << output;
+}

@@ -5,7 +5,15 @@
 #include <QFile>
 #include <QString>
 #include <QTest>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <functional>
+#include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -27,6 +35,43 @@ inline void writeBytes(const QString& path, const QByteArray& bytes) {
 inline bool waitUntil(const std::function<bool()>& condition, int timeoutMs = 10000) {
   return QTest::qWaitFor(condition, timeoutMs);
 }
+
+// For tests of code that must never open a FIFO in blocking mode on the UI thread: if something
+// does, it would wait forever. After 10 s this keeps opening the pipe for writing, which frees every
+// such open, and rescued() says it had to. Call finish() as soon as the code under test returned.
+class PipeRescue {
+public:
+  explicit PipeRescue(QByteArray fifoPath)
+      : path_(std::move(fifoPath)), writer_([this] {
+          std::unique_lock lock(mutex_);
+          if (finished_.wait_for(lock, std::chrono::seconds(10), [this] { return done_; })) return;
+          while (!finished_.wait_for(lock, std::chrono::milliseconds(50), [this] { return done_; })) {
+            const int fd = ::open(path_.constData(), O_WRONLY | O_NONBLOCK);
+            if (fd >= 0) {
+              rescued_ = true;
+              ::close(fd);
+            }
+          }
+        }) {}
+  ~PipeRescue() { finish(); }
+  bool rescued() const { return rescued_; }
+  void finish() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    finished_.notify_all();
+    if (writer_.joinable()) writer_.join();
+  }
+
+private:
+  QByteArray path_;
+  std::mutex mutex_;
+  std::condition_variable finished_;
+  bool done_ = false;
+  std::atomic<bool> rescued_ = false;
+  std::thread writer_;
+};
 
 // Remembers every request instead of running anything.
 class RecordingClient : public ui::ExecutionClient {

@@ -13,6 +13,7 @@
 #include "core/viz/SvgWriter.h"
 #include "core/viz/SwizzleScene.h"
 #include "core/viz/TilesScene.h"
+#include "core/viz/VariablesScene.h"
 #include "tests/viz/SeedTraces.h"
 
 namespace tilescope::viz {
@@ -98,6 +99,18 @@ TEST_F(SeedScenes, TilesViewExplainsMissingProgramsAndOps) {
   EXPECT_EQ(error, "program (0, 0, 0) made 2 memory operations; there is no operation 5");
 }
 
+TEST_F(SeedScenes, VariablesViewDrawsEachNamedTile) {
+  EXPECT_EQ(bindingSteps(copy(3), {2, 0, 0}), 1);
+  const auto texts = variablesScene(copy(3), {2, 0, 0}, 0).texts();
+  const auto offs = std::find_if(texts.begin(), texts.end(), [](const std::string& t) { return t.rfind("offs  i32 [2]  line ", 0) == 0; });
+  ASSERT_NE(offs, texts.end()) << ::testing::PrintToString(texts);
+  EXPECT_EQ(std::vector<std::string>(offs + 1, offs + 3), (std::vector<std::string>{"4", "5"}));
+  const auto mask = std::find_if(texts.begin(), texts.end(), [](const std::string& t) { return t.rfind("mask  i1 [2]", 0) == 0; });
+  ASSERT_NE(mask, texts.end());
+  EXPECT_EQ(std::vector<std::string>(mask + 1, mask + 3), (std::vector<std::string>{"T", "T"}));
+  EXPECT_TRUE(contains(variablesScene(copy(3), {9, 0, 0}, 0).texts(), "program (9, 0, 0) is not in the trace"));
+}
+
 TEST_F(SeedScenes, CoverageViewHatchesTheNeverWrittenElements) {
   const Scene s = coverageScene(copy(1));
   const auto texts = s.texts();
@@ -132,6 +145,29 @@ TEST_F(SeedScenes, GridViewColoursByOutputTileShowTheBug) {
   for (int64_t p = 0; p < 3; ++p)
     EXPECT_EQ(g.pidAt(g.left + (static_cast<double>(p) + 0.5) * g.cell, g.top + g.cell / 2, 0), (Pid{p, 0, 0}));
   EXPECT_EQ(g.pidAt(g.left - 1, g.top, 0), std::nullopt);
+}
+
+// A large tensor shows only the rows around the operation's elements, so stepping stays fast.
+TEST(TilesScene, LargeTensorsShowTheRowsAroundTheOperation) {
+  sim::LaunchTrace t;
+  t.kernelName = "k";
+  t.totalPrograms = 1;
+  t.tensors = {{1, "x", ir::DType::FP32, {10000}}};
+  t.args = {{"x_ptr", 1, ir::DType::FP32, ""}};
+  sim::ProgramTrace p;
+  sim::MemAccessEvent e;
+  e.argIndex = 0;
+  e.tensorId = 1;
+  e.shape = {64};
+  for (int64_t l = 0; l < 64; ++l) e.offsets.push_back(5000 + l);
+  p.events.push_back(e);
+  t.programs.push_back(p);
+  std::string error;
+  const Scene s = tilesScene(t, {0, 0, 0}, 0, &error);
+  ASSERT_EQ(error, "");
+  EXPECT_TRUE(anyStartsWith(s.texts(), "tensor x_ptr shape [10000] elements 4928..5183: elements this operation addresses"));
+  // offsets (64) + mask (64) + 4 rows of 64 tensor cells.
+  EXPECT_EQ(rects(s).size(), 64u + 64u + 256u);
 }
 
 TEST(SwizzleScene, SideBySideOrdersAndBlockCounts) {

@@ -6,6 +6,7 @@
 
 #include "core/viz/Swizzle.h"
 #include "core/viz/TraceTileOrder.h"
+#include "core/viz/VariablesScene.h"
 #include "tests/viz/SeedTraces.h"
 
 namespace tilescope::viz {
@@ -121,6 +122,23 @@ TEST(Swizzle, DerivedFromTheSeedKernelsTraces) {
   EXPECT_EQ(groupedOrder.tileRows, 16);
   EXPECT_EQ(groupedOrder.order, processingOrder(9, 9, 3));
   EXPECT_EQ(traceTileOrder(t.naive[0]).order, processingOrder(9, 9, 0));
+  // The variables view walks the K loop (9 steps of the loop variable _): at the end of step 4, a
+  // and b are their 4th loads.
+  EXPECT_EQ(bindingSteps(t.grouped[0], {0, 0, 0}), 9);
+  const auto texts = variablesScene(t.grouped[0], {0, 0, 0}, 3).texts();
+  EXPECT_TRUE(std::find(texts.begin(), texts.end(), "end of loop step 4 of 9 (loop variable _)") != texts.end());
+  EXPECT_TRUE(std::any_of(texts.begin(), texts.end(), [](const std::string& s) {
+    return s.rfind("a  fp16 [16, 16]  line ", 0) == 0 && s.ends_with("binding 4 of 9");
+  })) << ::testing::PrintToString(texts);
+  // acc moves with the steps (bound before the loop, at each loop head and at each update: 20 times).
+  auto accCaption = [&](int64_t step) {
+    for (const std::string& s : variablesScene(t.grouped[0], {0, 0, 0}, step).texts())
+      if (s.rfind("acc  fp32 [16, 16]  line ", 0) == 0) return s;
+    return std::string();
+  };
+  EXPECT_TRUE(accCaption(0).ends_with(" of 20")) << accCaption(0);
+  EXPECT_NE(accCaption(0), accCaption(3));
+  EXPECT_TRUE(accCaption(8).ends_with("binding 20 of 20")) << accCaption(8);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "ui/ExecutionClient.h"
 #include "ui/NotebookView.h"
 #include "ui/viz/InspectorPanel.h"
+#include "ui/viz/SourceLineMarker.h"
 
 namespace tilescope::ui {
 
@@ -26,6 +27,8 @@ InspectorDock::InspectorDock(QMainWindow* window, NotebookView* view, ExecutionC
   connect(client, &ExecutionClient::executionStarted, panel_, [this](const QString& cellId) { panel_->clearCell(cellId); });
   connect(client, &ExecutionClient::kernelLaunched, panel_, &InspectorPanel::addLaunch);
   connect(view, &NotebookView::selectionChanged, panel_, [this, view] { panel_->showCell(view->selectedCellId()); });
+  marker_ = new SourceLineMarker(view, this);
+  connect(panel_, &InspectorPanel::memoryOpLocated, marker_, &SourceLineMarker::show);
   panel_->showCell(view->selectedCellId());
 }
 

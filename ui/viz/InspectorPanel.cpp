@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QScrollArea>
@@ -61,7 +62,9 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   tabs_->setObjectName(QStringLiteral("inspectorTabs"));
   tabs_->addTab(buildGridTab(), tr("Grid"));
   tabs_->addTab(buildTilesTab(), tr("Tiles"));
+  tabs_->addTab(buildVariablesTab(), tr("Variables"));
   coverageView_ = new SceneView;
+  coverageView_->setExportName(QStringLiteral("coverage.png"));
   tabs_->addTab(scrolled(coverageView_), tr("Coverage"));
   tabs_->addTab(buildSwizzleTab(), tr("Swizzle"));
   column->addWidget(tabs_, 1);
@@ -69,10 +72,9 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   connect(launches_, &QListWidget::currentRowChanged, this, &InspectorPanel::selectLaunch);
   playTimer_ = new QTimer(this);
   connect(playTimer_, &QTimer::timeout, this, [this] {
-    if (!document_ || document_->tracedPrograms().empty()) return setPlaying(false);
-    const auto& traced = document_->tracedPrograms();
+    if (steps_.empty()) return setPlaying(false);
     // Play wraps around at the end, like a slide loop.
-    if (program_ && *program_ == traced.back()) selectProgram(traced.front());
+    if (program_ && *program_ == steps_.back()) selectProgram(steps_.front());
     else stepProgram(1);
   });
 }
@@ -112,6 +114,12 @@ QWidget* InspectorPanel::buildGridTab() {
   row->addWidget(next_);
   row->addWidget(speed_);
   column->addLayout(row);
+  pidFilter_ = new QLineEdit;
+  pidFilter_->setObjectName(QStringLiteral("pidFilter"));
+  pidFilter_->setPlaceholderText(tr("Step through programs where ... e.g. >1 or =0,=1 or pid_0 > 1, pid_1 == 0"));
+  pidFilter_->setClearButtonEnabled(true);
+  column->addWidget(pidFilter_);
+  connect(pidFilter_, &QLineEdit::returnPressed, this, [this] { setPidFilter(pidFilter_->text()); });
   programLabel_ = new QLabel;
   programLabel_->setObjectName(QStringLiteral("programLabel"));
   programLabel_->setWordWrap(true);
@@ -159,6 +167,38 @@ QWidget* InspectorPanel::buildTilesTab() {
   connect(prevOp, &QToolButton::clicked, this, [this] { selectMemoryOp(ops_->currentIndex() - 1); });
   connect(nextOp, &QToolButton::clicked, this, [this] { selectMemoryOp(ops_->currentIndex() + 1); });
   return tab;
+}
+
+QWidget* InspectorPanel::buildVariablesTab() {
+  auto* tab = new QWidget;
+  auto* column = new QVBoxLayout(tab);
+  auto* row = new QHBoxLayout;
+  auto* prev = toolButton(QStringLiteral("\u25C0"), QStringLiteral("prevLoopStep"), tr("Previous loop step"));
+  loopStep_ = new QSpinBox;
+  loopStep_->setObjectName(QStringLiteral("loopStep"));
+  loopStep_->setPrefix(tr("loop step "));
+  loopStep_->setRange(1, 1);
+  auto* next = toolButton(QStringLiteral("\u25B6"), QStringLiteral("nextLoopStep"), tr("Next loop step"));
+  row->addWidget(prev);
+  row->addWidget(loopStep_);
+  row->addWidget(next);
+  row->addStretch(1);
+  column->addLayout(row);
+  variablesScene_ = new SceneView;
+  variablesScene_->setExportName(QStringLiteral("variables.png"));
+  column->addWidget(scrolled(variablesScene_), 1);
+  connect(loopStep_, &QSpinBox::valueChanged, this, [this] { refreshVariables(); });
+  connect(prev, &QToolButton::clicked, loopStep_, &QSpinBox::stepDown);
+  connect(next, &QToolButton::clicked, loopStep_, &QSpinBox::stepUp);
+  return tab;
+}
+
+void InspectorPanel::refreshVariables() {
+  if (!document_ || !program_) {
+    variablesScene_->setScene({}, tr("Pick a launch and a program."));
+    return;
+  }
+  variablesScene_->setScene(document_->variablesScene(*program_, loopStep_->value() - 1));
 }
 
 QWidget* InspectorPanel::buildSwizzleTab() {
@@ -241,7 +281,10 @@ void InspectorPanel::selectLaunch(int row) {
     if (launches_->currentRow() != row) launches_->setCurrentRow(row);
     Launch& l = list[row];
     if (!l.document && l.error.isEmpty()) {
-      if (l.info.trace.isEmpty()) l.error = tr("This launch ran on the %1, which records no trace; run the cell on the simulator to inspect it.").arg(l.info.backend);
+      if (l.info.trace.isEmpty())
+        l.error = l.info.backend == QLatin1String("gpu")
+                      ? tr("This launch ran on the GPU, which records no trace; run the cell on the simulator to inspect it.")
+                      : tr("This launch has no trace: %1.").arg(l.info.untracedReason);
       else l.document = TraceDocument::fromBytes(l.info.trace, &l.error);
     }
     document_ = l.document;
@@ -249,12 +292,14 @@ void InspectorPanel::selectLaunch(int row) {
     title_->setText(tr("Kernel launches of this cell (%1):").arg(list.size()));
   }
   grid_->setDocument(document_);
+  updateSteps();
   slice_->setVisible(document_ && document_->gridDimensions() == 3);
   if (document_) slice_->setRange(0, static_cast<int>(document_->grid()[2] - 1));
   coverageView_->setScene(document_ ? document_->coverageScene() : viz::Scene(), tr("No trace to show."));
   if (document_ && !document_->tracedPrograms().empty()) selectProgram(document_->tracedPrograms().front());
   else {
     refreshTiles();
+    refreshVariables();
     refreshProgramLabel();
   }
   refreshSwizzle();
@@ -263,6 +308,7 @@ void InspectorPanel::selectLaunch(int row) {
 void InspectorPanel::selectProgram(const ProgramId& pid) {
   program_ = pid;
   grid_->setSelected(pid);
+  if (slice_->isVisibleTo(this) && slice_->value() != pid[2]) slice_->setValue(static_cast<int>(pid[2]));
   const int keep = ops_->currentIndex();
   {
     const QSignalBlocker block(ops_);
@@ -274,17 +320,45 @@ void InspectorPanel::selectProgram(const ProgramId& pid) {
     QStringList lines = document_->namedTiles(pid);
     variables_->setPlainText(lines.join(QLatin1Char('\n')));
   }
+  {
+    const QSignalBlocker block(loopStep_);
+    loopStep_->setRange(1, static_cast<int>(std::max<qint64>(1, document_ ? document_->loopSteps(pid) : 1)));
+  }
   refreshTiles();
+  refreshVariables();
   refreshProgramLabel();
 }
 
 void InspectorPanel::stepProgram(int delta) {
-  if (!document_ || document_->tracedPrograms().empty()) return;
-  const auto& traced = document_->tracedPrograms();
-  auto it = program_ ? std::find(traced.begin(), traced.end(), *program_) : traced.end();
-  qint64 index = it == traced.end() ? 0 : (it - traced.begin()) + delta;
-  index = std::clamp<qint64>(index, 0, static_cast<qint64>(traced.size()) - 1);
-  selectProgram(traced[static_cast<size_t>(index)]);
+  if (steps_.empty()) return;
+  auto it = program_ ? std::find(steps_.begin(), steps_.end(), *program_) : steps_.end();
+  qint64 index = it == steps_.end() ? 0 : (it - steps_.begin()) + delta;
+  index = std::clamp<qint64>(index, 0, static_cast<qint64>(steps_.size()) - 1);
+  selectProgram(steps_[static_cast<size_t>(index)]);
+}
+
+bool InspectorPanel::setPidFilter(const QString& filter) {
+  if (pidFilter_->text() != filter) pidFilter_->setText(filter);
+  updateSteps();
+  return !pidFilter_->property("invalid").toBool();
+}
+
+void InspectorPanel::updateSteps() {
+  steps_.clear();
+  pidFilter_->setProperty("invalid", false);
+  pidFilter_->setStyleSheet({});
+  if (!document_) return;
+  QString error;
+  if (auto kept = document_->tracedMatching(pidFilter_->text(), &error)) {
+    steps_ = std::move(*kept);
+    if (!pidFilter_->text().trimmed().isEmpty())
+      status_->setText(tr("%n traced program(s) match the pid filter.", nullptr, static_cast<int>(steps_.size())));
+  } else {
+    steps_ = document_->tracedPrograms();
+    pidFilter_->setProperty("invalid", true);
+    pidFilter_->setStyleSheet(QStringLiteral("QLineEdit { color: #c62828; }"));
+    status_->setText(tr("Pid filter: %1").arg(error));
+  }
 }
 
 void InspectorPanel::selectMemoryOp(int index) {
@@ -309,14 +383,16 @@ void InspectorPanel::refreshTiles() {
   if (!document_ || !program_) {
     tilesView_->setScene({}, tr("Pick a launch and a program."));
     variables_->clear();
+    emit memoryOpLocated({}, 0);
     return;
   }
   QString error;
   viz::Scene scene = document_->tilesScene(*program_, std::max(0, ops_->currentIndex()), &error);
   tilesView_->setScene(std::move(scene), error);
-  const std::vector<int> lines = document_->memoryOpLines(*program_);
+  const auto sources = document_->memoryOpSources(*program_);
   const int op = ops_->currentIndex();
-  if (op >= 0 && op < static_cast<int>(lines.size())) emit memoryOpLineChanged(lines[static_cast<size_t>(op)]);
+  if (op >= 0 && op < static_cast<int>(sources.size())) emit memoryOpLocated(sources[static_cast<size_t>(op)].first, sources[static_cast<size_t>(op)].second);
+  else emit memoryOpLocated({}, 0);
 }
 
 void InspectorPanel::refreshProgramLabel() {

@@ -14,6 +14,7 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
@@ -42,7 +43,10 @@ public:
 
   void selectLaunch(int row);
   void selectProgram(const ProgramId& pid);
-  void stepProgram(int delta);  // through the traced programs, in execution order
+  void stepProgram(int delta);  // through the traced programs the pid filter keeps, in execution order
+  // Stepping and play visit only programs matching this filter (seeds' syntax, "" for all); false,
+  // with the reason shown, when it does not parse.
+  bool setPidFilter(const QString& filter);
   void selectMemoryOp(int index);
   void setPlaying(bool playing);
   bool playing() const;
@@ -57,16 +61,21 @@ public:
   ProgramGridView* gridView() const { return grid_; }
   SceneView* tilesView() const { return tilesView_; }
   SceneView* coverageView() const { return coverageView_; }
+  SceneView* variablesSceneView() const { return variablesScene_; }
+  QSpinBox* loopStepBox() const { return loopStep_; }
   SceneView* swizzleView() const { return swizzleView_; }
   QComboBox* coloringBox() const { return coloring_; }
   QComboBox* memoryOpBox() const { return ops_; }
   QPlainTextEdit* variablesView() const { return variables_; }
   QLabel* programLabel() const { return programLabel_; }
   QSpinBox* swizzleWindowBox() const { return window_; }
+  QLineEdit* pidFilterBox() const { return pidFilter_; }
+  QLabel* statusLabel() const { return status_; }
 
 signals:
-  // The source line of the current memory operation (1-based within the launching cell's file).
-  void memoryOpLineChanged(int line);
+  // Where the current memory operation is in the source: its file ("<cell:ID>" for a notebook
+  // cell) and 1-based line; an empty file when there is no current operation.
+  void memoryOpLocated(const QString& file, int line);
 
 private:
   struct Launch {
@@ -77,16 +86,20 @@ private:
   QWidget* buildGridTab();
   QWidget* buildTilesTab();
   QWidget* buildSwizzleTab();
+  QWidget* buildVariablesTab();
+  void refreshVariables();
   void refillLaunchList();
   void refreshGrid();
   void refreshTiles();
   void refreshSwizzle();
   void refreshProgramLabel();
+  void updateSteps();
 
   QString cellId_;
   QHash<QString, QList<Launch>> launchesByCell_;
   std::shared_ptr<const TraceDocument> document_;
   std::optional<ProgramId> program_;
+  std::vector<ProgramId> steps_;  // the traced programs that stepping visits
 
   QLabel* title_;
   QListWidget* launches_;
@@ -99,12 +112,15 @@ private:
   QToolButton* play_;
   QToolButton* next_;
   QSpinBox* speed_;
+  QLineEdit* pidFilter_;
   QLabel* programLabel_;
   QTimer* playTimer_;
   QComboBox* ops_;
   SceneView* tilesView_;
   QPlainTextEdit* variables_;
   SceneView* coverageView_;
+  SceneView* variablesScene_;
+  QSpinBox* loopStep_;
   SceneView* swizzleView_;
   QComboBox* swizzleSource_;
   QSpinBox* rows_;

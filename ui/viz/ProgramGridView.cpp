@@ -1,10 +1,14 @@
 #include "ui/viz/ProgramGridView.h"
 
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
+
+#include "ui/viz/ScenePainter.h"
 
 namespace tilescope::ui {
 
@@ -147,5 +151,16 @@ void ProgramGridView::mousePressEvent(QMouseEvent* event) {
 }
 
 void ProgramGridView::leaveEvent(QEvent*) { hoverText_.clear(); }
+
+viz::Scene ProgramGridView::scene() const {
+  return document_ ? document_->gridScene(coloring_, selected_, slice_) : viz::Scene();
+}
+
+void ProgramGridView::contextMenuEvent(QContextMenuEvent* event) {
+  if (!document_) return;
+  QMenu menu(this);
+  menu.addAction(tr("Save View As..."), this, [this] { exportSceneInteractively(scene(), this, QStringLiteral("grid.png")); });
+  menu.exec(event->globalPos());
+}
 
 }  // namespace tilescope::ui

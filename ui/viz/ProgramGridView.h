@@ -28,6 +28,8 @@ public:
   double cellSize() const;
   std::optional<ProgramId> programAt(const QPointF& pos) const;
   QString hoverText() const { return hoverText_; }
+  // The grid as core draws it for `tilescope-cli viz --view grid` (for export).
+  viz::Scene scene() const;
 
   static constexpr qint64 kWrap = 32;
 
@@ -39,6 +41,7 @@ protected:
   void mouseMoveEvent(QMouseEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void leaveEvent(QEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
   void rebuildImage();

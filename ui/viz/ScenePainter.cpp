@@ -1,8 +1,13 @@
 #include "ui/viz/ScenePainter.h"
 
+#include "ui/viz/TraceDocument.h"
+
 #include <QFont>
 #include <QFontMetricsF>
+#include <QFile>
+#include <QFileDialog>
 #include <QImage>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPainterPath>
 #include <cmath>
@@ -67,6 +72,30 @@ QImage renderScene(const viz::Scene& scene, double scale) {
   p.scale(scale, scale);
   paintScene(p, scene);
   return image;
+}
+
+bool exportScene(const viz::Scene& scene, const QString& path, QString* error) {
+  if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(TraceDocument::svgOf(scene)) >= 0 && f.flush()) return true;
+    if (error) *error = QObject::tr("Cannot write %1: %2").arg(path, f.errorString());
+    return false;
+  }
+  if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
+    if (renderScene(scene, 2.0).save(path, "PNG")) return true;
+    if (error) *error = QObject::tr("Cannot write %1.").arg(path);
+    return false;
+  }
+  if (error) *error = QObject::tr("Save as .png or .svg (got %1).").arg(path);
+  return false;
+}
+
+void exportSceneInteractively(const viz::Scene& scene, QWidget* parent, const QString& suggestedName) {
+  const QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Save View"), suggestedName,
+                                                    QObject::tr("PNG image (*.png);;SVG drawing (*.svg)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!exportScene(scene, path, &error)) QMessageBox::warning(parent, QObject::tr("Save View"), error);
 }
 
 }  // namespace tilescope::ui

@@ -1,5 +1,7 @@
 #include "ui/viz/SceneView.h"
 
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QPainter>
 #include <cmath>
 
@@ -36,6 +38,13 @@ void SceneView::paintEvent(QPaintEvent*) {
     return;
   }
   paintScene(p, scene_);
+}
+
+void SceneView::contextMenuEvent(QContextMenuEvent* event) {
+  if (scene_.items().empty()) return;
+  QMenu menu(this);
+  menu.addAction(tr("Save View As..."), this, [this] { exportSceneInteractively(scene_, this, exportName_); });
+  menu.exec(event->globalPos());
 }
 
 }  // namespace tilescope::ui

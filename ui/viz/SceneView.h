@@ -15,13 +15,17 @@ public:
   const viz::Scene& scene() const { return scene_; }
   QString message() const { return message_; }  // shown instead of an empty scene (why nothing is drawn)
   QSize sizeHint() const override;
+  // The file name the context menu's "Save View As..." suggests.
+  void setExportName(const QString& name) { exportName_ = name; }
 
 protected:
   void paintEvent(QPaintEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
   viz::Scene scene_;
   QString message_;
+  QString exportName_ = QStringLiteral("view.png");
 };
 
 }  // namespace tilescope::ui

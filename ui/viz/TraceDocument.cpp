@@ -3,15 +3,18 @@
 #include <algorithm>
 #include <variant>
 
+#include "core/sim/PidFilter.h"
 #include "core/sim/TraceReader.h"
 #include "core/viz/CoverageScene.h"
 #include "core/viz/GridLayout.h"
 #include "core/viz/GridScene.h"
 #include "core/viz/ProgramStats.h"
 #include "core/viz/ProgramTiles.h"
+#include "core/viz/SvgWriter.h"
 #include "core/viz/SwizzleScene.h"
 #include "core/viz/TilesScene.h"
 #include "core/viz/TraceCoverage.h"
+#include "core/viz/VariablesScene.h"
 
 namespace tilescope::ui {
 
@@ -54,6 +57,20 @@ qint64 TraceDocument::totalPrograms() const { return trace_->totalPrograms; }
 QString TraceDocument::policy() const { return QString::fromStdString(trace_->policy); }
 int TraceDocument::gridDimensions() const { return viz::GridLayout(gridOf(*trace_)).dimensions(); }
 bool TraceDocument::isTraced(const ProgramId& pid) const { return trace_->findProgram(pid) != nullptr; }
+std::optional<std::vector<ProgramId>> TraceDocument::tracedMatching(const QString& filter, QString* error) const {
+  const sim::PidFilterParseResult parsed = sim::PidFilter::parse(filter.toStdString());
+  if (!parsed.filter) {
+    if (error) *error = QStringLiteral("column %1: %2").arg(parsed.column).arg(QString::fromStdString(parsed.error));
+    return std::nullopt;
+  }
+  std::vector<ProgramId> out;
+  for (const ProgramId& pid : traced_)
+    if (parsed.filter->matches(pid)) out.push_back(pid);
+  return out;
+}
+
+QByteArray TraceDocument::svgOf(const viz::Scene& scene) { return QByteArray::fromStdString(viz::SvgWriter::write(scene)); }
+
 qint64 TraceDocument::linearId(const ProgramId& pid) const { return gridOf(*trace_).linearOf(pid); }
 
 TraceDocument::GridPicture TraceDocument::gridPicture(Coloring coloring, qint64 wrap) const {
@@ -86,10 +103,10 @@ QStringList TraceDocument::memoryOpTitles(const ProgramId& pid) const {
   return out;
 }
 
-std::vector<int> TraceDocument::memoryOpLines(const ProgramId& pid) const {
-  std::vector<int> out;
+std::vector<std::pair<QString, int>> TraceDocument::memoryOpSources(const ProgramId& pid) const {
+  std::vector<std::pair<QString, int>> out;
   if (const sim::ProgramTrace* p = trace_->findProgram(pid))
-    for (const viz::MemoryOp& op : viz::memoryOps(*trace_, *p)) out.push_back(op.line);
+    for (const viz::MemoryOp& op : viz::memoryOps(*trace_, *p)) out.emplace_back(QString::fromStdString(op.file), op.line);
   return out;
 }
 
@@ -128,6 +145,8 @@ viz::Scene TraceDocument::tilesScene(const ProgramId& pid, int op, QString* erro
 }
 
 viz::Scene TraceDocument::coverageScene() const { return viz::coverageScene(*trace_); }
+viz::Scene TraceDocument::variablesScene(const ProgramId& pid, qint64 step) const { return viz::variablesScene(*trace_, pid, step); }
+qint64 TraceDocument::loopSteps(const ProgramId& pid) const { return viz::bindingSteps(*trace_, pid); }
 viz::Scene TraceDocument::swizzleScene(qint64 window) const { return viz::swizzleSceneFromTrace(*trace_, window); }
 viz::Scene TraceDocument::swizzleScene(qint64 rows, qint64 cols, qint64 group, qint64 window) {
   return viz::swizzleScene({rows, cols, group, window, cols});

@@ -35,6 +35,10 @@ public:
   // Traced programs in execution order.
   const std::vector<ProgramId>& tracedPrograms() const { return traced_; }
   bool isTraced(const ProgramId& pid) const;
+  // The traced programs a pid filter in the seeds' condition syntax keeps (">1", "=0,=1",
+  // "pid_0 > 1, pid_1 == 0"; see core/sim/PidFilter.h); nothing, with `error` set, when the
+  // filter does not parse.
+  std::optional<std::vector<ProgramId>> tracedMatching(const QString& filter, QString* error) const;
   QString policy() const;
 
   // The program grid: cell geometry and the colour of every program (by linear id).
@@ -53,18 +57,23 @@ public:
   // One line about a program for tooltips: "pid (2, 0, 0): 2 loads, 1 store, 0 masked lanes, 32 bytes".
   QString programSummary(const ProgramId& pid) const;
 
-  // The memory operations of a traced program, as titles ("load x_ptr (cell:3:9)") and source lines.
+  // The memory operations of a traced program, as titles ("load x_ptr (cell:3:9)") and as source
+  // file ("<cell:ID>" for a notebook cell) and 1-based line.
   QStringList memoryOpTitles(const ProgramId& pid) const;
-  std::vector<int> memoryOpLines(const ProgramId& pid) const;
+  std::vector<std::pair<QString, int>> memoryOpSources(const ProgramId& pid) const;
   // Named tiles of a program (the variable inspector): "name = value" text, in binding order.
   QStringList namedTiles(const ProgramId& pid) const;
 
   viz::Scene gridScene(Coloring coloring, const std::optional<ProgramId>& selected, qint64 slice) const;
   viz::Scene tilesScene(const ProgramId& pid, int op, QString* error) const;
   viz::Scene coverageScene() const;
+  // Named tiles as heat maps at one loop step (core/viz/VariablesScene), and how many steps there are.
+  viz::Scene variablesScene(const ProgramId& pid, qint64 step) const;
+  qint64 loopSteps(const ProgramId& pid) const;
   viz::Scene swizzleScene(qint64 window) const;          // derived from the trace
   static viz::Scene swizzleScene(qint64 rows, qint64 cols, qint64 group, qint64 window);  // chosen grid
   QString coverageText() const;
+  static QByteArray svgOf(const viz::Scene& scene);  // core/viz/SvgWriter's document
 
 private:
   TraceDocument() = default;

@@ -1,0 +1,36 @@
+#pragma once
+// What one client-to-worker message asks for (docs/PROTOCOL.md, "Messages"). Every field's type and
+// value is checked here, so a malformed message becomes an error reply naming the field and what it
+// should be - never an exception inside the worker. Unknown extra fields are ignored, as Jupyter does.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "core/host/CellExecutor.h"
+
+namespace tilescope::host {
+
+struct ExecuteRequest {
+  std::string id;
+  std::string cellId;
+  std::string code;
+  Backend backend = Backend::Auto;
+  bool stopOnOutOfBounds = true;  // "out_of_bounds": "stop" (the default) or "warn"
+  bool gpuOnly = false;           // "gpu_only": the cell is tagged gpu-only (skipped unless kernels run on a GPU)
+  bool inspect = false;           // "inspect": report each kernel launch with its trace (the inspector)
+};
+
+struct WorkerRequest {
+  enum class Kind { Execute, Interrupt, Shutdown, Invalid };
+  Kind kind = Kind::Invalid;
+  ExecuteRequest execute;  // Kind::Execute
+  std::string error;       // Kind::Invalid: what is wrong and how to fix it
+  // Kind::Invalid: the id and cell id of a malformed execute_request when they could be read, so the
+  // worker can end exactly that request with an error (the client is waiting for its reply).
+  std::optional<std::string> rejectedId;
+  std::string rejectedCellId;
+};
+
+WorkerRequest decodeWorkerRequest(const nlohmann::json& message);
+
+}  // namespace tilescope::host
