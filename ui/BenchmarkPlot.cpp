@@ -3,8 +3,12 @@
 #include <qcustomplot.h>
 
 #include <QBuffer>
+#include <QFile>
 #include <algorithm>
 #include <cmath>
+
+#include "core/viz/BenchmarkSeries.h"
+#include "ui/viz/BenchmarkChart.h"
 
 namespace tilescope::ui {
 using nlohmann::json;
@@ -86,14 +90,46 @@ QList<std::pair<double, QString>> BenchmarkPlot::valueTicks(const json& spec) {
 }
 
 QImage BenchmarkPlot::render(const json& spec, const Theme& theme, QSize size) {
-  if (!spec.is_object() || !spec.contains("series") || !spec["series"].is_array() || spec["series"].empty()) return {};
+  QCustomPlot plot;
+  plot.resize(size);
+  if (!draw(plot, spec, theme)) return {};
+  return plot.toPixmap(size.width(), size.height()).toImage();
+}
+
+bool BenchmarkPlot::save(const json& spec, const Theme& theme, const QString& path, QString* error, QSize size) {
+  if (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)) {
+    std::string why;
+    auto result = viz::BenchmarkResult::fromJson(spec, {}, &why);
+    if (!result) {
+      if (error) *error = QObject::tr("Nothing to export: %1").arg(QString::fromStdString(why));
+      return false;
+    }
+    viz::BenchmarkCollection collection;
+    collection.add(std::move(*result));
+    const std::string csv = collection.toCsv();
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(csv.data(), static_cast<qint64>(csv.size())) != static_cast<qint64>(csv.size())) {
+      if (error) *error = QObject::tr("Could not write '%1': check that its folder exists and is writable").arg(path);
+      return false;
+    }
+    return true;
+  }
+  QCustomPlot plot;
+  plot.resize(size);
+  if (!draw(plot, spec, theme)) {
+    if (error) *error = QObject::tr("Nothing to export: the benchmark has no series");
+    return false;
+  }
+  return BenchmarkChart::save(plot, path, size.width(), size.height(), error);
+}
+
+bool BenchmarkPlot::draw(QCustomPlot& plot, const json& spec, const Theme& theme) {
+  if (!spec.is_object() || !spec.contains("series") || !spec["series"].is_array() || spec["series"].empty()) return false;
   const json xs = spec.value("x_vals", json::array());
-  if (!xs.is_array() || xs.empty()) return {};
+  if (!xs.is_array() || xs.empty()) return false;
   const bool xLog = spec.value("x_log", false);
   const bool yLog = spec.value("y_log", false);
 
-  QCustomPlot plot;
-  plot.resize(size);
   plot.setBackground(theme.cellBackground);
   plot.axisRect()->setBackground(theme.editorPaper);
   // Numbers on the x axis, or the positions of text values (providers, shapes) with their names.
@@ -166,7 +202,7 @@ QImage BenchmarkPlot::render(const json& spec, const Theme& theme, QSize size) {
   plot.legend->setTextColor(theme.text);
   plot.legend->setBorderPen(QPen(theme.border));
   plot.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-  return plot.toPixmap(size.width(), size.height()).toImage();
+  return true;
 }
 
 std::string BenchmarkPlot::renderBase64Png(const json& spec, const Theme& theme, QSize size) {

@@ -15,6 +15,8 @@
 
 #include "ui/Theme.h"
 
+class QCustomPlot;
+
 namespace tilescope::ui {
 
 class BenchmarkPlot {
@@ -29,6 +31,11 @@ public:
   // log x axis is labelled at the benchmark's own x values instead (the sizes the reader chose).
   // Empty when the axis is linear, spans two decades or more, or has text values.
   static QList<std::pair<double, QString>> valueTicks(const nlohmann::json& spec);
+  // Draws the chart into `plot` (sized by the caller); false when the spec has no series to draw.
+  static bool draw(QCustomPlot& plot, const nlohmann::json& spec, const Theme& theme);
+  // Exports the chart by the file's suffix: .png, .svg or .pdf (the picture above), or .csv (the
+  // numbers at full precision, core/viz/BenchmarkSeries). False with `error` set otherwise.
+  static bool save(const nlohmann::json& spec, const Theme& theme, const QString& path, QString* error = nullptr, QSize size = kDefaultSize);
   // A null image when the spec has no series to draw.
   static QImage render(const nlohmann::json& spec, const Theme& theme, QSize size = kDefaultSize);
   // The same picture as base64 PNG (an nbformat image/png value); empty when there is nothing to draw.

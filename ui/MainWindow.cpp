@@ -25,7 +25,9 @@
 #include "ui/Resources.h"
 #include "ui/ToolIcons.h"
 #include "ui/WorkerProcessClient.h"
+#include "ui/viz/BenchmarkPanel.h"
 #include "ui/viz/InspectorDock.h"
+#include "ui/viz/PerformanceDock.h"
 
 namespace tilescope::ui {
 namespace {
@@ -63,6 +65,7 @@ MainWindow::MainWindow(ExecutionClient* client, std::unique_ptr<RecoveryStore> r
   notebookController_ = new NotebookController(model_, view_, client_, backendSelector_, this);
   fileController_ = new FileController(model_, this, std::move(recovery), this);
   inspector_ = new InspectorDock(this, view_, client_);
+  performance_ = new PerformanceDock(this, inspector_, client_, model_);
 
   buildMenus();
   buildToolBar();
@@ -106,6 +109,7 @@ void MainWindow::buildMenus() {
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(inspector_->toggleViewAction());
+  view->addAction(performance_->toggleViewAction());
   presentationAction_ = view->addAction(tr("&Presentation Mode"));
   presentationAction_->setCheckable(true);
   presentationAction_->setShortcut(QKeySequence(Qt::Key_F5));
@@ -259,6 +263,7 @@ void MainWindow::applyPreferences(const Preferences& preferences) {
   appearance.theme.applyTo(*qApp);
   notice_->setTheme(appearance.theme);
   view_->setAppearance(appearance);
+  performance_->benchmarks()->setTheme(appearance.theme);
   applyIcons(appearance.theme);
   fileController_->setAutosaveInterval(preferences.autosaveSeconds);
 }

@@ -19,6 +19,7 @@ class BackendSelector;
 class ExecutionClient;
 class FileController;
 class InspectorDock;
+class PerformanceDock;
 class NoticeBar;
 class NotebookController;
 class NotebookModel;
@@ -48,6 +49,7 @@ public:
   NoticeBar* noticeBar() const { return notice_; }
   QToolBar* toolBar() const { return toolBar_; }
   InspectorDock* inspectorDock() const { return inspector_; }
+  PerformanceDock* performanceDock() const { return performance_; }
 
   void applyPreferences(const Preferences& preferences);
   void setPresentationMode(bool on);
@@ -84,6 +86,7 @@ private:
   NotebookController* notebookController_;
   FileController* fileController_;
   InspectorDock* inspector_ = nullptr;  // the kernel inspector beside the notebook (ui/viz)
+  PerformanceDock* performance_ = nullptr;  // benchmark curves and the SM timeline, tabbed with the inspector
   QToolBar* toolBar_ = nullptr;
   int toolBarWidthWithText_ = 0;
   QAction* presentationAction_ = nullptr;

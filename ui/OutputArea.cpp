@@ -1,12 +1,16 @@
 #include "ui/OutputArea.h"
 
 #include <QBuffer>
+#include <QFileDialog>
 #include <QImage>
 #include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPixmap>
 #include <QSvgRenderer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/notebook/CellOutputs.h"
 #include "ui/BenchmarkPlot.h"
@@ -87,6 +91,44 @@ void OutputArea::setOutputs(const json& outputs) {
   setVisible(count > 0);
 }
 
+const json* OutputArea::benchmarkSpec(int index) const {
+  if (index < 0 || index >= static_cast<int>(shown_.size())) return nullptr;
+  const json& output = shown_[static_cast<size_t>(index)];
+  const auto data = output.find("data");
+  if (data == output.end() || !data->is_object()) return nullptr;
+  const auto spec = data->find(BenchmarkPlot::kMimeType);
+  return spec == data->end() ? nullptr : &*spec;
+}
+
+QMenu* OutputArea::createBenchmarkMenu(int index) {
+  if (!benchmarkSpec(index)) return nullptr;
+  auto* menu = new QMenu(this);
+  for (const auto& [label, suffix] : {std::pair{tr("Export chart as PNG..."), QStringLiteral("png")},
+                                      std::pair{tr("Export chart as SVG..."), QStringLiteral("svg")},
+                                      std::pair{tr("Export chart as PDF..."), QStringLiteral("pdf")},
+                                      std::pair{tr("Export data as CSV (full precision)..."), QStringLiteral("csv")}})
+    menu->addAction(label, this, [this, index, suffix = suffix] {
+      const json* spec = benchmarkSpec(index);
+      if (!spec) return;
+      QString path = QFileDialog::getSaveFileName(this, tr("Export benchmark"), QStringLiteral("benchmark.%1").arg(suffix),
+                                                  tr("%1 files (*.%2)").arg(suffix.toUpper(), suffix));
+      if (path.isEmpty()) return;
+      if (!path.endsWith(QLatin1Char('.') + suffix, Qt::CaseInsensitive)) path += QLatin1Char('.') + suffix;
+      QString error;
+      if (!exportBenchmark(index, path, &error)) QMessageBox::warning(this, tr("Export benchmark"), error);
+    });
+  return menu;
+}
+
+bool OutputArea::exportBenchmark(int index, const QString& path, QString* error) const {
+  const json* spec = benchmarkSpec(index);
+  if (!spec) {
+    if (error) *error = tr("Output %1 is not a benchmark chart").arg(index + 1);
+    return false;
+  }
+  return BenchmarkPlot::save(*spec, appearance_.theme, path, error);
+}
+
 QWidget* OutputArea::render(const json& output) {
   const std::string type = notebook::textField(output, "output_type");
   QPixmap image;
@@ -119,6 +161,15 @@ QWidget* OutputArea::render(const json& output) {
         const QString description = tr("Benchmark chart: %1").arg(BenchmarkPlot::title(data[BenchmarkPlot::kMimeType]));
         label->setAccessibleName(description);
         label->setToolTip(description);
+        // Right-click exports the chart (PNG/SVG/PDF) or its numbers (CSV).
+        label->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(label, &QLabel::customContextMenuRequested, this, [this, label](const QPoint& at) {
+          const auto it = std::find(widgets_.begin(), widgets_.end(), label);
+          if (it == widgets_.end()) return;
+          QMenu* menu = createBenchmarkMenu(static_cast<int>(it - widgets_.begin()));
+          menu->setAttribute(Qt::WA_DeleteOnClose);
+          menu->popup(label->mapToGlobal(at));
+        });
       }
     } else {
       label->setTextFormat(Qt::PlainText);

@@ -11,6 +11,7 @@
 #include "ui/TracebackLink.h"
 
 class QLabel;
+class QMenu;
 class QVBoxLayout;
 
 namespace tilescope::ui {
@@ -31,6 +32,10 @@ public:
   QLabel* outputLabel(int index) const;
   // The traceback links of every shown error, in order (tests).
   QStringList links() const;
+  // A benchmark chart's context menu (export PNG/SVG/PDF/CSV); null when output `index` is no chart.
+  QMenu* createBenchmarkMenu(int index);
+  // What the menu's actions do once a file is chosen: by suffix, .png/.svg/.pdf or .csv.
+  bool exportBenchmark(int index, const QString& path, QString* error = nullptr) const;
 
   // Longer streams show only their end, so a runaway print loop cannot freeze the window.
   static constexpr int kMaxShownCharacters = 200'000;
@@ -41,6 +46,7 @@ signals:
 
 private:
   QWidget* render(const nlohmann::json& output);
+  const nlohmann::json* benchmarkSpec(int index) const;
   void style(QWidget* widget, const nlohmann::json& output) const;
 
   QVBoxLayout* layout_;

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/cli/Commands.h"
 #include "core/sim/Grid.h"
@@ -16,6 +17,7 @@
 #include "core/viz/Swizzle.h"
 #include "core/viz/SwizzleScene.h"
 #include "core/viz/TilesScene.h"
+#include "core/viz/TimelineScene.h"
 #include "core/viz/TraceCoverage.h"
 #include "core/viz/TraceTileOrder.h"
 
@@ -24,11 +26,14 @@ namespace tilescope::cli {
 namespace {
 
 const char* kUsage =
-    "usage: tilescope-cli viz [TRACE.tstrace] --view grid|tiles|coverage|swizzle [options] --out FILE.png|FILE.svg\n\n"
+    "usage: tilescope-cli viz [TRACE.tstrace] --view grid|tiles|coverage|swizzle [options] --out FILE.png|FILE.svg\n"
+    "       tilescope-cli viz TIMING.jsonl --view timeline [--launch N] --out FILE.png|FILE.svg\n\n"
     "Draws one inspector view of a trace written by 'run --trace DIR' and prints what it shows.\n"
     "  --view NAME        grid: the program grid; tiles: offsets/mask/values of one program's memory\n"
     "                     operation; coverage: which program wrote each output element; swizzle: output\n"
-    "                     tiles in processing order\n"
+    "                     tiles in processing order; timeline: a GPU run's --program-timing file, one row\n"
+    "                     per SM with a bar per program\n"
+    "  --launch N         the N-th launch of the timing file, from 1 (timeline). Default 1\n"
     "  --pid X[,Y,Z]      the program (tiles; outlined in grid). Default: the first traced program\n"
     "  --op N             the program's N-th memory operation, from 1 (tiles). Default 1\n"
     "  --color NAME       grid colouring: pid, order, tile, bytes, masked. Default pid\n"
@@ -91,7 +96,7 @@ int fail(const std::string& message, int code) {
 
 int runViz(const Args& args) {
   std::string path, view, out, pidText, color = "pid", tiles;
-  int64_t op = 1, slice = 0, window = 9, group = 3, kBlocks = -1;
+  int64_t op = 1, slice = 0, window = 9, group = 3, kBlocks = -1, launch = 1;
   double scale = 1;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -123,6 +128,7 @@ int runViz(const Args& args) {
     else if (a == "--window") ok = count(window);
     else if (a == "--group") ok = count(group);
     else if (a == "--k-blocks") ok = count(kBlocks);
+    else if (a == "--launch") ok = count(launch);
     else if (a == "--scale") {
       std::string v;
       ok = value(v);
@@ -141,7 +147,7 @@ int runViz(const Args& args) {
     }
     if (!ok) return fail("option " + a + " needs a valid value (see --help)", 2);
   }
-  if (view != "grid" && view != "tiles" && view != "coverage" && view != "swizzle")
+  if (view != "grid" && view != "tiles" && view != "coverage" && view != "swizzle" && view != "timeline")
     return fail(view.empty() ? std::string("--view is required: grid, tiles, coverage or swizzle")
                              : "unknown view '" + view + "': use grid, tiles, coverage or swizzle",
                 2);
@@ -150,7 +156,21 @@ int runViz(const Args& args) {
 
   viz::Scene scene;
   std::string text;
-  if (view == "swizzle" && !tiles.empty()) {
+  if (view == "timeline") {
+    if (path.empty()) return fail("which timing file? (written by 'run --backend gpu --program-timing FILE.jsonl')", 2);
+    std::vector<gpu::LaunchTiming> launches;
+    try {
+      launches = gpu::readProgramTimingFile(path);
+    } catch (const std::exception& e) {
+      return fail(e.what(), 1);
+    }
+    if (launch < 1 || launch > static_cast<int64_t>(launches.size()))
+      return fail("--launch " + std::to_string(launch) + ": " + path + " holds " + std::to_string(launches.size()) + " launch(es)", 1);
+    const gpu::LaunchTiming& l = launches[static_cast<size_t>(launch - 1)];
+    scene = viz::timelineScene(l);
+    text = l.kernel + " launch " + std::to_string(l.launch) + ": " + std::to_string(l.programs.size()) + " programs on " +
+           std::to_string(l.smCount()) + " SMs in " + std::to_string(l.spanNs()) + " ns\n";
+  } else if (view == "swizzle" && !tiles.empty()) {
     const size_t x = tiles.find('x');
     const auto rows = x == std::string::npos ? std::nullopt : parseCount(tiles.substr(0, x));
     const auto cols = x == std::string::npos ? std::nullopt : parseCount(tiles.substr(x + 1));

@@ -24,6 +24,7 @@
 #include "core/host/TorchConvert.h"
 #include "core/host/TritonValues.h"
 #include "core/gpu/GpuRuntime.h"
+#include "core/gpu/ProgramTiming.h"
 #include "core/lang/Checker.h"
 #include "core/lang/Program.h"
 #include "core/sim/Numerics.h"
@@ -216,24 +217,13 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
 
 namespace {
 
-// One JSON line per launch: {"kernel", "launch", "grid", "programs": [[x, y, z, sm, start_ns, end_ns], ...]},
-// times relative to the launch's first program start.
+// One JSON line per launch (core/gpu/ProgramTiming, which also reads it back for the SM timeline).
 void appendProgramTiming(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, const std::vector<uint64_t>& words) {
   ProgramState& state = in.extension<ProgramState>();
-  const int64_t gx = launch.grid[0], gy = launch.grid[1];
-  uint64_t origin = UINT64_MAX;
-  for (size_t p = 0; p < words.size() / 3; ++p) origin = std::min(origin, words[3 * p]);
-  nlohmann::json programs = nlohmann::json::array();
-  for (size_t p = 0; p < words.size() / 3; ++p) {
-    const int64_t i = static_cast<int64_t>(p);
-    programs.push_back({i % gx, (i / gx) % gy, i / (gx * gy), words[3 * p + 2], words[3 * p] - origin, words[3 * p + 1] - origin});
-  }
-  const nlohmann::json line = {{"kernel", jit.name()},
-                               {"launch", ++state.timedLaunches},
-                               {"grid", {launch.grid[0], launch.grid[1], launch.grid[2]}},
-                               {"programs", std::move(programs)}};
+  const int64_t grid[3] = {launch.grid[0], launch.grid[1], launch.grid[2]};
+  const std::string line = gpu::programTimingLine(jit.name(), static_cast<int64_t>(++state.timedLaunches), grid, words);
   std::ofstream out(in.launchSettings().programTimingPath, std::ios::app);
-  out << line.dump() << "\n";
+  out << line << "\n";
   if (!out)
     throw PyError("OSError", "cannot write the program timing to '" + in.launchSettings().programTimingPath + "'");
 }
