@@ -57,8 +57,11 @@ def file_lines(path):
             return text.splitlines()
         lines = []
         for cell in cells:
-            source = cell.get("source", "")
-            lines.extend(("".join(source) if isinstance(source, list) else source).splitlines())
+            source = cell.get("source", "") if isinstance(cell, dict) else ""
+            if isinstance(source, list):
+                source = "".join(part for part in source if isinstance(part, str))
+            # Deliberately broken notebooks (the fuzz corpus) may hold anything here.
+            lines.extend(source.splitlines() if isinstance(source, str) else [])
             lines.append("")
         return lines
     return text.splitlines()

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include <QApplication>
 #include <QFile>
 #include <QFontInfo>
@@ -59,7 +61,11 @@ TEST(MainWindow, OpenedMarkdownCellsFitTheirText) {
   QTextDocument* doc = title->renderer()->document();
   EXPECT_EQ(static_cast<int>(doc->textWidth()), title->renderer()->viewport()->width());
   EXPECT_NEAR(title->renderer()->height(), doc->size().height() + 4, 2.0);
-  EXPECT_LT(title->renderer()->height(), 150) << "a heading and one line of text";
+  // The stale layout was the one made at a fraction of the final width: the cell must be shorter
+  // than its own text laid out at half the width.
+  std::unique_ptr<QTextDocument> narrow(doc->clone());
+  narrow->setTextWidth(doc->textWidth() / 2);
+  EXPECT_LT(title->renderer()->height(), narrow->size().height()) << "laid out at the final width, not a narrow one";
 }
 
 TEST(MainWindow, StatusBarReportsTheComputeDevice) {
