@@ -317,4 +317,18 @@ TEST(InspectorDock, RemembersItsPlace) {
   QSettings().remove(tilescope::ui::InspectorDock::kStateKey);
 }
 
+// With no saved layout the notebook keeps most of the window: the docks' controls fit a narrow
+// column (a dock of half the window wrapped every line of code in the cells).
+TEST(InspectorDock, LeavesTheNotebookMostOfTheWindow) {
+  QSettings().remove(tilescope::ui::InspectorDock::kStateKey);
+  tilescope::ui::MainWindow w(new tilescope::testing::RecordingClient);
+  w.resize(1100, 800);
+  w.show();
+  QApplication::processEvents();
+  EXPECT_LE(w.inspectorDock()->minimumSizeHint().width(), 1100 * 36 / 100);
+  EXPECT_GT(w.notebookView()->width(), w.inspectorDock()->width() * 5 / 4);
+  w.close();
+  QSettings().remove(tilescope::ui::InspectorDock::kStateKey);
+}
+
 }  // namespace

@@ -56,14 +56,19 @@ BenchmarkPanel::BenchmarkPanel(QWidget* parent)
   ceilingLabel_->setMaximumWidth(120);
   controls->addWidget(ceilingLabel_);
   controls->addStretch(1);
+  column->addLayout(controls);
+  // The actions on a row of their own, so the dock stays narrow enough to leave the notebook most of
+  // the window.
+  auto* actions = new QHBoxLayout;
+  actions->addStretch(1);
   auto* remove = new QToolButton(this);
   remove->setText(tr("Remove"));
   remove->setToolTip(tr("Remove the selected result"));
-  controls->addWidget(remove);
+  actions->addWidget(remove);
   auto* importButton = new QToolButton(this);
   importButton->setText(tr("Import..."));
   importButton->setToolTip(tr("Add the results of a CSV file exported here (another session, a GPU machine)"));
-  controls->addWidget(importButton);
+  actions->addWidget(importButton);
   connect(importButton, &QToolButton::clicked, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Import benchmarks"), {}, tr("CSV files (*.csv)"));
     QString error;
@@ -78,8 +83,8 @@ BenchmarkPanel::BenchmarkPanel(QWidget* parent)
                                       std::pair{tr("CSV data (full precision)..."), QStringLiteral("csv")}})
     menu->addAction(label, this, [this, suffix = suffix] { exportWithDialog(suffix); });
   export_->setMenu(menu);
-  controls->addWidget(export_);
-  column->addLayout(controls);
+  actions->addWidget(export_);
+  column->addLayout(actions);
 
   plot_ = new QCustomPlot(this);
   plot_->setObjectName(QStringLiteral("benchmarkPlot"));

@@ -1,5 +1,7 @@
 #include "ui/viz/InspectorDock.h"
 
+#include <algorithm>
+
 #include <QEvent>
 #include <QMainWindow>
 #include <QSettings>
@@ -18,9 +20,9 @@ InspectorDock::InspectorDock(QMainWindow* window, NotebookView* view, ExecutionC
   panel_ = new InspectorPanel(this);
   setWidget(panel_);
   window->addDockWidget(Qt::RightDockWidgetArea, this);
-  window->resizeDocks({this}, {460}, Qt::Horizontal);
   const QByteArray state = QSettings().value(QLatin1String(kStateKey)).toByteArray();
   if (!state.isEmpty()) window->restoreState(state);
+  else sizeToDefault_ = true;
   window->installEventFilter(this);
 
   client->setInspectLaunches(true);
@@ -33,6 +35,12 @@ InspectorDock::InspectorDock(QMainWindow* window, NotebookView* view, ExecutionC
 }
 
 bool InspectorDock::eventFilter(QObject* watched, QEvent* event) {
+  // Sized once the window has its own size: before that a dock gets about half of it, which leaves
+  // code cells too narrow for their lines. The notebook keeps about two thirds.
+  if (watched == window_ && event->type() == QEvent::Show && sizeToDefault_) {
+    sizeToDefault_ = false;
+    window_->resizeDocks({this}, {std::max(minimumSizeHint().width(), window_->width() * 36 / 100)}, Qt::Horizontal);
+  }
   if (watched == window_ && event->type() == QEvent::Close) QSettings().setValue(QLatin1String(kStateKey), window_->saveState());
   return QDockWidget::eventFilter(watched, event);
 }

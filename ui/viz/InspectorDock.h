@@ -30,6 +30,7 @@ protected:
 
 private:
   QMainWindow* window_;
+  bool sizeToDefault_ = false;  // no saved layout: take the default share of the window when it first shows
   InspectorPanel* panel_;
   SourceLineMarker* marker_;
 };

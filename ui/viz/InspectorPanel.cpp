@@ -210,13 +210,18 @@ QWidget* InspectorPanel::buildSwizzleTab() {
   swizzleSource_->addItem(tr("What this launch did"));
   swizzleSource_->addItem(tr("Row-major vs grouped"));
   row->addWidget(swizzleSource_);
+  row->addStretch(1);
+  column->addLayout(row);
+  // The grid's numbers on a row of their own, so the panel stays narrow enough to leave the notebook
+  // most of the window.
+  auto* numbers = new QHBoxLayout;
   auto spin = [&](const QString& name, const QString& prefix, int value) {
     auto* s = new QSpinBox;
     s->setObjectName(name);
     s->setRange(1, 256);
     s->setValue(value);
     s->setPrefix(prefix);
-    row->addWidget(s);
+    numbers->addWidget(s);
     connect(s, &QSpinBox::valueChanged, this, [this] { refreshSwizzle(); });
     return s;
   };
@@ -224,8 +229,8 @@ QWidget* InspectorPanel::buildSwizzleTab() {
   cols_ = spin(QStringLiteral("swizzleCols"), tr("cols "), 9);
   group_ = spin(QStringLiteral("swizzleGroup"), tr("group "), 3);
   window_ = spin(QStringLiteral("swizzleWindow"), tr("W "), 9);
-  row->addStretch(1);
-  column->addLayout(row);
+  numbers->addStretch(1);
+  column->addLayout(numbers);
   swizzleView_ = new SceneView;
   column->addWidget(scrolled(swizzleView_), 1);
   connect(swizzleSource_, &QComboBox::currentIndexChanged, this, [this] { refreshSwizzle(); });
