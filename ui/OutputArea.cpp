@@ -14,6 +14,7 @@
 
 #include "core/notebook/CellOutputs.h"
 #include "ui/BenchmarkPlot.h"
+#include "ui/FittedImageLabel.h"
 #include "ui/RichTextView.h"
 
 namespace tilescope::ui {
@@ -146,14 +147,13 @@ QWidget* OutputArea::render(const json& output) {
       return view;
     }
   }
-  auto* label = new QLabel(this);
+  QLabel* label = image.isNull() ? new QLabel(this) : new FittedImageLabel(image, this);
   label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
   label->setWordWrap(true);
   label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   label->setOpenExternalLinks(true);
   if (type == "execute_result" || type == "display_data") {
     if (!image.isNull()) {
-      label->setPixmap(image);
       label->setWordWrap(false);
       const json data = notebook::objectField(output, "data");
       if (data.contains(BenchmarkPlot::kMimeType)) {

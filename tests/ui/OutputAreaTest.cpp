@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTest>
+#include <QVBoxLayout>
 
 #include "core/notebook/CellOutputs.h"
 #include "tests/ui/UiTestSupport.h"
@@ -383,4 +384,40 @@ TEST(OutputArea, RichOutputsReadNoLocalFiles) {
   for (QTextDocument* document : documents)
     inlinedShown = inlinedShown || document->resource(QTextDocument::ImageResource, QUrl(inlined)).value<QImage>().size() == QSize(5, 4);
   EXPECT_TRUE(inlinedShown) << "a data: URL image is part of the output and shows";
+}
+
+// An image wider than the column is scaled to the column's width (aspect kept) instead of widening
+// the notebook behind a horizontal scroll bar; where there is room it keeps its own size.
+TEST(OutputArea, AnImageWiderThanTheColumnIsScaledToFit) {
+  QImage wide(1000, 400, QImage::Format_RGB32);
+  wide.fill(Qt::red);
+  QByteArray png;
+  QBuffer buffer(&png);
+  buffer.open(QIODevice::WriteOnly);
+  ASSERT_TRUE(wide.save(&buffer, "PNG"));
+  json outputs = json::array();
+  outputs.push_back(tilescope::notebook::displayDataOutput({{"image/png", png.toBase64().toStdString()}}, json::object()));
+
+  QWidget column;
+  auto* layout = new QVBoxLayout(&column);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* area = new OutputArea(&column);
+  layout->addWidget(area);
+  area->setOutputs(outputs);
+  QLabel* image = area->outputLabel(0);
+  ASSERT_NE(image, nullptr);
+  EXPECT_EQ(image->pixmap().size(), QSize(1000, 400)) << "the full image is kept (export, copy)";
+  EXPECT_LT(column.minimumSizeHint().width(), 500) << "the image does not force the column wider";
+
+  column.resize(500, 800);
+  column.show();
+  QApplication::processEvents();
+  EXPECT_LE(image->width(), 500);
+  EXPECT_EQ(image->heightForWidth(500), 200);
+  const QImage shown = image->grab().toImage();
+  EXPECT_EQ(shown.pixelColor(image->width() - 2, 100), QColor(Qt::red)) << "drawn across the whole width";
+
+  column.resize(1400, 800);
+  QApplication::processEvents();
+  EXPECT_EQ(image->heightForWidth(image->width()), 400) << "with room, its own size";
 }
