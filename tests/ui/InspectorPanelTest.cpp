@@ -89,6 +89,8 @@ protected:
 TEST_F(InspectorPanelTest, ListsTheCellsLaunchesAndFollowsTheSelectedCell) {
   ASSERT_EQ(panel_.launchList()->count(), 3);
   EXPECT_EQ(panel_.launchList()->item(0)->text(), "copy_k  grid (3, 1, 1)  simulator  3 programs traced");
+  // The count follows launches as they arrive, not only when the cell is picked again.
+  EXPECT_EQ(panel_.findChild<QLabel*>(QStringLiteral("launchTitle"))->text(), "Kernel launches of this cell (3):");
   panel_.showCell(QStringLiteral("cellB"));
   EXPECT_EQ(panel_.launchList()->count(), 1);
   panel_.showCell(QStringLiteral("cellC"));

@@ -47,6 +47,7 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   auto* column = new QVBoxLayout(this);
   column->setContentsMargins(6, 6, 6, 6);
   title_ = new QLabel(tr("Select a cell that launches kernels."));
+  title_->setObjectName(QStringLiteral("launchTitle"));
   title_->setWordWrap(true);
   column->addWidget(title_);
   launches_ = new QListWidget;
@@ -248,14 +249,18 @@ void InspectorPanel::clearCell(const QString& cellId) {
   if (cellId == cellId_) refillLaunchList();
 }
 
+QString InspectorPanel::launchRowText(const Launch& l) const {
+  return QStringLiteral("%1  grid %2  %3%4")
+      .arg(l.info.kernel, gridText(l.info.grid), l.info.backend,
+           l.info.trace.isEmpty() ? tr("  (no trace)") : tr("  %1 programs traced").arg(l.info.tracedPrograms));
+}
+
 void InspectorPanel::addLaunch(const QString& cellId, const KernelLaunch& launch) {
   launchesByCell_[cellId].append(Launch{launch, nullptr, {}});
   if (cellId != cellId_) return;
   const QList<Launch>& list = launchesByCell_[cellId];
-  const Launch& l = list.back();
-  launches_->addItem(QStringLiteral("%1  grid %2  %3%4")
-                         .arg(l.info.kernel, gridText(l.info.grid), l.info.backend,
-                              l.info.trace.isEmpty() ? tr("  (no trace)") : tr("  %1 programs traced").arg(l.info.tracedPrograms)));
+  title_->setText(tr("Kernel launches of this cell (%1):").arg(list.size()));
+  launches_->addItem(launchRowText(list.back()));
   if (launches_->currentRow() < 0) launches_->setCurrentRow(0);
 }
 
@@ -268,10 +273,7 @@ void InspectorPanel::refillLaunchList() {
   const QList<Launch> list = launchesByCell_.value(cellId_);
   title_->setText(list.isEmpty() ? tr("This cell launched no kernel (yet). Run it to inspect its launches.")
                                  : tr("Kernel launches of this cell (%1):").arg(list.size()));
-  for (const Launch& l : list)
-    launches_->addItem(QStringLiteral("%1  grid %2  %3%4")
-                           .arg(l.info.kernel, gridText(l.info.grid), l.info.backend,
-                                l.info.trace.isEmpty() ? tr("  (no trace)") : tr("  %1 programs traced").arg(l.info.tracedPrograms)));
+  for (const Launch& l : list) launches_->addItem(launchRowText(l));
   if (list.isEmpty()) selectLaunch(-1);
   else launches_->setCurrentRow(0);
 }

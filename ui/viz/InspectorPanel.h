@@ -89,6 +89,7 @@ private:
   QWidget* buildVariablesTab();
   void refreshVariables();
   void refillLaunchList();
+  QString launchRowText(const Launch& launch) const;  // one row of the launch list
   void refreshGrid();
   void refreshTiles();
   void refreshSwizzle();
