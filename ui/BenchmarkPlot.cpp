@@ -45,14 +45,8 @@ Qt::PenStyle styleLine(const std::string& style) {
   return Qt::SolidLine;
 }
 
-void styleAxis(QCPAxis* axis, const Theme& theme, const QString& label, bool log) {
-  axis->setLabel(label);
-  axis->setBasePen(QPen(theme.mutedText));
-  axis->setTickPen(QPen(theme.mutedText));
-  axis->setSubTickPen(QPen(theme.mutedText));
-  axis->setTickLabelColor(theme.text);
-  axis->setLabelColor(theme.text);
-  axis->grid()->setPen(QPen(theme.border, 0, Qt::DotLine));
+void styleAxisWithScale(QCPAxis* axis, const Theme& theme, const QString& label, bool log) {
+  BenchmarkPlot::styleAxis(axis, theme, label);
   if (log) {
     axis->setScaleType(QCPAxis::stLogarithmic);
     axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
@@ -61,6 +55,16 @@ void styleAxis(QCPAxis* axis, const Theme& theme, const QString& label, bool log
   }
 }
 }  // namespace
+
+void BenchmarkPlot::styleAxis(QCPAxis* axis, const Theme& theme, const QString& label) {
+  axis->setLabel(label);
+  axis->setBasePen(QPen(theme.mutedText));
+  axis->setTickPen(QPen(theme.mutedText));
+  axis->setSubTickPen(QPen(theme.mutedText));
+  axis->setTickLabelColor(theme.text);
+  axis->setLabelColor(theme.text);
+  axis->grid()->setPen(QPen(theme.border, 0, Qt::DotLine));
+}
 
 bool BenchmarkPlot::simulated(const json& spec) {
   const auto it = spec.find("simulated");
@@ -145,10 +149,10 @@ bool BenchmarkPlot::draw(QCustomPlot& plot, const json& spec, const Theme& theme
       textTicker->addTick(static_cast<double>(i), QString::fromStdString(xs[i].is_string() ? xs[i].get<std::string>() : xs[i].dump()));
     }
   }
-  styleAxis(plot.xAxis, theme, text(spec, "xlabel"), xLog && !textX);
+  styleAxisWithScale(plot.xAxis, theme, text(spec, "xlabel"), xLog && !textX);
   const bool isSimulated = simulated(spec);
   const QString ylabel = text(spec, "ylabel");
-  styleAxis(plot.yAxis, theme,
+  styleAxisWithScale(plot.yAxis, theme,
             isSimulated ? (ylabel.isEmpty() ? QObject::tr("simulated") : QObject::tr("%1 (simulated)").arg(ylabel)) : ylabel, yLog);
   if (textX) plot.xAxis->setTicker(textTicker);
   if (const QList<std::pair<double, QString>> ticks = valueTicks(spec); !ticks.isEmpty()) {

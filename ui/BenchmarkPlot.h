@@ -15,6 +15,7 @@
 
 #include "ui/Theme.h"
 
+class QCPAxis;
 class QCustomPlot;
 
 namespace tilescope::ui {
@@ -36,6 +37,9 @@ public:
   // Exports the chart by the file's suffix: .png, .svg or .pdf (the picture above), or .csv (the
   // numbers at full precision, core/viz/BenchmarkSeries). False with `error` set otherwise.
   static bool save(const nlohmann::json& spec, const Theme& theme, const QString& path, QString* error = nullptr, QSize size = kDefaultSize);
+  // Colours an axis and its grid in the theme and labels it: every chart of the app (the inline one,
+  // the benchmark panel's) looks alike.
+  static void styleAxis(QCPAxis* axis, const Theme& theme, const QString& label);
   // A null image when the spec has no series to draw.
   static QImage render(const nlohmann::json& spec, const Theme& theme, QSize size = kDefaultSize);
   // The same picture as base64 PNG (an nbformat image/png value); empty when there is nothing to draw.

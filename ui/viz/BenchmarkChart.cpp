@@ -7,6 +7,8 @@
 #include <QSvgGenerator>
 #include <cmath>
 
+#include "ui/BenchmarkPlot.h"
+
 namespace tilescope::ui {
 
 namespace {
@@ -20,16 +22,6 @@ const QCPScatterStyle::ScatterShape kShapes[] = {QCPScatterStyle::ssCircle, QCPS
                                                  QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross, QCPScatterStyle::ssPlus};
 
 QString qstr(const std::string& s) { return QString::fromStdString(s); }
-
-void styleAxis(QCPAxis* axis, const Theme& theme, const QString& label) {
-  axis->setLabel(label);
-  axis->setBasePen(QPen(theme.mutedText));
-  axis->setTickPen(QPen(theme.mutedText));
-  axis->setSubTickPen(QPen(theme.mutedText));
-  axis->setTickLabelColor(theme.text);
-  axis->setLabelColor(theme.text);
-  axis->grid()->setPen(QPen(theme.border, 0, Qt::DotLine));
-}
 
 // The x axis: text positions with their names, log 2 (1024, 2048, ...) or linear.
 void setUpXAxis(QCPAxis* axis, const std::vector<const viz::BenchmarkResult*>& results, bool log2X) {
@@ -226,8 +218,8 @@ QList<BenchmarkChartLine> BenchmarkChart::draw(QCustomPlot& plot, const std::vec
     auto* rect = new QCPAxisRect(&plot);
     cell->addElement(1, 0, rect);
     rect->setBackground(theme.editorPaper);
-    styleAxis(rect->axis(QCPAxis::atBottom), theme, qstr(group[0]->xLabel));
-    styleAxis(rect->axis(QCPAxis::atLeft), theme, yLabelOf(group));
+    BenchmarkPlot::styleAxis(rect->axis(QCPAxis::atBottom), theme, qstr(group[0]->xLabel));
+    BenchmarkPlot::styleAxis(rect->axis(QCPAxis::atLeft), theme, yLabelOf(group));
     setUpXAxis(rect->axis(QCPAxis::atBottom), group, options.log2X);
     if (anyYLog(group)) {
       rect->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
