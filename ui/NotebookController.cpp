@@ -390,8 +390,9 @@ QString NotebookController::readableLocations(const QString& runningCellId, cons
 }
 
 void NotebookController::clearMarksOfLastRun(const QString& cellId) {
+  // A cell not built yet has no markers: clearing must not build it.
   for (const QString& marked : markedBy_.take(cellId))
-    if (CellWidget* widget = view_->cellWidget(marked)) widget->editor()->clearDiagnostics();
+    if (CellWidget* widget = view_->builtCellWidget(marked)) widget->editor()->clearDiagnostics();
 }
 
 void NotebookController::showErrorInCells(const QString& runningCellId, const ExecutionError& error) {

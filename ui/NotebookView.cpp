@@ -90,6 +90,8 @@ CellWidget* NotebookView::builtCellWidget(int index) const {
   return index >= 0 && index < cellCount() ? slots_[static_cast<size_t>(index)].cell : nullptr;
 }
 
+CellWidget* NotebookView::builtCellWidget(const QString& cellId) const { return builtCellWidget(slotIndexOf(cellId)); }
+
 int NotebookView::builtCellCount() const {
   return static_cast<int>(std::count_if(slots_.begin(), slots_.end(), [](const Slot& slot) { return slot.cell; }));
 }

@@ -43,6 +43,7 @@ public:
   // The widget of a cell if it has been built, else null: for changes a widget built later reads
   // from the model anyway.
   CellWidget* builtCellWidget(int index) const;
+  CellWidget* builtCellWidget(const QString& cellId) const;
   int builtCellCount() const;
   // Scrolls so that the selected cell is in view (deferred until the layout has run, as selecting does).
   void scrollToSelected();

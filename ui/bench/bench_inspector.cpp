@@ -171,12 +171,4 @@ BENCHMARK(BM_OpenGroupedMatmul512)->Unit(benchmark::kMillisecond)->Iterations(3)
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-  QStandardPaths::setTestModeEnabled(true);
-  QApplication app(argc, argv);
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+#include "ui/bench/UiBenchmarkMain.h"

@@ -124,14 +124,4 @@ void BM_ScrollFrame(benchmark::State& state) {
 BENCHMARK(BM_ScrollFrame)->Arg(200)->Unit(benchmark::kMillisecond);
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-  QStandardPaths::setTestModeEnabled(true);  // leave the user's settings alone
-  QApplication app(argc, argv);
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  std::printf("Qt platform: %s\n", qPrintable(QApplication::platformName()));
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+#include "ui/bench/UiBenchmarkMain.h"

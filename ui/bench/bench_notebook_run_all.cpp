@@ -80,15 +80,4 @@ BENCHMARK(BM_RunAll)
     ->UseRealTime();
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-  qunsetenv("TILESCOPE_WORKER_TEST_EXECUTOR");  // the real runtime
-  QStandardPaths::setTestModeEnabled(true);     // leave the user's settings alone
-  QApplication app(argc, argv);
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  std::printf("Qt platform: %s\n", qPrintable(QApplication::platformName()));
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+#include "ui/bench/UiBenchmarkMain.h"
