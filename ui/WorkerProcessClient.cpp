@@ -6,8 +6,8 @@
 #include <cstring>
 #include <utility>
 
-#include "core/util/FrameCodec.h"
-#include "core/util/WorkerExitCodes.h"
+#include "core/base/FrameCodec.h"
+#include "core/base/WorkerExitCodes.h"
 
 namespace tilescope::ui {
 using nlohmann::json;

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "core/lang/Program.h"
 
 namespace tilescope::cli {

@@ -1,6 +1,6 @@
 #pragma once
 // The worker's end of the protocol pipe (docs/PROTOCOL.md): JSON messages and their binary blobs,
-// framed by core/util/FrameCodec and assembled by core/util/MessageStream, read from one file
+// framed by core/base/FrameCodec and assembled by core/base/MessageStream, read from one file
 // descriptor and written to another.
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/host/CellExecutor.h"
-#include "core/util/FrameCodec.h"
-#include "core/util/MessageStream.h"
+#include "core/base/FrameCodec.h"
+#include "core/base/MessageStream.h"
 
 namespace tilescope::cli {
 

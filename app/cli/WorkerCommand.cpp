@@ -18,7 +18,7 @@
 #include "core/host/GpuOnlyCells.h"
 #include "core/host/HostExecutor.h"
 #include "core/host/WorkerRequest.h"
-#include "core/util/WorkerExitCodes.h"
+#include "core/base/WorkerExitCodes.h"
 #include "app/cli/TestCellExecutor.h"
 #include "app/cli/WorkerChannel.h"
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/util/DynamicLibrary.h"
+#include "core/base/DynamicLibrary.h"
 
 namespace tilescope::gpu {
 

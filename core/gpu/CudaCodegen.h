@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/ir/Kernel.h"
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::gpu {
 

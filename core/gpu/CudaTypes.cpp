@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::gpu {
 

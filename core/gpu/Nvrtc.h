@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/gpu/CudaApi.h"
-#include "core/util/DynamicLibrary.h"
+#include "core/base/DynamicLibrary.h"
 
 namespace tilescope::gpu {
 

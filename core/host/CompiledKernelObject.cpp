@@ -6,7 +6,7 @@
 #include "core/host/GpuMatmul.h"
 #include "core/host/Interpreter.h"
 #include "core/host/PyError.h"
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::host {
 

@@ -5,7 +5,7 @@
 #include "core/gpu/GpuRuntime.h"
 
 #include "core/host/TensorError.h"
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::host {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/lang/Ast.h"
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::host {
 

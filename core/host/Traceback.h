@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/lang/Diagnostic.h"
-#include "core/lang/SourceFile.h"
+#include "core/base/Diagnostic.h"
+#include "core/base/SourceFile.h"
 
 namespace tilescope::host {
 

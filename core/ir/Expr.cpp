@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/ir/TypeRules.h"
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::ir {
 

@@ -23,7 +23,7 @@
 #include "core/ir/Ops.h"
 #include "core/ir/Type.h"
 #include "core/ir/Var.h"
-#include "core/lang/SourceFile.h"
+#include "core/base/SourceFile.h"
 
 namespace tilescope::ir {
 

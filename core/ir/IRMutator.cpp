@@ -1,6 +1,6 @@
 #include "core/ir/IRMutator.h"
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::ir {
 

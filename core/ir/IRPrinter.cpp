@@ -2,7 +2,7 @@
 
 #include <unordered_map>
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::ir {
 

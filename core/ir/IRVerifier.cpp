@@ -4,7 +4,7 @@
 #include <unordered_set>
 
 #include "core/ir/TypeRules.h"
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::ir {
 

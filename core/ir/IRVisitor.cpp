@@ -1,6 +1,6 @@
 #include "core/ir/IRVisitor.h"
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::ir {
 

@@ -7,7 +7,7 @@
 
 #include "core/ir/Constant.h"
 #include "core/ir/Stmt.h"
-#include "core/lang/SourceFile.h"
+#include "core/base/SourceFile.h"
 
 namespace tilescope::ir {
 

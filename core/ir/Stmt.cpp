@@ -1,6 +1,6 @@
 #include "core/ir/Stmt.h"
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::ir {
 

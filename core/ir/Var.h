@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/ir/Type.h"
-#include "core/lang/SourceFile.h"
+#include "core/base/SourceFile.h"
 
 namespace tilescope::ir {
 

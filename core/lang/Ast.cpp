@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::lang {
 

@@ -1,6 +1,6 @@
 #include "core/lang/BuiltinRegistry.h"
 
-#include "core/lang/Suggest.h"
+#include "core/base/Suggest.h"
 
 namespace tilescope::lang {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/ir/Kernel.h"
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "core/lang/Emitter.h"
 #include "core/lang/Program.h"
 

@@ -6,7 +6,7 @@
 
 #include "core/ir/IRVerifier.h"
 #include "core/lang/FunctionChecker.h"
-#include "core/lang/Suggest.h"
+#include "core/base/Suggest.h"
 
 namespace tilescope::lang {
 

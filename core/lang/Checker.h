@@ -22,7 +22,7 @@
 
 #include "core/ir/Kernel.h"
 #include "core/lang/ConstValue.h"
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "core/lang/Program.h"
 
 namespace tilescope::lang {

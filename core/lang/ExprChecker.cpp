@@ -2,7 +2,7 @@
 
 #include "core/lang/Builtins.h"
 #include "core/lang/FunctionChecker.h"
-#include "core/lang/Suggest.h"
+#include "core/base/Suggest.h"
 
 namespace tilescope::lang {
 

@@ -5,7 +5,7 @@
 #include "core/lang/BlockPointer.h"
 #include "core/lang/Builtins.h"
 #include "core/lang/BuiltinRegistry.h"
-#include "core/lang/Suggest.h"
+#include "core/base/Suggest.h"
 
 namespace tilescope::lang {
 

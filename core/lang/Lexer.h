@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/lang/Diagnostic.h"
-#include "core/lang/SourceFile.h"
+#include "core/base/Diagnostic.h"
+#include "core/base/SourceFile.h"
 #include "core/lang/Token.h"
 
 namespace tilescope::lang {

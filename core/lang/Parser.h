@@ -12,9 +12,9 @@
 #include <string>
 
 #include "core/lang/Ast.h"
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "core/lang/Lexer.h"
-#include "core/lang/SourceFile.h"
+#include "core/base/SourceFile.h"
 #include "core/lang/Token.h"
 
 namespace tilescope::lang {

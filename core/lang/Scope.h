@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/lang/SourceFile.h"
+#include "core/base/SourceFile.h"
 #include "core/lang/Value.h"
 
 namespace tilescope::lang {

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/lang/SourceFile.h"
+#include "core/base/SourceFile.h"
 
 namespace tilescope::lang {
 

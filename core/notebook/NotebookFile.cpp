@@ -11,8 +11,8 @@
 
 #include "core/notebook/CellOutputs.h"
 #include "core/notebook/NotebookSchema.h"
-#include "core/util/AtomicFileWrite.h"
-#include "core/util/JsonDepth.h"
+#include "core/base/AtomicFileWrite.h"
+#include "core/base/JsonDepth.h"
 
 namespace tilescope::notebook {
 namespace {

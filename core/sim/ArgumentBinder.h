@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "core/sim/Launch.h"
 #include "core/sim/LaunchContext.h"
 

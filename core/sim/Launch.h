@@ -11,7 +11,7 @@
 
 #include "core/ir/Constant.h"
 #include "core/ir/Stmt.h"
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "core/sim/CancelToken.h"
 #include "core/sim/Coverage.h"
 #include "core/sim/Grid.h"

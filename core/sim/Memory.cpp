@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "core/sim/ElementCodec.h"
 #include "core/sim/Numerics.h"
 

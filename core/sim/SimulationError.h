@@ -4,7 +4,7 @@
 // error). The Simulator catches it; nothing escapes Simulator::launch.
 #include <stdexcept>
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::sim {
 

@@ -3,7 +3,7 @@
 #include <bit>
 #include <cmath>
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "core/sim/Numerics.h"
 #include "core/sim/TileFormat.h"
 

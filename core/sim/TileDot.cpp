@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "core/sim/Numerics.h"
 
 namespace tilescope::sim::tileops {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "core/sim/DeviceAddress.h"
 #include "core/sim/Numerics.h"
 

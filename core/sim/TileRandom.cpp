@@ -1,6 +1,6 @@
 #include "core/sim/TileRandom.h"
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "core/sim/Numerics.h"
 #include "core/sim/Philox.h"
 

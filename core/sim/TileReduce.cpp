@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "core/sim/Numerics.h"
 #include "core/sim/TileOps.h"
 

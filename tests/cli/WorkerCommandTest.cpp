@@ -1,4 +1,4 @@
-// `tilescope-cli worker`: the framing (core/util/FrameCodec) and the protocol of docs/PROTOCOL.md,
+// `tilescope-cli worker`: the framing (core/base/FrameCodec) and the protocol of docs/PROTOCOL.md,
 // spoken to a real worker process over pipes.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/util/FrameCodec.h"
+#include "core/base/FrameCodec.h"
 #include "tests/cli/CliRunner.h"
 
 using nlohmann::json;

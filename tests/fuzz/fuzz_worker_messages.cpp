@@ -9,8 +9,8 @@
 #include <string>
 
 #include "core/host/WorkerRequest.h"
-#include "core/util/FrameCodec.h"
-#include "core/util/MessageStream.h"
+#include "core/base/FrameCodec.h"
+#include "core/base/MessageStream.h"
 
 using tilescope::host::WorkerRequest;
 using tilescope::util::MessageStream;

@@ -3,7 +3,7 @@
 #include "core/ir/IRMutator.h"
 #include "core/ir/IRVerifier.h"
 #include "core/ir/IRVisitor.h"
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "IRTestKernels.h"
 
 using namespace tilescope::ir;

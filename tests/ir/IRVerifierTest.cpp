@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/ir/IRVerifier.h"
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 #include "IRTestKernels.h"
 
 using namespace tilescope::ir;

@@ -6,7 +6,7 @@
 
 #include "core/lang/ConstValue.h"
 #include "core/lang/Scope.h"
-#include "core/lang/Suggest.h"
+#include "core/base/Suggest.h"
 
 using namespace tilescope::lang;
 

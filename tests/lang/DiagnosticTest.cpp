@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 using namespace tilescope::lang;
 

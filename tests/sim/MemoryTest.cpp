@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 namespace tilescope::sim {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/util/DynamicLibrary.h"
+#include "core/base/DynamicLibrary.h"
 
 using tilescope::util::DynamicLibrary;
 

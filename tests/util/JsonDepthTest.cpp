@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "core/util/JsonDepth.h"
+#include "core/base/JsonDepth.h"
 
 using tilescope::util::jsonNestsDeeperThan;
 

@@ -1,11 +1,11 @@
-// core/util/MessageStream: JSON messages with their announced blobs, assembled from frames that
+// core/base/MessageStream: JSON messages with their announced blobs, assembled from frames that
 // arrive in arbitrary pieces; what makes a stream untrustworthy is final.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "core/util/FrameCodec.h"
-#include "core/util/MessageStream.h"
+#include "core/base/FrameCodec.h"
+#include "core/base/MessageStream.h"
 
 using tilescope::util::encodeFrame;
 using tilescope::util::FrameKind;

@@ -1,4 +1,4 @@
-#include "core/lang/Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "core/util/MessageStream.h"
+#include "core/base/MessageStream.h"
 
 namespace tilescope::util {
 using nlohmann::json;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/lang/SourceFile.h"
+#include "core/base/SourceFile.h"
 
 namespace tilescope::lang {
 

@@ -1,4 +1,4 @@
-#include "core/util/FrameCodec.h"
+#include "core/base/FrameCodec.h"
 
 namespace tilescope::util {
 

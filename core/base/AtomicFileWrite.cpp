@@ -1,4 +1,4 @@
-#include "core/util/AtomicFileWrite.h"
+#include "core/base/AtomicFileWrite.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,6 +1,6 @@
 #pragma once
 // JSON messages and the binary blobs they announce (docs/PROTOCOL.md, "Framing"), assembled from the
-// frames of core/util/FrameCodec. No I/O: the worker feeds it what arrives on stdin, the fuzz target
+// frames of core/base/FrameCodec. No I/O: the worker feeds it what arrives on stdin, the fuzz target
 // (tests/fuzz/fuzz_worker_messages.cpp) feeds it anything. An error here is final - a bad frame, a
 // payload that is not a JSON object or nests deeper than kMaxDepth, a blob nobody announced, a "blobs"
 // list that does not say how many follow - because after it nobody can tell where the next message
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/util/FrameCodec.h"
+#include "core/base/FrameCodec.h"
 
 namespace tilescope::util {
 

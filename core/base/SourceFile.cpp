@@ -1,4 +1,4 @@
-#include "core/lang/SourceFile.h"
+#include "core/base/SourceFile.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "core/util/JsonDepth.h"
+#include "core/base/JsonDepth.h"
 
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,4 +1,4 @@
-#include "core/util/DynamicLibrary.h"
+#include "core/base/DynamicLibrary.h"
 
 #include <dlfcn.h>
 

@@ -1,4 +1,4 @@
-#include "core/lang/Suggest.h"
+#include "core/base/Suggest.h"
 
 #include <algorithm>
 #include <cctype>
