@@ -6,7 +6,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ConstexprArg.h"
 #include "app/cli/ProgramLoader.h"
-#include "core/lang/Checker.h"
+#include "core/kernel/Checker.h"
 
 namespace tilescope::cli {
 namespace {

@@ -8,7 +8,7 @@
 #include "app/cli/ProgramLoader.h"
 #include "core/gpu/GpuCompiler.h"
 #include "core/gpu/GpuRuntime.h"
-#include "core/lang/Checker.h"
+#include "core/kernel/Checker.h"
 
 namespace tilescope::cli {
 namespace {

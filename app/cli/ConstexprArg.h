@@ -3,7 +3,7 @@
 // ints, floats, True/False/None, dtype names (fp16, tl.float16), anything else as a string.
 #include <string>
 
-#include "core/lang/ConstValue.h"
+#include "core/kernel/ConstValue.h"
 
 namespace tilescope::cli {
 

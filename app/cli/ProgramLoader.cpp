@@ -1,6 +1,6 @@
 #include "app/cli/ProgramLoader.h"
 
-#include "core/lang/Parser.h"
+#include "core/syntax/Parser.h"
 #include "core/notebook/NotebookFile.h"
 
 namespace tilescope::cli {

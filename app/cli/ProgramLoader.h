@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/base/Diagnostic.h"
-#include "core/lang/Program.h"
+#include "core/kernel/Program.h"
 
 namespace tilescope::cli {
 

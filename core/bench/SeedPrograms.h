@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "core/lang/Parser.h"
-#include "core/lang/Program.h"
+#include "core/syntax/Parser.h"
+#include "core/kernel/Program.h"
 #include "tests/SeedSources.h"
 
 namespace tilescope::bench {

@@ -11,7 +11,7 @@
 #include "core/bench/SeedPrograms.h"
 #include "core/gpu/CudaCodegen.h"
 #include "core/gpu/GpuCompiler.h"
-#include "core/lang/Checker.h"
+#include "core/kernel/Checker.h"
 
 namespace {
 

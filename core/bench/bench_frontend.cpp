@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/bench/SeedPrograms.h"
-#include "core/lang/Checker.h"
+#include "core/kernel/Checker.h"
 
 namespace {
 

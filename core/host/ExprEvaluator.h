@@ -6,7 +6,7 @@
 
 #include "core/host/Signature.h"
 #include "core/host/Value.h"
-#include "core/lang/Ast.h"
+#include "core/syntax/Ast.h"
 
 namespace tilescope::host {
 

@@ -1,6 +1,6 @@
 #include "core/host/HostParser.h"
 
-#include "core/lang/Parser.h"
+#include "core/syntax/Parser.h"
 
 namespace tilescope::host {
 

@@ -1,10 +1,10 @@
 #pragma once
-// The interpreter's door to core/lang's parser: a whole module (file or cell) or one expression
+// The interpreter's door to core/syntax's parser: a whole module (file or cell) or one expression
 // (eval()), with syntax errors as text ready for a SyntaxError.
 #include <memory>
 #include <string>
 
-#include "core/lang/Ast.h"
+#include "core/syntax/Ast.h"
 #include "core/base/Diagnostic.h"
 
 namespace tilescope::host {

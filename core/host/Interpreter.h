@@ -1,6 +1,6 @@
 #pragma once
 // The host-code interpreter: runs the Python subset of docs/HOST_LANGUAGE.md over the AST of
-// core/lang. One Interpreter is one Python process: its globals are shared by every module (script or
+// core/syntax. One Interpreter is one Python process: its globals are shared by every module (script or
 // notebook cell) it runs, and it owns the imported modules, the kernel caches and the output callbacks.
 //
 // Errors in user code are PyError exceptions carrying a Python-style traceback; they never escape
@@ -17,7 +17,7 @@
 #include "core/host/PyError.h"
 #include "core/host/Scope.h"
 #include "core/host/Value.h"
-#include "core/lang/Ast.h"
+#include "core/syntax/Ast.h"
 
 namespace tilescope::host {
 

@@ -13,7 +13,7 @@
 
 #include "core/host/Value.h"
 #include "core/ir/Kernel.h"
-#include "core/lang/Checker.h"
+#include "core/kernel/Checker.h"
 
 namespace tilescope::host {
 

@@ -197,7 +197,7 @@ void installTritonModule(Interpreter& in) {
   in.registerModule("triton.language", languageModule);
   in.registerModule("triton.testing", testingModule);
   // CUDA's libdevice, as kernels import it; its functions only mean something inside a kernel, where
-  // the checker resolves them (core/lang/Builtins.cpp). Importing a package attaches its submodules.
+  // the checker resolves them (core/kernel/Builtins.cpp). Importing a package attaches its submodules.
   for (const char* name : {"triton.language.extra", "triton.language.extra.cuda", "triton.language.extra.libdevice",
                            "triton.language.extra.cuda.libdevice"}) {
     const std::string dotted = name;

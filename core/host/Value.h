@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/lang/Ast.h"
+#include "core/syntax/Ast.h"
 
 namespace tilescope::host {
 

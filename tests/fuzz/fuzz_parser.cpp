@@ -5,9 +5,9 @@
 #include <memory>
 #include <string>
 
-#include "core/lang/AstPrinter.h"
-#include "core/lang/Lexer.h"
-#include "core/lang/Parser.h"
+#include "core/syntax/AstPrinter.h"
+#include "core/syntax/Lexer.h"
+#include "core/syntax/Parser.h"
 
 using namespace tilescope::lang;
 

@@ -5,7 +5,7 @@
 
 #include "core/gpu/AxisInfo.h"
 #include "core/ir/IRVisitor.h"
-#include "core/lang/Checker.h"
+#include "core/kernel/Checker.h"
 #include "tests/lang/CheckerTestUtil.h"
 
 using namespace tilescope;

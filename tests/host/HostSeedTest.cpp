@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/lang/Parser.h"
+#include "core/syntax/Parser.h"
 #include "tests/host/InterpTestUtil.h"
 
 using tilescope::testing::PyRun;

@@ -3,7 +3,7 @@
 // unknown and no error is reported that some launch would not report.
 #include <gtest/gtest.h>
 
-#include "core/lang/LaunchSites.h"
+#include "core/kernel/LaunchSites.h"
 #include "tests/lang/CheckerTestUtil.h"
 
 namespace tilescope::lang {

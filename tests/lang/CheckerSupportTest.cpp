@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "core/lang/ConstValue.h"
-#include "core/lang/Scope.h"
+#include "core/kernel/ConstValue.h"
+#include "core/kernel/Scope.h"
 #include "core/base/Suggest.h"
 
 using namespace tilescope::lang;

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "core/lang/Checker.h"
-#include "core/lang/Parser.h"
+#include "core/kernel/Checker.h"
+#include "core/syntax/Parser.h"
 #include "tests/GoldenFile.h"
 #include "tests/SeedSources.h"
 

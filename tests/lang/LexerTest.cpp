@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/lang/Lexer.h"
+#include "core/syntax/Lexer.h"
 
 using namespace tilescope::lang;
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "core/lang/Parser.h"
+#include "core/syntax/Parser.h"
 
 using namespace tilescope::lang;
 

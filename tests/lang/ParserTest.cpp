@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "core/lang/AstPrinter.h"
-#include "core/lang/Parser.h"
+#include "core/syntax/AstPrinter.h"
+#include "core/syntax/Parser.h"
 
 using namespace tilescope::lang;
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/lang/AstPrinter.h"
-#include "core/lang/Parser.h"
+#include "core/syntax/AstPrinter.h"
+#include "core/syntax/Parser.h"
 #include "tests/GoldenFile.h"
 #include "tests/SeedSources.h"
 

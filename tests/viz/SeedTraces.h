@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/host/HostExecutor.h"
-#include "core/lang/Parser.h"
+#include "core/syntax/Parser.h"
 #include "core/sim/TraceReader.h"
 
 namespace tilescope::viz::testing {

@@ -1,0 +1,193 @@
+#include "core/kernel/BuiltinRegistry.h"
+
+#include "core/base/Suggest.h"
+
+namespace tilescope::lang {
+
+bool BoundArgs::given(const std::string& param) const {
+  auto it = values_.find(param);
+  return it != values_.end() && !it->second.first.isNone();
+}
+
+const Value& BoundArgs::get(const std::string& param) const {
+  auto it = values_.find(param);
+  if (it == values_.end()) throw InternalError("builtin " + name_ + ": argument '" + param + "' was not bound");
+  return it->second.first;
+}
+
+SourceRange BoundArgs::range(const std::string& param) const {
+  auto it = values_.find(param);
+  return it == values_.end() ? callRange_ : it->second.second;
+}
+
+std::string BoundArgs::text(const std::string& param) const {
+  auto it = values_.find(param);
+  if (it == values_.end()) return {};
+  std::string t(it->second.second.text());
+  // For a keyword argument the range covers `name=value`; keep the value.
+  if (auto eq = t.find('='); eq != std::string::npos && t.compare(0, param.size(), param) == 0) {
+    t = t.substr(eq + 1);
+    while (!t.empty() && t.front() == ' ') t.erase(t.begin());
+  }
+  return t;
+}
+
+void BoundArgs::set(const std::string& param, Value v, SourceRange r) { values_[param] = {std::move(v), r}; }
+
+void BoundArgs::addRest(Value v, SourceRange r) {
+  rest_.push_back(std::move(v));
+  restRanges_.push_back(r);
+}
+
+const BuiltinRegistry& BuiltinRegistry::instance() {
+  static const BuiltinRegistry registry;
+  return registry;
+}
+
+BuiltinRegistry::BuiltinRegistry() {
+  registerCreationBuiltins(*this);
+  registerMemoryBuiltins(*this);
+  registerBlockPointerBuiltins(*this);
+  registerMathBuiltins(*this);
+  registerShapeBuiltins(*this);
+  registerReorderBuiltins(*this);
+  registerReduceBuiltins(*this);
+  registerDebugBuiltins(*this);
+  registerPythonBuiltins(*this);
+}
+
+const BuiltinEntry* BuiltinRegistry::find(const std::string& name) const {
+  auto it = entries_.find(name);
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> BuiltinRegistry::tlNames() const {
+  std::vector<std::string> out;
+  for (const auto& [name, e] : entries_)
+    if (name.rfind("tl.", 0) == 0) out.push_back(name.substr(3));
+  return out;
+}
+
+void BuiltinRegistry::add(const std::string& name, const std::string& signature, BuiltinHandler handler) {
+  BuiltinEntry e;
+  e.name = name;
+  e.handler = std::move(handler);
+  size_t pos = 0;
+  while (pos < signature.size()) {
+    size_t end = signature.find(',', pos);
+    if (end == std::string::npos) end = signature.size();
+    std::string item = signature.substr(pos, end - pos);
+    pos = end + 1;
+    while (!item.empty() && item.front() == ' ') item.erase(item.begin());
+    while (!item.empty() && item.back() == ' ') item.pop_back();
+    if (item.empty()) continue;
+    BuiltinParam p;
+    if (item.front() == '*') {
+      p.variadic = true;
+      item.erase(item.begin());
+    }
+    const size_t eq = item.find('=');
+    p.required = !p.variadic && eq == std::string::npos;
+    p.name = item.substr(0, eq);
+    e.params.push_back(std::move(p));
+  }
+  entries_[name] = std::move(e);
+}
+
+BoundArgs BuiltinRegistry::bind(ExprChecker& ec, const BuiltinEntry& entry, const CallArgs& args) {
+  BoundArgs bound(entry.name, args.range);
+  const std::vector<BuiltinParam>& params = entry.params;
+  size_t i = 0;
+  size_t positional = 0;  // parameters before *args (or all) take positional arguments
+  for (const BuiltinParam& p : params) {
+    if (p.variadic) {
+      for (; i < args.args.size(); ++i) bound.addRest(args.args[i], args.argRanges[i]);
+      break;
+    }
+    ++positional;
+    if (i < args.args.size()) {
+      bound.set(p.name, args.args[i], args.argRanges[i]);
+      ++i;
+    }
+  }
+  if (i < args.args.size())
+    ec.error(args.argRanges[i], entry.name + "() takes " + std::to_string(positional) + " positional argument" +
+                                    (positional == 1 ? "" : "s") + " but " + std::to_string(args.args.size()) +
+                                    " were given");
+  for (size_t k = 0; k < args.kwargs.size(); ++k) {
+    const std::string& key = args.kwargs[k].first;
+    const BuiltinParam* match = nullptr;
+    for (const BuiltinParam& p : params)
+      if (!p.variadic && p.name == key) match = &p;
+    if (!match) {
+      std::vector<std::string> names;
+      for (const BuiltinParam& p : params)
+        if (!p.variadic) names.push_back(p.name);
+      std::string msg = entry.name + "() got an unexpected keyword argument '" + key + "'";
+      if (auto s = closestMatch(key, names)) msg += "; did you mean '" + *s + "'?";
+      ec.error(args.kwargRanges[k], msg);
+    }
+    if (bound.has(key)) ec.error(args.kwargRanges[k], entry.name + "() got multiple values for argument '" + key + "'");
+    bound.set(key, args.kwargs[k].second, args.kwargRanges[k]);
+  }
+  for (const BuiltinParam& p : params) {
+    if (p.required && !bound.has(p.name))
+      ec.error(args.range, entry.name + "() is missing the required argument '" + p.name + "'");
+  }
+  return bound;
+}
+
+namespace builtin {
+
+ir::Expr tensorArg(ExprChecker& ec, const BoundArgs& a, const std::string& param) {
+  return ec.tensorOf(a.get(param), a.range(param), a.name() + "'s argument '" + param + "'");
+}
+
+ir::Expr tileArg(ExprChecker& ec, const BoundArgs& a, const std::string& param) {
+  ir::Expr e = tensorArg(ec, a, param);
+  if (e.type().isScalar())
+    ec.error(a.range(param), a.name() + " needs a tensor for '" + param + "', got the scalar " + e.type().str());
+  return e;
+}
+
+std::optional<int> rootParameter(const CheckContext& ctx, const ir::Expr& start) {
+  ir::Expr e = start;
+  for (int depth = 0; depth < 64 && e; ++depth) {
+    switch (e.kind()) {
+      case ir::ExprKind::ParamRef: return e.as<ir::ParamRef>()->index;
+      case ir::ExprKind::VarRef: {
+        auto it = ctx.letValues.find(e.as<ir::VarRef>()->var.get());
+        if (it == ctx.letValues.end()) return std::nullopt;
+        e = it->second;
+        break;
+      }
+      case ir::ExprKind::Splat: e = e.as<ir::Splat>()->value; break;
+      case ir::ExprKind::Broadcast: e = e.as<ir::Broadcast>()->value; break;
+      case ir::ExprKind::ExpandDims: e = e.as<ir::ExpandDims>()->value; break;
+      case ir::ExprKind::Binary: {
+        const auto& b = *e.as<ir::Binary>();
+        if (b.op != ir::BinaryOp::Add && b.op != ir::BinaryOp::Sub) return std::nullopt;
+        // The left-most term of `ptr + offsets`; for `offsets + ptr` the pointer would already be
+        // typed as one, so no inference is needed there.
+        e = b.a;
+        break;
+      }
+      default: return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string describeArg(const BoundArgs& a, const std::string& param) {
+  const Value& v = a.get(param);
+  const std::string text = a.text(param);
+  std::string what;
+  if (v.isTensor()) what = v.expr.type().str();
+  else if (v.isConst()) what = "the constexpr " + v.constant.repr();
+  else what = v.describe();
+  return "'" + text + "' is " + what;
+}
+
+}  // namespace builtin
+
+}  // namespace tilescope::lang

@@ -1,0 +1,210 @@
+// Reductions (tl.sum/max/min/argmax/argmin/xor_sum, tl.reduce), scans (cumsum/cumprod,
+// tl.associative_scan) and tl.dot, with Triton's input promotions made explicit as casts.
+#include "core/syntax/Ast.h"
+#include "core/kernel/BuiltinRegistry.h"
+
+namespace tilescope::lang {
+
+namespace {
+
+using builtin::tensorArg;
+using builtin::tileArg;
+
+ir::Expr reductionInput(ExprChecker& ec, const BoundArgs& a) {
+  ir::Expr x = tensorArg(ec, a, "input");
+  if (x.type().isScalar())
+    ec.error(a.range("input"), a.name() + " reduces a tensor, but " + builtin::describeArg(a, "input") + " (a scalar)");
+  if (x.type().isPointer()) ec.error(a.range("input"), a.name() + " cannot reduce pointers");
+  return x;
+}
+
+std::optional<int> axisArg(ExprChecker& ec, const BoundArgs& a, int rank) {
+  if (!a.given("axis")) return std::nullopt;
+  const int64_t axis = ec.requireConstInt(a.get("axis"), a.range("axis"), a.name() + " axis");
+  auto n = ir::normalizeAxis(axis, rank, a.name());
+  if (!n) ec.error(a.range("axis"), n.error());
+  return *n;
+}
+
+bool flag(ExprChecker& ec, const BoundArgs& a, const std::string& param, bool dflt) {
+  if (!a.given(param)) return dflt;
+  return ec.requireConstBool(a.get(param), a.range(param), a.name() + " " + param);
+}
+
+Value reduce(ExprChecker& ec, const BoundArgs& a, ir::ReduceOp op) {
+  ir::Expr x = reductionInput(ec, a);
+  const std::optional<int> axis = axisArg(ec, a, x.type().rank());
+  const bool keepDims = flag(ec, a, "keep_dims", false);
+  const bool returnIndices = op == ir::ReduceOp::Max || op == ir::ReduceOp::Min ? flag(ec, a, "return_indices", false) : false;
+  std::optional<ir::DType> in;
+  if (returnIndices) {
+    in = x.type().dtype() == ir::DType::BF16 ? ir::DType::FP32 : x.type().dtype();
+  } else {
+    in = ir::reductionInputDType(op, x.type().dtype());
+  }
+  if (op == ir::ReduceOp::Sum && a.given("dtype")) in = ec.requireDType(a.get("dtype"), a.range("dtype"), "tl.sum dtype");
+  if (!in) ec.error(a.callRange(), a.name() + " needs integer input, got " + x.type().str());
+  x = Emitter::cast(x, *in, a.callRange());
+  if (returnIndices) {
+    const bool tieLeft = flag(ec, a, "return_indices_tie_break_left", true);
+    const ir::ReduceOp idxOp = op == ir::ReduceOp::Max ? ir::ReduceOp::ArgMax : ir::ReduceOp::ArgMin;
+    ir::Expr values = ir::Reduce::make(op, x, axis, keepDims, a.callRange());
+    ir::Expr indices = ir::Reduce::make(idxOp, x, axis, keepDims, a.callRange(), tieLeft);
+    return Value::ofTuple({Value::ofTensor(values), Value::ofTensor(indices)});
+  }
+  const bool tieLeft = flag(ec, a, "tie_break_left", true);
+  return Value::ofTensor(ir::Reduce::make(op, x, axis, keepDims, a.callRange(), tieLeft));
+}
+
+Value scan(ExprChecker& ec, const BoundArgs& a, ir::ScanOp op) {
+  ir::Expr x = reductionInput(ec, a);
+  const int64_t axis = a.given("axis") ? ec.requireConstInt(a.get("axis"), a.range("axis"), a.name() + " axis") : 0;
+  auto n = ir::normalizeAxis(axis, x.type().rank(), a.name());
+  if (!n) ec.error(a.range("axis"), n.error());
+  std::optional<ir::DType> in = ir::scanInputDType(op, x.type().dtype());
+  if (op == ir::ScanOp::CumSum && a.given("dtype")) in = ec.requireDType(a.get("dtype"), a.range("dtype"), "tl.cumsum dtype");
+  x = Emitter::cast(x, *in, a.callRange());
+  return Value::ofTensor(ir::Scan::make(op, x, *n, flag(ec, a, "reverse", false), a.callRange()));
+}
+
+// What a user combine function of tl.reduce / tl.associative_scan computes, when it is one of the
+// operations the IR has: a @triton.jit function of two parameters returning `a + b`, `a * b`,
+// `a ^ b`, `a | b`, `a & b`, `tl.maximum(a, b)` or `tl.minimum(a, b)` (either order).
+enum class Combine { Add, Mul, Xor, Or, And, Max, Min };
+
+std::optional<Combine> combineOf(const Value& fn) {
+  if (fn.kind != Value::Kind::JitFunction || !fn.function) return std::nullopt;
+  const FunctionDef& def = *fn.function;
+  if (def.params.params.size() != 2) return std::nullopt;
+  const std::string& p0 = def.params.params[0].name;
+  const std::string& p1 = def.params.params[1].name;
+  const Return* ret = nullptr;
+  for (const StmtPtr& st : def.body) {
+    if (st.get() == def.body.front().get() && def.docstring()) continue;
+    if (ret || !(ret = st->as<Return>()) || !ret->value) return std::nullopt;
+  }
+  if (!ret) return std::nullopt;
+  auto isName = [](const ExprPtr& e, const std::string& name) {
+    const auto* n = e ? e->as<Name>() : nullptr;
+    return n && n->id == name;
+  };
+  auto bothParams = [&](const ExprPtr& x, const ExprPtr& y) { return (isName(x, p0) && isName(y, p1)) || (isName(x, p1) && isName(y, p0)); };
+  if (const auto* b = ret->value->as<Binary>(); b && bothParams(b->left, b->right)) {
+    switch (b->op) {
+      case BinaryOp::Add: return Combine::Add;
+      case BinaryOp::Mult: return Combine::Mul;
+      case BinaryOp::BitXor: return Combine::Xor;
+      case BinaryOp::BitOr: return Combine::Or;
+      case BinaryOp::BitAnd: return Combine::And;
+      default: return std::nullopt;
+    }
+  }
+  if (const auto* c = ret->value->as<Call>(); c && c->args.size() == 2 && c->keywords.empty() && bothParams(c->args[0], c->args[1])) {
+    std::string callee;
+    if (const auto* at = c->func->as<Attribute>()) callee = at->attr;
+    else if (const auto* n = c->func->as<Name>()) callee = n->id;
+    if (callee == "maximum") return Combine::Max;
+    if (callee == "minimum") return Combine::Min;
+  }
+  return std::nullopt;
+}
+
+// The combine function of tl.reduce / tl.associative_scan as one of the IR's operations, or a clear error.
+Combine combineArg(ExprChecker& ec, const BoundArgs& a, const char* supported) {
+  const Value& fn = a.get("combine_fn");
+  if (a.get("input").isTuple())
+    ec.error(a.range("input"), a.name() + " of a tuple of tensors is not supported by tilescope yet; reduce each tensor on its own");
+  if (fn.kind != Value::Kind::JitFunction)
+    ec.error(a.range("combine_fn"), a.name() + " combine_fn must be a @triton.jit function of two values, not " + fn.describe());
+  std::optional<Combine> c = combineOf(fn);
+  if (!c)
+    ec.error(a.range("combine_fn"), a.name() + " supports combine functions that return " + supported +
+                                        " of their two parameters; '" + fn.name +
+                                        "' computes something else, which tilescope does not support yet");
+  return *c;
+}
+
+// Triton's tl.reduce / associative_scan keep the input's dtype; tl.sum / tl.cumsum widen small
+// integers, so the result goes back (modular arithmetic gives the same bits).
+Value inInputDType(const BoundArgs& a, const ir::Expr& input, const Value& result) {
+  if (result.expr.type().dtype() == input.type().dtype()) return result;
+  return Value::ofTensor(Emitter::cast(result.expr, input.type().dtype(), a.callRange()));
+}
+
+Value reduceWith(ExprChecker& ec, const BoundArgs& a) {
+  const Combine c = combineArg(ec, a, "a + b, a ^ b, tl.maximum(a, b) or tl.minimum(a, b)");
+  ir::ReduceOp op;
+  switch (c) {
+    case Combine::Add: op = ir::ReduceOp::Sum; break;
+    case Combine::Xor: op = ir::ReduceOp::XorSum; break;
+    case Combine::Max: op = ir::ReduceOp::Max; break;
+    case Combine::Min: op = ir::ReduceOp::Min; break;
+    default:
+      ec.error(a.range("combine_fn"), "tl.reduce with a combine function of '*', '|' or '&' is not supported by tilescope yet; "
+                                      "a + b, a ^ b, tl.maximum(a, b) and tl.minimum(a, b) are");
+  }
+  return inInputDType(a, reductionInput(ec, a), reduce(ec, a, op));
+}
+
+Value scanWith(ExprChecker& ec, const BoundArgs& a) {
+  const Combine c = combineArg(ec, a, "a + b or a * b");
+  if (c != Combine::Add && c != Combine::Mul)
+    ec.error(a.range("combine_fn"), "tl.associative_scan with this combine function is not supported by tilescope yet; a + b "
+                                    "(a running sum) and a * b (a running product) are");
+  return inInputDType(a, reductionInput(ec, a), scan(ec, a, c == Combine::Add ? ir::ScanOp::CumSum : ir::ScanOp::CumProd));
+}
+
+Value dot(ExprChecker& ec, const BoundArgs& a) {
+  ir::Expr x = tileArg(ec, a, "input");
+  ir::Expr y = tileArg(ec, a, "other");
+  std::optional<ir::Expr> acc;
+  if (a.given("acc")) acc = tileArg(ec, a, "acc");
+  std::optional<ir::DType> outDType;
+  if (a.given("out_dtype")) outDType = ec.requireDType(a.get("out_dtype"), a.range("out_dtype"), "tl.dot out_dtype");
+  auto typing = ir::dotTyping(x.type(), y.type(), acc ? std::optional<ir::Type>(acc->type()) : std::nullopt, outDType);
+  if (!typing) ec.error(a.callRange(), typing.error());
+  if (a.given("input_precision") && a.given("allow_tf32"))
+    ec.error(a.callRange(), "tl.dot takes input_precision or allow_tf32, not both");
+  // NVIDIA's default for fp32 inputs is tf32 (TRITON_F32_DEFAULT); it only matters for fp32.
+  ir::InputPrecision precision = ir::InputPrecision::TF32;
+  if (a.given("allow_tf32"))
+    precision = flag(ec, a, "allow_tf32", true) ? ir::InputPrecision::TF32 : ir::InputPrecision::IEEE;
+  if (a.given("input_precision")) {
+    const std::string p = ec.requireConstString(a.get("input_precision"), a.range("input_precision"), "input_precision");
+    auto parsed = ir::parseInputPrecision(p);
+    if (!parsed) ec.error(a.range("input_precision"), "tl.dot input_precision must be 'tf32', 'tf32x3' or 'ieee', not '" + p + "'");
+    precision = *parsed;
+  }
+  if (x.type().dtype() != ir::DType::FP32) precision = ir::InputPrecision::IEEE;
+  int maxImprecise = 0;
+  if (a.given("max_num_imprecise_acc"))
+    maxImprecise = static_cast<int>(ec.requireConstInt(a.get("max_num_imprecise_acc"), a.range("max_num_imprecise_acc"),
+                                                       "max_num_imprecise_acc"));
+  return Value::ofTensor(ir::Dot::make(x, y, acc ? *acc : ir::Expr(), typing->resultDType, precision, a.callRange(), maxImprecise));
+}
+
+}  // namespace
+
+void registerReduceBuiltins(BuiltinRegistry& r) {
+  r.add("tl.sum", "input, axis=None, keep_dims=False, dtype=None",
+        [](ExprChecker& ec, const BoundArgs& a) { return reduce(ec, a, ir::ReduceOp::Sum); });
+  r.add("tl.max", "input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False",
+        [](ExprChecker& ec, const BoundArgs& a) { return reduce(ec, a, ir::ReduceOp::Max); });
+  r.add("tl.min", "input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False",
+        [](ExprChecker& ec, const BoundArgs& a) { return reduce(ec, a, ir::ReduceOp::Min); });
+  r.add("tl.argmax", "input, axis, tie_break_left=True, keep_dims=False",
+        [](ExprChecker& ec, const BoundArgs& a) { return reduce(ec, a, ir::ReduceOp::ArgMax); });
+  r.add("tl.argmin", "input, axis, tie_break_left=True, keep_dims=False",
+        [](ExprChecker& ec, const BoundArgs& a) { return reduce(ec, a, ir::ReduceOp::ArgMin); });
+  r.add("tl.xor_sum", "input, axis=None, keep_dims=False",
+        [](ExprChecker& ec, const BoundArgs& a) { return reduce(ec, a, ir::ReduceOp::XorSum); });
+  r.add("tl.cumsum", "input, axis=0, reverse=False, dtype=None",
+        [](ExprChecker& ec, const BoundArgs& a) { return scan(ec, a, ir::ScanOp::CumSum); });
+  r.add("tl.cumprod", "input, axis=0, reverse=False",
+        [](ExprChecker& ec, const BoundArgs& a) { return scan(ec, a, ir::ScanOp::CumProd); });
+  r.add("tl.reduce", "input, axis, combine_fn, keep_dims=False", reduceWith);
+  r.add("tl.associative_scan", "input, axis, combine_fn, reverse=False", scanWith);
+  r.add("tl.dot", "input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None, out_dtype=None", dot);
+}
+
+}  // namespace tilescope::lang
