@@ -2,7 +2,7 @@
 // The fixed CUDA C++ text every generated kernel starts with: integer typedefs (NVRTC has no
 // <cstdint> without extra include paths), fp16/bf16 conversions through PTX cvt, C-semantics integer
 // division and shifts as the simulator defines them, float->int saturation, Philox (bit-compatible
-// with triton.language.random) and CAS-loop atomics. Semantics: core/sim/Numerics.h, TileOps.cpp.
+// with triton.language.random) and CAS-loop atomics. Semantics: core/ir/Numerics.h, core/sim/TileOps.cpp.
 #include <string_view>
 
 namespace tilescope::gpu {

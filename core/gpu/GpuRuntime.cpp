@@ -9,7 +9,7 @@
 
 #include "core/gpu/CudaDriver.h"
 #include "core/gpu/Nvrtc.h"
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 
 namespace tilescope::gpu {
 

@@ -27,7 +27,7 @@
 #include "core/gpu/ProgramTiming.h"
 #include "core/kernel/Checker.h"
 #include "core/kernel/Program.h"
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 #include "core/sim/Simulator.h"
 #include "core/sim/TraceWriter.h"
 

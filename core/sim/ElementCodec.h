@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "core/ir/DType.h"
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 
 namespace tilescope::sim {
 

@@ -4,7 +4,7 @@
 
 #include "core/base/Diagnostic.h"
 #include "core/sim/ElementCodec.h"
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 
 namespace tilescope::sim {
 

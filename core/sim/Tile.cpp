@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/base/Diagnostic.h"
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 #include "core/sim/TileFormat.h"
 
 namespace tilescope::sim {

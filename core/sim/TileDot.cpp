@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "core/base/Diagnostic.h"
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 
 namespace tilescope::sim::tileops {
 

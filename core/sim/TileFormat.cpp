@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 
 namespace tilescope::sim {
 

@@ -7,7 +7,7 @@
 
 #include "core/base/Diagnostic.h"
 #include "core/sim/DeviceAddress.h"
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 
 namespace tilescope::sim::tileops {
 

@@ -1,7 +1,7 @@
 #include "core/sim/TileRandom.h"
 
 #include "core/base/Diagnostic.h"
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 #include "core/sim/Philox.h"
 
 namespace tilescope::sim::tileops {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/base/Diagnostic.h"
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 #include "core/sim/TileOps.h"
 
 namespace tilescope::sim::tileops {

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "core/sim/DeviceAddress.h"
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 
 namespace tilescope::sim {
 

@@ -8,7 +8,7 @@
 
 #include "core/host/BFloat16.h"
 #include "core/host/Half.h"
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 
 namespace tilescope::host {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 #include <bit>
 #include <cmath>
 
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 #include "core/sim/Philox.h"
 #include "core/sim/Simulator.h"
 #include "tests/sim/SampleKernels.h"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "core/sim/Numerics.h"
+#include "core/ir/Numerics.h"
 #include "core/sim/Simulator.h"
 #include "tests/sim/SampleKernels.h"
 

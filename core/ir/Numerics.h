@@ -1,5 +1,5 @@
 #pragma once
-// Scalar numerics of the simulator, bit-exact where NVIDIA GPUs are exact:
+// Scalar numerics of the simulator (in ir so that the GPU runtime shares them; namespace sim::), bit-exact where NVIDIA GPUs are exact:
 //  * float conversions to fp16, bf16, fp8e4nv (e4m3fn) and fp8e5 (e5m2), round to nearest even (or
 //    toward zero), rounding *once* from a double (no double rounding through fp32);
 //  * NaN/Inf as the GPU's cvt instructions produce them (see each function);
