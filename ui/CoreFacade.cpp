@@ -1,6 +1,6 @@
 #include "ui/CoreFacade.h"
 
-#include "core/gpu/DeviceReport.h"
+#include "core/gpu/runtime/DeviceReport.h"
 #include "core/notebook/NotebookFile.h"
 
 namespace tilescope::ui {

@@ -6,8 +6,8 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ConstexprArg.h"
 #include "app/cli/ProgramLoader.h"
-#include "core/gpu/GpuCompiler.h"
-#include "core/gpu/GpuRuntime.h"
+#include "core/gpu/runtime/GpuCompiler.h"
+#include "core/gpu/runtime/GpuRuntime.h"
 #include "core/kernel/Checker.h"
 
 namespace tilescope::cli {

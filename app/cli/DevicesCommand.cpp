@@ -1,7 +1,7 @@
 #include <cstdio>
 
 #include "app/cli/Commands.h"
-#include "core/gpu/DeviceReport.h"
+#include "core/gpu/runtime/DeviceReport.h"
 
 namespace tilescope::cli {
 

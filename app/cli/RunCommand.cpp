@@ -8,7 +8,7 @@
 
 #include "app/cli/CommandTimeout.h"
 #include "app/cli/Commands.h"
-#include "core/gpu/DeviceReport.h"
+#include "core/gpu/runtime/DeviceReport.h"
 #include "core/host/GpuOnlyCells.h"
 #include "core/host/HostExecutor.h"
 #include "core/notebook/NotebookFile.h"

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "core/bench/SeedPrograms.h"
-#include "core/gpu/CudaCodegen.h"
-#include "core/gpu/GpuCompiler.h"
+#include "core/gpu/codegen/CudaCodegen.h"
+#include "core/gpu/runtime/GpuCompiler.h"
 #include "core/kernel/Checker.h"
 
 namespace {

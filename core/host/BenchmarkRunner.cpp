@@ -9,7 +9,7 @@
 #include <numeric>
 #include <tuple>
 
-#include "core/gpu/GpuRuntime.h"
+#include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/Containers.h"
 #include "core/host/Function.h"
 #include "core/host/GpuMatmul.h"

@@ -1,6 +1,6 @@
 #include "core/host/CompiledKernelObject.h"
 
-#include "core/gpu/GpuRuntime.h"
+#include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/Containers.h"
 #include "core/host/Function.h"
 #include "core/host/GpuMatmul.h"

@@ -7,7 +7,7 @@
 // compiled on first access (NVRTC only, no GPU needed).
 #include <memory>
 
-#include "core/gpu/GpuCompiler.h"
+#include "core/gpu/runtime/GpuCompiler.h"
 #include "core/host/JitFunction.h"
 #include "core/host/KernelLauncher.h"
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "core/gpu/GpuRuntime.h"
+#include "core/gpu/runtime/GpuRuntime.h"
 
 namespace tilescope::host {
 

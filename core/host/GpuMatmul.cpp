@@ -1,7 +1,7 @@
 #include "core/host/GpuMatmul.h"
 
-#include "core/gpu/Cublas.h"
-#include "core/gpu/GpuRuntime.h"
+#include "core/gpu/runtime/Cublas.h"
+#include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/CellExecutor.h"
 #include "core/host/DeviceMemory.h"
 #include "core/host/Interpreter.h"

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "core/gpu/GpuRuntime.h"
+#include "core/gpu/runtime/GpuRuntime.h"
 
 #include "core/host/TensorError.h"
 #include "core/base/Diagnostic.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "core/gpu/GpuRuntime.h"
+#include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/GpuMatmul.h"
 
 #include "core/host/CompiledKernelObject.h"

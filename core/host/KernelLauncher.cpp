@@ -23,8 +23,8 @@
 #include "core/host/TensorObject.h"
 #include "core/host/TorchConvert.h"
 #include "core/host/TritonValues.h"
-#include "core/gpu/GpuRuntime.h"
-#include "core/gpu/ProgramTiming.h"
+#include "core/gpu/runtime/GpuRuntime.h"
+#include "core/gpu/runtime/ProgramTiming.h"
 #include "core/kernel/Checker.h"
 #include "core/kernel/Program.h"
 #include "core/ir/Numerics.h"
@@ -217,7 +217,7 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
 
 namespace {
 
-// One JSON line per launch (core/gpu/ProgramTiming, which also reads it back for the SM timeline).
+// One JSON line per launch (core/gpu/runtime/ProgramTiming, which also reads it back for the SM timeline).
 void appendProgramTiming(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, const std::vector<uint64_t>& words) {
   ProgramState& state = in.extension<ProgramState>();
   const int64_t grid[3] = {launch.grid[0], launch.grid[1], launch.grid[2]};

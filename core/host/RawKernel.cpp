@@ -4,7 +4,7 @@
 #include <regex>
 #include <sstream>
 
-#include "core/gpu/GpuRuntime.h"
+#include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/Containers.h"
 #include "core/host/DeviceMemory.h"
 #include "core/host/Function.h"

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "core/gpu/GpuRuntime.h"
+#include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/Builtins.h"
 #include "core/host/Containers.h"
 #include "core/host/Function.h"

@@ -1,6 +1,6 @@
 #include "core/host/TritonDriver.h"
 
-#include "core/gpu/CudaDriver.h"
+#include "core/gpu/runtime/CudaDriver.h"
 #include "core/host/Builtins.h"
 #include "core/host/Containers.h"
 #include "core/host/Device.h"

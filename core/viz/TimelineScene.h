@@ -1,11 +1,11 @@
 #pragma once
-// The SM timeline of a GPU launch run with program timing (core/gpu/ProgramTiming): one row per SM,
+// The SM timeline of a GPU launch run with program timing (core/gpu/runtime/ProgramTiming): one row per SM,
 // each program a bar from its start to its end. Programs that ran on one SM at the same time (several
 // CTAs resident together) get lanes of their own inside the SM's row, so no bar hides another.
 #include <cstdint>
 #include <vector>
 
-#include "core/gpu/ProgramTiming.h"
+#include "core/gpu/runtime/ProgramTiming.h"
 #include "core/viz/Scene.h"
 
 namespace tilescope::viz {

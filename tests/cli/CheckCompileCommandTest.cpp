@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/gpu/GpuRuntime.h"
-#include "core/gpu/Nvrtc.h"
+#include "core/gpu/runtime/GpuRuntime.h"
+#include "core/gpu/runtime/Nvrtc.h"
 #include "tests/cli/CliRunner.h"
 
 using tilescope::testing::runCli;

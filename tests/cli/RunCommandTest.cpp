@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/gpu/CudaDriver.h"
-#include "core/gpu/DeviceReport.h"
+#include "core/gpu/runtime/CudaDriver.h"
+#include "core/gpu/runtime/DeviceReport.h"
 #include "tests/cli/CliRunner.h"
 
 using tilescope::testing::CliRun;

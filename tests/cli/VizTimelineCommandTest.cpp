@@ -1,11 +1,11 @@
 // tilescope-cli viz --view timeline: the SM timeline of a --program-timing file, written here by the
-// runtime's own line writer (core/gpu/ProgramTiming) from the 3 words per program a GPU stores.
+// runtime's own line writer (core/gpu/runtime/ProgramTiming) from the 3 words per program a GPU stores.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "core/gpu/ProgramTiming.h"
+#include "core/gpu/runtime/ProgramTiming.h"
 #include "tests/cli/CliRunner.h"
 
 using tilescope::testing::CliRun;

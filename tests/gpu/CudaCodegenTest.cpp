@@ -5,8 +5,8 @@
 
 #include <tuple>
 
-#include "core/gpu/CudaCodegen.h"
-#include "core/gpu/CudaPrelude.h"
+#include "core/gpu/codegen/CudaCodegen.h"
+#include "core/gpu/codegen/CudaPrelude.h"
 #include "tests/gpu/GpuSeedCases.h"
 
 using namespace tilescope;
@@ -37,7 +37,7 @@ TEST_P(CudaGolden, SeedKernelMatchesGolden) {
     ir::KernelPtr k = gpu::test::checkSeedCase(c);
     ASSERT_TRUE(k);
     const CudaKernelSource src = CudaCodegen::generate(*k);
-    // The fixed prelude (core/gpu/CudaPrelude.cpp) is the same in every kernel: the goldens hold
+    // The fixed prelude (core/gpu/codegen/CudaPrelude.cpp) is the same in every kernel: the goldens hold
     // what is generated for the kernel itself.
     std::string text = src.source;
     const std::string_view prelude = gpu::cudaPrelude();

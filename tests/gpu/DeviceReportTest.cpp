@@ -2,9 +2,9 @@
 // tests need a CUDA device (ctest label gpu); the others run without one (label nvrtc).
 #include <gtest/gtest.h>
 
-#include "core/gpu/CudaDriver.h"
-#include "core/gpu/DeviceReport.h"
-#include "core/gpu/Nvrtc.h"
+#include "core/gpu/runtime/CudaDriver.h"
+#include "core/gpu/runtime/DeviceReport.h"
+#include "core/gpu/runtime/Nvrtc.h"
 
 using namespace tilescope::gpu;
 

@@ -19,7 +19,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "core/gpu/GpuRuntime.h"
+#include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/HostExecutor.h"
 #include "tests/cli/CliRunner.h"
 #include "tests/host/InterpTestUtil.h"

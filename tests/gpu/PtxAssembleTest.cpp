@@ -8,8 +8,8 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "core/gpu/GpuCompiler.h"
-#include "core/gpu/Nvrtc.h"
+#include "core/gpu/runtime/GpuCompiler.h"
+#include "core/gpu/runtime/Nvrtc.h"
 #include "tests/gpu/GpuSeedCases.h"
 
 using namespace tilescope;

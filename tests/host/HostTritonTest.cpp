@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/gpu/GpuRuntime.h"
-#include "core/gpu/Nvrtc.h"
+#include "core/gpu/runtime/GpuRuntime.h"
+#include "core/gpu/runtime/Nvrtc.h"
 #include "core/host/BenchmarkRunner.h"
 #include "core/host/Interpreter.h"
 #include "tests/host/InterpTestUtil.h"

@@ -16,7 +16,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "core/gpu/ProgramTiming.h"
+#include "core/gpu/runtime/ProgramTiming.h"
 #include "core/viz/BenchmarkSeries.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/MainWindow.h"

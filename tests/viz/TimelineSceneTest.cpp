@@ -1,4 +1,4 @@
-// The SM timeline: a --program-timing file as the runtime writes it (core/gpu/ProgramTiming's line
+// The SM timeline: a --program-timing file as the runtime writes it (core/gpu/runtime/ProgramTiming's line
 // writer, fed the 3 words per program the GPU stores), read back by the real reader and laid out.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/gpu/ProgramTiming.h"
+#include "core/gpu/runtime/ProgramTiming.h"
 #include "core/viz/TimelineScene.h"
 
 namespace tilescope::viz {

@@ -2,12 +2,12 @@
 // The SM timeline tab: opens a --program-timing file written by a GPU run
 // (`tilescope-cli run --backend gpu --program-timing F.jsonl`), lists its launches and draws the one
 // picked as core/viz/TimelineScene (one row per SM, a bar per program), coloured by program or by
-// duration. The file is read by core/gpu/ProgramTiming, the same reader the command line uses.
+// duration. The file is read by core/gpu/runtime/ProgramTiming, the same reader the command line uses.
 #include <QPointF>
 #include <QWidget>
 #include <vector>
 
-#include "core/gpu/ProgramTiming.h"
+#include "core/gpu/runtime/ProgramTiming.h"
 
 class QComboBox;
 class QLabel;

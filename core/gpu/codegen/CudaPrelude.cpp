@@ -1,4 +1,4 @@
-#include "core/gpu/CudaPrelude.h"
+#include "core/gpu/codegen/CudaPrelude.h"
 
 namespace tilescope::gpu {
 
@@ -6,7 +6,7 @@ namespace {
 
 // Every helper is __device__ __forceinline__ and named ts_*; generated code uses nothing else from
 // here. Register types: fp16/bf16 values live in a float holding an exactly representable value.
-constexpr std::string_view kPrelude = R"CUDA(// ---- tilescope prelude (core/gpu/CudaPrelude.cpp) ----
+constexpr std::string_view kPrelude = R"CUDA(// ---- tilescope prelude (core/gpu/codegen/CudaPrelude.cpp) ----
 typedef signed char ts_i8;
 typedef short ts_i16;
 typedef int ts_i32;
@@ -280,7 +280,7 @@ TS_DEV void ts_fail(ts_u32* status, ts_u32 code) {
 
 // Fragments are opaque register sets: 8 x f16x2 for A and B, 8 x f32 for the accumulator. Strides
 // are in elements; pointers are generic addresses of shared memory.
-constexpr std::string_view kTensorCorePrelude = R"CUDA(// ---- tensor cores (core/gpu/CudaPrelude.cpp) ----
+constexpr std::string_view kTensorCorePrelude = R"CUDA(// ---- tensor cores (core/gpu/codegen/CudaPrelude.cpp) ----
 // The operands live in shared memory: .shared addressing lets ptxas use LDSM / STS, where generic
 // addresses would give one generic load per register.
 TS_DEV unsigned ts_shared_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
@@ -340,7 +340,7 @@ TS_DEV void ts_wmma_store(float* p, const float (&d)[8], int ld) {
 )CUDA";
 
 // Hopper's warpgroup MMA (sm_90a only), added to kernels that use it, before their wgmma wrappers.
-constexpr std::string_view kWarpgroupPrelude = R"CUDA(// ---- warpgroup MMA, sm_90a (core/gpu/CudaPrelude.cpp) ----
+constexpr std::string_view kWarpgroupPrelude = R"CUDA(// ---- warpgroup MMA, sm_90a (core/gpu/codegen/CudaPrelude.cpp) ----
 // Writes to shared memory by this thread (cp.async, st.shared) become visible to wgmma's reads.
 TS_DEV void ts_fence_async_shared() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 TS_DEV void ts_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }

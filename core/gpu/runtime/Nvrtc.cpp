@@ -1,4 +1,4 @@
-#include "core/gpu/Nvrtc.h"
+#include "core/gpu/runtime/Nvrtc.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -15,8 +15,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "core/gpu/AxisInfo.h"
-#include "core/gpu/CudaCodegen.h"
+#include "core/gpu/codegen/AxisInfo.h"
+#include "core/gpu/codegen/CudaCodegen.h"
 #include "core/ir/Kernel.h"
 
 namespace tilescope::gpu {

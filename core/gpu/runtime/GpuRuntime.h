@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "core/gpu/CudaApi.h"
-#include "core/gpu/GpuCompiler.h"
+#include "core/gpu/runtime/CudaApi.h"
+#include "core/gpu/runtime/GpuCompiler.h"
 
 namespace tilescope::gpu {
 

@@ -1,4 +1,4 @@
-#include "core/gpu/ProgramTiming.h"
+#include "core/gpu/runtime/ProgramTiming.h"
 
 #include <algorithm>
 #include <fstream>

@@ -1,8 +1,8 @@
-#include "core/gpu/AxisInfo.h"
+#include "core/gpu/codegen/AxisInfo.h"
 
 #include <algorithm>
 
-#include "core/gpu/VarCensus.h"
+#include "core/gpu/codegen/VarCensus.h"
 
 namespace tilescope::gpu {
 

@@ -3,9 +3,9 @@
 // tensor cores never wait for global memory, as Triton's num_stages does.
 #include <algorithm>
 
-#include "core/gpu/CudaEmitter.h"
-#include "core/gpu/CudaTypes.h"
-#include "core/gpu/VarCensus.h"
+#include "core/gpu/codegen/CudaEmitter.h"
+#include "core/gpu/codegen/CudaTypes.h"
+#include "core/gpu/codegen/VarCensus.h"
 #include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {

@@ -4,8 +4,8 @@
 // columns, each panel `rows` rows of 128 bytes, the 16-byte chunk c of row r stored at chunk c ^ (r % 8)
 // so that eight rows of one chunk column fall on different banks. The tensor cores read them through
 // 64-bit shared-memory descriptors; the accumulators are registers in wgmma's fragment layout.
-#include "core/gpu/CudaEmitter.h"
-#include "core/gpu/CudaTypes.h"
+#include "core/gpu/codegen/CudaEmitter.h"
+#include "core/gpu/codegen/CudaTypes.h"
 
 namespace tilescope::gpu {
 

@@ -1,7 +1,7 @@
 // Memory statements of the CUDA generator: tile and scalar loads, stores and atomics, with the
 // vector accesses the blocked layout allows where the run-time checks pass.
-#include "core/gpu/CudaEmitter.h"
-#include "core/gpu/CudaTypes.h"
+#include "core/gpu/codegen/CudaEmitter.h"
+#include "core/gpu/codegen/CudaTypes.h"
 
 namespace tilescope::gpu {
 

@@ -4,8 +4,8 @@
 #include <map>
 #include <vector>
 
-#include "core/gpu/CudaEmitter.h"
-#include "core/gpu/VarCensus.h"
+#include "core/gpu/codegen/CudaEmitter.h"
+#include "core/gpu/codegen/VarCensus.h"
 #include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {

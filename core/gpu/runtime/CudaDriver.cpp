@@ -1,4 +1,4 @@
-#include "core/gpu/CudaDriver.h"
+#include "core/gpu/runtime/CudaDriver.h"
 
 namespace tilescope::gpu {
 namespace {

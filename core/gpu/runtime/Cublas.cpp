@@ -1,11 +1,11 @@
-#include "core/gpu/Cublas.h"
+#include "core/gpu/runtime/Cublas.h"
 
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <vector>
 
-#include "core/gpu/GpuRuntime.h"
+#include "core/gpu/runtime/GpuRuntime.h"
 
 namespace tilescope::gpu {
 

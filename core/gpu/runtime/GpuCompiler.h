@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/gpu/CudaCodegen.h"
+#include "core/gpu/codegen/CudaCodegen.h"
 
 namespace tilescope::gpu {
 

@@ -1,4 +1,4 @@
-#include "core/gpu/GpuRuntime.h"
+#include "core/gpu/runtime/GpuRuntime.h"
 
 #include <array>
 #include <chrono>
@@ -7,8 +7,8 @@
 #include <mutex>
 #include <thread>
 
-#include "core/gpu/CudaDriver.h"
-#include "core/gpu/Nvrtc.h"
+#include "core/gpu/runtime/CudaDriver.h"
+#include "core/gpu/runtime/Nvrtc.h"
 #include "core/ir/Numerics.h"
 
 namespace tilescope::gpu {

@@ -1,12 +1,12 @@
-#include "core/gpu/CudaCodegen.h"
+#include "core/gpu/codegen/CudaCodegen.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "core/gpu/CudaEmitter.h"
-#include "core/gpu/CudaPrelude.h"
-#include "core/gpu/CudaTypes.h"
-#include "core/gpu/VarCensus.h"
+#include "core/gpu/codegen/CudaEmitter.h"
+#include "core/gpu/codegen/CudaPrelude.h"
+#include "core/gpu/codegen/CudaTypes.h"
+#include "core/gpu/codegen/VarCensus.h"
 #include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {

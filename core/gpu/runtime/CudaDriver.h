@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/gpu/CudaApi.h"
+#include "core/gpu/runtime/CudaApi.h"
 #include "core/base/DynamicLibrary.h"
 
 namespace tilescope::gpu {

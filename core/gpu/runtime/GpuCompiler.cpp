@@ -1,4 +1,4 @@
-#include "core/gpu/GpuCompiler.h"
+#include "core/gpu/runtime/GpuCompiler.h"
 
 #include <cctype>
 #include <chrono>
@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "core/gpu/CudaDriver.h"
-#include "core/gpu/Nvrtc.h"
+#include "core/gpu/runtime/CudaDriver.h"
+#include "core/gpu/runtime/Nvrtc.h"
 
 namespace tilescope::gpu {
 

@@ -2,9 +2,9 @@
 // memory (ts_smem), synchronises, computes what this thread owns, and synchronises again before the
 // buffer is reused. Orders of evaluation follow the simulator exactly (core/sim/TileReduce.cpp,
 // TileDot.cpp), so fp32 sums and dots give the simulator's bits.
-#include "core/gpu/CudaEmitter.h"
-#include "core/gpu/CudaTypes.h"
-#include "core/gpu/VarCensus.h"
+#include "core/gpu/codegen/CudaEmitter.h"
+#include "core/gpu/codegen/CudaTypes.h"
+#include "core/gpu/codegen/VarCensus.h"
 #include "core/ir/IRVisitor.h"
 
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "core/gpu/CudaTypes.h"
+#include "core/gpu/codegen/CudaTypes.h"
 
 #include <cstdio>
 #include <cstring>

@@ -1,11 +1,11 @@
-#include "core/gpu/DeviceReport.h"
+#include "core/gpu/runtime/DeviceReport.h"
 
 #include <cstdio>
 
-#include "core/gpu/CudaDriver.h"
-#include "core/gpu/GpuCompiler.h"
-#include "core/gpu/GpuRuntime.h"
-#include "core/gpu/Nvrtc.h"
+#include "core/gpu/runtime/CudaDriver.h"
+#include "core/gpu/runtime/GpuCompiler.h"
+#include "core/gpu/runtime/GpuRuntime.h"
+#include "core/gpu/runtime/Nvrtc.h"
 
 namespace tilescope::gpu {
 namespace {
