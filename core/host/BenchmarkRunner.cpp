@@ -15,7 +15,7 @@
 #include "core/host/GpuMatmul.h"
 #include "core/host/Interpreter.h"
 #include "core/host/PyError.h"
-#include "core/host/TensorCompare.h"
+#include "core/tensor/TensorCompare.h"
 #include "core/host/TorchConvert.h"
 
 namespace tilescope::host {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/host/Storage.h"
+#include "core/tensor/Storage.h"
 
 namespace tilescope::host {
 

@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "core/host/PyError.h"
-#include "core/host/PythonFormat.h"
+#include "core/tensor/PythonFormat.h"
 
 namespace tilescope::host {
 

@@ -3,7 +3,7 @@
 // does on a real GPU (the seeds' "torch" benchmark lines are cuBLAS).
 #include <optional>
 
-#include "core/host/Tensor.h"
+#include "core/tensor/Tensor.h"
 
 namespace tilescope::host {
 

@@ -4,7 +4,7 @@
 
 #include "core/gpu/runtime/GpuRuntime.h"
 
-#include "core/host/TensorError.h"
+#include "core/tensor/TensorError.h"
 #include "core/base/Diagnostic.h"
 
 namespace tilescope::host {

@@ -10,10 +10,10 @@
 #include "core/host/FormatSpec.h"
 #include "core/host/HostParser.h"
 #include "core/host/Operators.h"
-#include "core/host/PythonFormat.h"
+#include "core/tensor/PythonFormat.h"
 #include "core/host/PythonModules.h"
 #include "core/host/RawKernel.h"
-#include "core/host/TensorError.h"
+#include "core/tensor/TensorError.h"
 #include "core/host/TorchModule.h"
 #include "core/host/TritonModule.h"
 

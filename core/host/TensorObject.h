@@ -2,7 +2,7 @@
 // torch.Tensor as a Python value (the tensor library's Tensor inside), torch.dtype and torch.device,
 // and torch's named-tuple results (torch.max(x, dim) -> values, indices).
 #include "core/host/Containers.h"
-#include "core/host/Tensor.h"
+#include "core/tensor/Tensor.h"
 #include "core/host/Value.h"
 
 namespace tilescope::host {

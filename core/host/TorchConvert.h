@@ -4,11 +4,11 @@
 #include <optional>
 #include <vector>
 
-#include "core/host/NestedValue.h"
-#include "core/host/Tensor.h"
-#include "core/host/TensorFactory.h"
-#include "core/host/TensorIndexing.h"
-#include "core/host/TensorOps.h"
+#include "core/tensor/NestedValue.h"
+#include "core/tensor/Tensor.h"
+#include "core/tensor/TensorFactory.h"
+#include "core/tensor/TensorIndexing.h"
+#include "core/tensor/TensorOps.h"
 #include "core/host/Value.h"
 
 namespace tilescope::host {

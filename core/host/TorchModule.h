@@ -1,6 +1,6 @@
 #pragma once
 // The `torch` module of host code (torch, torch.cuda, torch.testing, torch.nn.functional) over the
-// tensor library of core/host (Tensor*.h).
+// tensor library of core/tensor (Tensor*.h).
 #include <optional>
 #include <string>
 

@@ -3,7 +3,7 @@
 #include "core/gpu/runtime/CudaDriver.h"
 #include "core/host/Builtins.h"
 #include "core/host/Containers.h"
-#include "core/host/Device.h"
+#include "core/tensor/Device.h"
 #include "core/host/Function.h"
 #include "core/host/Interpreter.h"
 #include "core/host/TorchConvert.h"

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <limits>
 
-#include "core/host/TensorCompare.h"
-#include "core/host/TensorFactory.h"
-#include "core/host/TensorOps.h"
-#include "core/host/TorchRandom.h"
+#include "core/tensor/TensorCompare.h"
+#include "core/tensor/TensorFactory.h"
+#include "core/tensor/TensorOps.h"
+#include "core/tensor/TorchRandom.h"
 #include "tests/host/HostTestUtil.h"
 
 namespace tilescope::host {

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "core/host/BFloat16.h"
-#include "core/host/Half.h"
+#include "core/tensor/BFloat16.h"
+#include "core/tensor/Half.h"
 #include "core/ir/Numerics.h"
 
 namespace tilescope::host {

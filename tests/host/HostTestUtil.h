@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "core/host/Tensor.h"
-#include "core/host/TensorError.h"
-#include "core/host/TensorFactory.h"
+#include "core/tensor/Tensor.h"
+#include "core/tensor/TensorError.h"
+#include "core/tensor/TensorFactory.h"
 
 namespace tilescope::host::test {
 

@@ -1,6 +1,6 @@
 // The Python subset of the host interpreter: values, operators, control flow, functions, scopes.
 #include "core/host/HostExecutor.h"
-#include "core/host/Storage.h"
+#include "core/tensor/Storage.h"
 #include "tests/host/InterpTestUtil.h"
 
 using tilescope::testing::pyError;

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "core/host/NestedValue.h"
-#include "core/host/PythonFormat.h"
+#include "core/tensor/NestedValue.h"
+#include "core/tensor/PythonFormat.h"
 
 namespace tilescope::host {
 namespace {

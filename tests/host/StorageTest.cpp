@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/host/Storage.h"
-#include "core/host/TensorFactory.h"
-#include "core/host/TensorIndexing.h"
+#include "core/tensor/Storage.h"
+#include "core/tensor/TensorFactory.h"
+#include "core/tensor/TensorIndexing.h"
 #include "tests/host/HostTestUtil.h"
 
 namespace tilescope::host {

@@ -3,11 +3,11 @@
 
 #include <functional>
 
-#include "core/host/TensorFactory.h"
-#include "core/host/TensorIndexing.h"
-#include "core/host/TensorLinalg.h"
-#include "core/host/TensorOps.h"
-#include "core/host/TensorReduce.h"
+#include "core/tensor/TensorFactory.h"
+#include "core/tensor/TensorIndexing.h"
+#include "core/tensor/TensorLinalg.h"
+#include "core/tensor/TensorOps.h"
+#include "core/tensor/TensorReduce.h"
 #include "tests/host/HostTestUtil.h"
 
 namespace tilescope::host {

@@ -1,9 +1,9 @@
 // Python subscripts on tensors: basic indexing (views), advanced indexing (copies), and writes.
 #include <gtest/gtest.h>
 
-#include "core/host/TensorFactory.h"
-#include "core/host/TensorIndexing.h"
-#include "core/host/TensorOps.h"
+#include "core/tensor/TensorFactory.h"
+#include "core/tensor/TensorIndexing.h"
+#include "core/tensor/TensorOps.h"
 #include "tests/host/HostTestUtil.h"
 
 namespace tilescope::host {

@@ -3,11 +3,11 @@
 
 #include <cmath>
 
-#include "core/host/TensorFactory.h"
-#include "core/host/TensorNN.h"
-#include "core/host/TensorOps.h"
-#include "core/host/TensorReduce.h"
-#include "core/host/TorchRandom.h"
+#include "core/tensor/TensorFactory.h"
+#include "core/tensor/TensorNN.h"
+#include "core/tensor/TensorOps.h"
+#include "core/tensor/TensorReduce.h"
+#include "core/tensor/TorchRandom.h"
 #include "tests/host/HostTestUtil.h"
 
 namespace tilescope::host {

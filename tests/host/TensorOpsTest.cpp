@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "core/host/TensorFactory.h"
-#include "core/host/TensorOps.h"
+#include "core/tensor/TensorFactory.h"
+#include "core/tensor/TensorOps.h"
 #include "tests/host/HostTestUtil.h"
 
 namespace tilescope::host {

@@ -3,10 +3,10 @@
 // crashed on the first index or wrote past the end.
 #include <gtest/gtest.h>
 
-#include "core/host/Tensor.h"
-#include "core/host/TensorError.h"
-#include "core/host/TensorFactory.h"
-#include "core/host/TensorReorder.h"
+#include "core/tensor/Tensor.h"
+#include "core/tensor/TensorError.h"
+#include "core/tensor/TensorFactory.h"
+#include "core/tensor/TensorReorder.h"
 #include "tests/host/InterpTestUtil.h"
 
 namespace tilescope::host {

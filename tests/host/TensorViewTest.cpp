@@ -2,8 +2,8 @@
 // conversions, item/tolist.
 #include <gtest/gtest.h>
 
-#include "core/host/TensorFactory.h"
-#include "core/host/TensorOps.h"
+#include "core/tensor/TensorFactory.h"
+#include "core/tensor/TensorOps.h"
 #include "tests/host/HostTestUtil.h"
 
 namespace tilescope::host {

@@ -4,11 +4,11 @@
 #include <cmath>
 #include <random>
 
-#include "core/host/TensorFactory.h"
-#include "core/host/TensorIndexing.h"
-#include "core/host/TensorOps.h"
-#include "core/host/TensorReduce.h"
-#include "core/host/TorchRandom.h"
+#include "core/tensor/TensorFactory.h"
+#include "core/tensor/TensorIndexing.h"
+#include "core/tensor/TensorOps.h"
+#include "core/tensor/TensorReduce.h"
+#include "core/tensor/TorchRandom.h"
 #include "tests/host/HostTestUtil.h"
 
 namespace tilescope::host {

@@ -2,8 +2,8 @@
 // tensors, and the per-op result dtypes (true division, comparisons).
 #include <gtest/gtest.h>
 
-#include "core/host/TensorOps.h"
-#include "core/host/TypePromotion.h"
+#include "core/tensor/TensorOps.h"
+#include "core/tensor/TypePromotion.h"
 #include "tests/host/HostTestUtil.h"
 
 namespace tilescope::host {
