@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "core/bench/SeedPrograms.h"
+#include "core/testing/SeedPrograms.h"
 #include "core/gpu/codegen/CudaCodegen.h"
 #include "core/gpu/runtime/GpuCompiler.h"
 #include "core/kernel/Checker.h"

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "core/bench/SeedPrograms.h"
+#include "core/testing/SeedPrograms.h"
 #include "core/kernel/Checker.h"
 
 namespace {

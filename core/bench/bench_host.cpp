@@ -13,7 +13,7 @@
 
 #include "core/host/HostExecutor.h"
 #include "core/host/KernelLauncher.h"
-#include "core/bench/SeedPrograms.h"
+#include "core/testing/SeedPrograms.h"
 
 namespace {
 

@@ -4,13 +4,13 @@
 // 32x32 blocks < 3 ms, each untraced; traced runs at most 3x their untraced time.
 // Each benchmark runs with tracing off (trace:0) and on (trace:1, default trace options), on all
 // cores (threads:0) and on one (threads:1, the work itself, less sensitive to other load).
-// The kernels are tests/sim/SampleKernels.h's (vector add, tiled matmul, image to grey; IR built by hand).
+// The kernels are core/testing/SampleKernels.h's (vector add, tiled matmul, image to grey; IR built by hand).
 #include <benchmark/benchmark.h>
 
 #include <random>
 
 #include "core/sim/Simulator.h"
-#include "tests/sim/SampleKernels.h"
+#include "core/testing/SampleKernels.h"
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include "core/kernel/Checker.h"
 #include "core/syntax/Parser.h"
 #include "tests/GoldenFile.h"
-#include "tests/SeedSources.h"
+#include "core/testing/SeedSources.h"
 
 namespace tilescope::lang::test {
 

@@ -14,7 +14,7 @@
 #include "core/syntax/AstPrinter.h"
 #include "core/syntax/Parser.h"
 #include "tests/GoldenFile.h"
-#include "tests/SeedSources.h"
+#include "core/testing/SeedSources.h"
 
 using namespace tilescope::lang;
 namespace fs = std::filesystem;
@@ -98,7 +98,7 @@ TEST(SeedParse, EveryPythonBlockOfBothTutorialsParses) {
 }
 
 // The second half of the practitioners' guide lost its code fences in the damaged copy; its
-// functions, found outside the fences by tests/SeedSources.h, must parse as well.
+// functions, found outside the fences by core/testing/SeedSources.h, must parse as well.
 TEST(SeedParse, UnfencedCodeOfTheGuideParses) {
   std::string why;
   if (!seedsAvailable(&why)) GTEST_SKIP() << why;

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/sim/Simulator.h"
-#include "tests/sim/SampleKernels.h"
+#include "core/testing/SampleKernels.h"
 
 namespace tilescope::sim {
 namespace {

@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "core/sim/Simulator.h"
-#include "tests/sim/SampleKernels.h"
+#include "core/testing/SampleKernels.h"
 
 namespace tilescope::sim {
 namespace {

@@ -7,7 +7,7 @@
 #include "core/ir/Numerics.h"
 #include "core/sim/Philox.h"
 #include "core/sim/Simulator.h"
-#include "tests/sim/SampleKernels.h"
+#include "core/testing/SampleKernels.h"
 
 namespace tilescope::sim {
 namespace {

@@ -1,4 +1,4 @@
-// The sample kernels (tests/sim/SampleKernels.h) on the simulator, checked against independent
+// The sample kernels (core/testing/SampleKernels.h) on the simulator, checked against independent
 // references.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 
 #include "core/ir/Numerics.h"
 #include "core/sim/Simulator.h"
-#include "tests/sim/SampleKernels.h"
+#include "core/testing/SampleKernels.h"
 
 namespace tilescope::sim {
 namespace {

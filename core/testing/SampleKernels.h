@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "tests/sim/KernelBuilder.h"
+#include "core/testing/KernelBuilder.h"
 
 namespace tilescope::sim::testing {
 

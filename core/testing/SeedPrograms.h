@@ -8,7 +8,7 @@
 
 #include "core/syntax/Parser.h"
 #include "core/kernel/Program.h"
-#include "tests/SeedSources.h"
+#include "core/testing/SeedSources.h"
 
 namespace tilescope::bench {
 
