@@ -9,6 +9,7 @@
 #include "core/host/TensorConvert.h"
 #include "core/host/TensorError.h"
 #include "core/host/TensorFactory.h"
+#include "core/util/FloorDivMod.h"
 
 namespace tilescope::host {
 
@@ -100,53 +101,23 @@ C wrapMul(C a, C b) {
 
 [[noreturn]] void zeroDivision() { throw TensorError("ZeroDivisionError"); }
 
+// Python's // and % (util/FloorDivMod); integer division by zero is an error, as in torch.
 template <class C>
 C floorDiv(C a, C b) {
-  if constexpr (std::is_floating_point_v<C>) {
-    // Python's float floor division (the algorithm torch's div_floor_floating uses).
-    if (b == 0) return a / b;
-    const C mod = std::fmod(a, b);
-    C div = (a - mod) / b;
-    if (mod != 0 && (b < 0) != (mod < 0)) div -= C(1);
-    if (div == 0) return std::copysign(C(0), a / b);
-    C floored = std::floor(div);
-    if (div - floored > C(0.5)) floored += C(1);
-    return floored;
-  } else if constexpr (std::is_same_v<C, bool>) {
-    if (!b) zeroDivision();
-    return a;
-  } else {
-    if (b == 0) zeroDivision();
-    if constexpr (std::is_signed_v<C>) {
-      if (b == -1) return wrapSub<C>(0, a);  // avoids INT_MIN / -1
-      const C q = static_cast<C>(a / b);
-      const C r = static_cast<C>(a % b);
-      return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<C>(q - 1) : q;
-    } else {
-      return static_cast<C>(a / b);
-    }
-  }
+  if constexpr (!std::is_floating_point_v<C>)
+    if (b == C(0)) zeroDivision();
+  return util::floorDivMod<C>(a, b).quotient;
 }
 
 template <class C>
 C pyMod(C a, C b) {
   if constexpr (std::is_floating_point_v<C>) {
-    C m = std::fmod(a, b);
-    if (m != 0 && (b < 0) != (m < 0)) m += b;
-    return m;
-  } else if constexpr (std::is_same_v<C, bool>) {
-    if (!b) zeroDivision();
-    return false;
+    // torch keeps fmod's zero (the dividend's sign, -4.0 % 2.0 == -0.0) where Python gives +0.0.
+    const C m = util::floorDivMod<C>(a, b).remainder;
+    return m == 0 ? std::fmod(a, b) : m;
   } else {
-    if (b == 0) zeroDivision();
-    if constexpr (std::is_signed_v<C>) {
-      if (b == -1) return 0;
-      C m = static_cast<C>(a % b);
-      if (m != 0 && ((m < 0) != (b < 0))) m = static_cast<C>(m + b);
-      return m;
-    } else {
-      return static_cast<C>(a % b);
-    }
+    if (b == C(0)) zeroDivision();
+    return util::floorDivMod<C>(a, b).remainder;
   }
 }
 
