@@ -101,24 +101,19 @@ C wrapMul(C a, C b) {
 
 [[noreturn]] void zeroDivision() { throw TensorError("ZeroDivisionError"); }
 
-// Python's // and % (util/FloorDivMod); integer division by zero is an error, as in torch.
+// Python's // and % (util/FloorDivMod) as torch computes them: integer division by zero is an
+// error, and a zero float remainder keeps fmod's sign (the dividend's: torch's -4.0 % 2.0 is -0.0,
+// Python's 0.0).
 template <class C>
-C floorDiv(C a, C b) {
-  if constexpr (!std::is_floating_point_v<C>)
+util::FloorDivMod<C> torchDivMod(C a, C b) {
+  if constexpr (!std::is_floating_point_v<C>) {
     if (b == C(0)) zeroDivision();
-  return util::floorDivMod<C>(a, b).quotient;
-}
-
-template <class C>
-C pyMod(C a, C b) {
-  if constexpr (std::is_floating_point_v<C>) {
-    // torch keeps fmod's zero (the dividend's sign, -4.0 % 2.0 == -0.0) where Python gives +0.0.
-    const C m = util::floorDivMod<C>(a, b).remainder;
-    return m == 0 ? std::fmod(a, b) : m;
-  } else {
-    if (b == C(0)) zeroDivision();
-    return util::floorDivMod<C>(a, b).remainder;
   }
+  util::FloorDivMod<C> r = util::floorDivMod<C>(a, b);
+  if constexpr (std::is_floating_point_v<C>) {
+    if (r.remainder == 0) r.remainder = std::fmod(a, b);
+  }
+  return r;
 }
 
 template <class C>
@@ -222,8 +217,8 @@ void runBinary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b,
     case BinaryOp::Div:
       if constexpr (std::is_floating_point_v<C>) return binaryKernel<T, T, T>(out, a, b, [](C x, C y) { return x / y; });
       break;
-    case BinaryOp::FloorDiv: return binaryKernel<T, T, T>(out, a, b, [](C x, C y) { return floorDiv<C>(x, y); });
-    case BinaryOp::Mod: return binaryKernel<T, T, T>(out, a, b, [](C x, C y) { return pyMod<C>(x, y); });
+    case BinaryOp::FloorDiv: return binaryKernel<T, T, T>(out, a, b, [](C x, C y) { return torchDivMod<C>(x, y).quotient; });
+    case BinaryOp::Mod: return binaryKernel<T, T, T>(out, a, b, [](C x, C y) { return torchDivMod<C>(x, y).remainder; });
     case BinaryOp::Pow:
       if constexpr (std::is_floating_point_v<C>) {
         // torch's pow(tensor, scalar) kernel special-cases these exponents (a multiply is not powf).
