@@ -153,7 +153,9 @@ Value launchAutotuned(Interpreter& in, Autotuner& a, const Value& grid, CallArgs
     }
     it = a.chosen.emplace(key, pick).first;
     if (in.noteOnce("autotune:" + jit->name())) {
-      in.writeStdout("autotune: the " + std::string(backendName(in.launchSettings().backend)) +
+      // "auto" on a machine without a GPU is the simulator.
+      const Backend choice = in.launchSettings().backend;
+      in.writeStdout("autotune: the " + std::string(resolvesToGpu(choice) ? backendName(choice) : "simulator") +
                      " backend does not time configs; " + jit->name() + " uses the first config that checks: " +
                      in.repr(a.configs[pick]) + "\n");
     }
