@@ -9,6 +9,7 @@
 #include "app/cli/CommandTimeout.h"
 #include "app/cli/Commands.h"
 #include "core/gpu/runtime/DeviceReport.h"
+#include "core/host/ExecutionBackend.h"
 #include "core/host/GpuOnlyCells.h"
 #include "core/host/HostExecutor.h"
 #include "core/notebook/NotebookFile.h"
@@ -247,19 +248,19 @@ int runRun(const Args& args) {
   if (o.backend == "sim" || o.backend == "simulator") {
     executor.setBackend(host::Backend::Simulator);
   } else if (o.backend == "gpu" || o.backend == "auto") {
-    const gpu::DeviceReport report = gpu::DeviceReport::probe();
-    if (o.backend == "gpu" && !report.gpuAvailable) {
+    // The backend rule is host::resolveBackend's (auto: the GPU when one is usable, kernels it cannot
+    // translate yet falling back to the simulator); a GPU asked for and missing is refused here,
+    // before the script runs.
+    const host::Backend choice = o.backend == "gpu" ? host::Backend::Gpu : host::Backend::Auto;
+    if (choice == host::Backend::Gpu && !host::resolvesToGpu(choice)) {
       std::fprintf(stderr, "tilescope-cli run: --backend gpu needs a CUDA device, and this machine has none (%s). "
-                           "Use --backend sim or auto.\n", report.gpuSummary.c_str());
+                           "Use --backend sim or auto.\n", host::gpuUnusableReason().c_str());
       return 1;
     }
-    // auto: the GPU when one is usable (kernels the GPU backend cannot translate yet fall back to the
-    // simulator), else the simulator.
-    executor.setBackend(o.backend == "gpu" ? host::Backend::Gpu
-                                           : (report.gpuAvailable ? host::Backend::Auto : host::Backend::Simulator));
+    executor.setBackend(choice);
     // NVRTC's first compile initialises the compiler, and the first launch needs a CUDA context: start
     // both now, while the script is read.
-    report.warmUp();
+    if (host::resolvesToGpu(choice)) gpu::DeviceReport::probe().warmUp();
   } else {
     std::fprintf(stderr, "tilescope-cli run: unknown backend '%s' (use sim, gpu or auto)\n", o.backend.c_str());
     return 2;

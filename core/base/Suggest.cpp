@@ -39,4 +39,11 @@ std::optional<std::string> closestMatch(std::string_view word, const std::vector
   return best;
 }
 
+std::string bindingMessage(const util::BindingError& error) {
+  std::string msg = error.message;
+  if (!error.keyword.empty())
+    if (auto s = closestMatch(error.keyword, error.acceptedKeywords)) msg += "; did you mean '" + *s + "'?";
+  return msg;
+}
+
 }  // namespace tilescope::lang

@@ -11,8 +11,8 @@
 
 #include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/Containers.h"
+#include "core/host/ExecutionBackend.h"
 #include "core/host/Function.h"
-#include "core/host/GpuMatmul.h"
 #include "core/host/Interpreter.h"
 #include "core/host/PyError.h"
 #include "core/tensor/TensorCompare.h"
@@ -32,12 +32,12 @@ double nowMs() {
 // (in Triton it overlaps the asynchronous GPU work). A call that issued no GPU work - a host-only
 // torch op - is timed by the host clock.
 double timeCall(Interpreter& in, const Value& fn) {
-  if (gpuBackendActive(in)) {
+  if (gpu::GpuRuntime* rt = backendOf(in).gpuRuntime()) {
     const double start = nowMs();
     double deviceMs = 0;
     int operations = 0;
     try {
-      std::tie(deviceMs, operations) = gpu::GpuRuntime::instance().timeDeviceWork([&] { in.call(fn, ValueList{}); });
+      std::tie(deviceMs, operations) = rt->timeDeviceWork([&] { in.call(fn, ValueList{}); });
     } catch (const gpu::GpuError& e) {
       throw PyError("RuntimeError", e.what());
     }
@@ -155,7 +155,7 @@ void runBenchmark(Interpreter& in, const Value& fn, const Value& bench, bool pri
   columns.insert(columns.end(), lineNames.begin(), lineNames.end());
   // Times taken on the simulator are the CPU's: say so wherever they are shown, so that nobody reads
   // them as GPU figures.
-  const bool simulated = !gpuBackendActive(in);
+  const bool simulated = !backendOf(in).isGpu();
   if (printData)
     in.writeStdout(plotName + (simulated ? BenchmarkRunner::kSimulatedNote : "") + ":\n" + BenchmarkRunner::formatTable(columns, rows, in));
   if (!savePath.empty()) {

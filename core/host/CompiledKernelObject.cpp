@@ -2,8 +2,8 @@
 
 #include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/Containers.h"
+#include "core/host/ExecutionBackend.h"
 #include "core/host/Function.h"
-#include "core/host/GpuMatmul.h"
 #include "core/host/Interpreter.h"
 #include "core/host/PyError.h"
 #include "core/base/Diagnostic.h"
@@ -22,8 +22,8 @@ Value CompiledKernelObject::warmUp(Interpreter& in, const std::shared_ptr<JitFun
   const std::string arch = gpu::GpuCompiler::defaultArch();
   gpu::CudaCodegenOptions options;
   try {
-    if (gpuBackendActive(in) && gpu::GpuRuntime::instance().available()) {
-      out->resources = gpu::GpuRuntime::instance().resources(*gpu::GpuCompiler::instance().compile(*prepared.kernel, arch, options));
+    if (gpu::GpuRuntime* rt = backendOf(in).gpuRuntime()) {
+      out->resources = rt->resources(*gpu::GpuCompiler::instance().compile(*prepared.kernel, arch, options));
     } else {
       out->resources = gpu::GpuCompiler::assembledResources(*prepared.kernel, arch, options);
     }

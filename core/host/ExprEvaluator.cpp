@@ -237,13 +237,7 @@ Signature ExprEvaluator::signatureOf(Interpreter& in, const std::string& name, c
   for (const lang::Param& p : params.params) {
     ParamSpec s;
     s.name = p.name;
-    switch (p.kind) {
-      case lang::ParamKind::PositionalOnly:
-      case lang::ParamKind::Normal: s.kind = ParamSpec::Kind::Normal; break;
-      case lang::ParamKind::VarPositional: s.kind = ParamSpec::Kind::VarPositional; break;
-      case lang::ParamKind::KeywordOnly: s.kind = ParamSpec::Kind::KeywordOnly; break;
-      case lang::ParamKind::VarKeyword: s.kind = ParamSpec::Kind::VarKeyword; break;
-    }
+    s.kind = p.kind;
     if (p.defaultValue) s.defaultValue = eval(in, *p.defaultValue, scope);
     specs.push_back(std::move(s));
   }

@@ -4,18 +4,14 @@
 #include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/CellExecutor.h"
 #include "core/host/DeviceMemory.h"
+#include "core/host/ExecutionBackend.h"
 #include "core/host/Interpreter.h"
 #include "core/host/PyError.h"
 
 namespace tilescope::host {
 
-bool gpuBackendActive(Interpreter& in) {
-  const Backend b = in.launchSettings().backend;
-  return b == Backend::Gpu || (b == Backend::Auto && gpu::GpuRuntime::instance().available());
-}
-
 std::optional<Tensor> gpuMatmul(Interpreter& in, const Tensor& a, const Tensor& b) {
-  if (!gpuBackendActive(in) || !a.device().isCuda() || !b.device().isCuda() || a.dtype() != b.dtype()) return std::nullopt;
+  if (!a.device().isCuda() || !b.device().isCuda() || a.dtype() != b.dtype() || !backendOf(in).isGpu()) return std::nullopt;
   gpu::GemmType type;
   switch (a.dtype()) {
     case DType::FP16: type = gpu::GemmType::FP16; break;

@@ -9,9 +9,6 @@ namespace tilescope::host {
 
 class Interpreter;
 
-// True when kernels of this interpreter run on the GPU (--backend gpu, or auto with a device).
-bool gpuBackendActive(Interpreter& in);
-
 // The product through cuBLAS, or nullopt when this product stays on the host: another backend, CPU
 // tensors, dtypes other than fp16/bf16/fp32, more than 3 dimensions, or no cuBLAS (said once).
 std::optional<Tensor> gpuMatmul(Interpreter& in, const Tensor& a, const Tensor& b);

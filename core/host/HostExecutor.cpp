@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "core/gpu/runtime/GpuRuntime.h"
+#include "core/host/ExecutionBackend.h"
 
 #include "core/tensor/TensorError.h"
 #include "core/base/Diagnostic.h"
@@ -68,7 +69,7 @@ bool HostExecutor::needsFreshProcess() const { return gpu::GpuRuntime::instance(
 
 bool HostExecutor::runsKernelsOnGpu() const {
   // The simulator backend never asks for the device, so a --backend sim run does not probe it.
-  return interpreter_->launchSettings().backend != Backend::Simulator && gpu::GpuRuntime::instance().available();
+  return resolvesToGpu(interpreter_->launchSettings().backend);
 }
 
 }  // namespace tilescope::host

@@ -8,6 +8,7 @@
 
 #include "core/host/CompiledKernelObject.h"
 #include "core/host/Containers.h"
+#include "core/host/ExecutionBackend.h"
 #include "core/host/Interpreter.h"
 #include "core/host/KernelLauncher.h"
 #include "core/host/PyError.h"
@@ -63,8 +64,8 @@ Value launchHeuristics(Interpreter& in, Heuristics& h, const Value& grid, CallAr
 // before each, device time by CUDA events) and returns the fastest; configs the GPU cannot run (too
 // much shared memory, say) are skipped. nullopt when no launch ran on the GPU (auto fell back).
 template <class WithConfig>
-std::optional<size_t> timeConfigs(Interpreter& in, Autotuner& a, const Value& grid, const WithConfig& withConfig) {
-  gpu::GpuRuntime& rt = gpu::GpuRuntime::instance();
+std::optional<size_t> timeConfigs(Interpreter& in, gpu::GpuRuntime& rt, Autotuner& a, const Value& grid,
+                                  const WithConfig& withConfig) {
   JitFunction* jit = innermostJit(a.inner);
   std::optional<size_t> best;
   double bestMs = 0;
@@ -129,9 +130,9 @@ Value launchAutotuned(Interpreter& in, Autotuner& a, const Value& grid, CallArgs
     return c;
   };
   auto it = a.chosen.find(key);
-  if (it == a.chosen.end() && gpuBackendActive(in) && gpu::GpuRuntime::instance().available()) {
+  if (gpu::GpuRuntime* rt = backendOf(in).gpuRuntime(); it == a.chosen.end() && rt) {
     // On the GPU: time every config, as Triton does, and keep the fastest.
-    if (std::optional<size_t> fastest = timeConfigs(in, a, grid, withConfig)) it = a.chosen.emplace(key, *fastest).first;
+    if (std::optional<size_t> fastest = timeConfigs(in, *rt, a, grid, withConfig)) it = a.chosen.emplace(key, *fastest).first;
   }
   if (it == a.chosen.end()) {
     // The simulator cannot time configs; it takes the first one that checks for these arguments.
@@ -153,7 +154,9 @@ Value launchAutotuned(Interpreter& in, Autotuner& a, const Value& grid, CallArgs
     }
     it = a.chosen.emplace(key, pick).first;
     if (in.noteOnce("autotune:" + jit->name())) {
-      in.writeStdout("autotune: the " + std::string(backendName(in.launchSettings().backend)) +
+      // "auto" on a machine without a GPU is the simulator.
+      const Backend choice = in.launchSettings().backend;
+      in.writeStdout("autotune: the " + std::string(resolvesToGpu(choice) ? backendName(choice) : "simulator") +
                      " backend does not time configs; " + jit->name() + " uses the first config that checks: " +
                      in.repr(a.configs[pick]) + "\n");
     }

@@ -16,6 +16,7 @@
 
 #include "core/host/Containers.h"
 #include "core/host/DeviceMemory.h"
+#include "core/host/ExecutionBackend.h"
 #include "core/host/Interpreter.h"
 #include "core/host/JitFunction.h"
 #include "core/host/KernelHostCalls.h"
@@ -231,7 +232,8 @@ void appendProgramTiming(Interpreter& in, JitFunction& jit, const PreparedLaunch
 // Runs the launch on the GPU. Each tensor's storage has one device copy (DeviceMemory), so aliasing
 // views stay aliased and unchanged inputs are not uploaded again. Returns false when the kernel
 // cannot run on the GPU and `fallback` allows the simulator instead.
-bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, bool fallback, bool* usedTensorCores) {
+bool runOnGpu(Interpreter& in, gpu::GpuRuntime& runtime, JitFunction& jit, const PreparedLaunch& launch, bool fallback,
+              bool* usedTensorCores) {
   std::vector<std::shared_ptr<Storage>> storages;
   std::vector<gpu::GpuArg> args;
   const std::string forWhat = "kernel '" + jit.name() + "'";
@@ -254,8 +256,7 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
   const double uploadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - uploadStart).count();
   gpu::GpuLaunchResult result;
   try {
-    result = gpu::GpuRuntime::instance().launch(launch.kernel, launch.grid.data(), args,
-                                                !in.launchSettings().programTimingPath.empty());
+    result = runtime.launch(launch.kernel, launch.grid.data(), args, !in.launchSettings().programTimingPath.empty());
   } catch (const lang::CompileError& e) {
     if (fallback) return false;
     PyError err("CompilationError", e.diagnostic().range.str() + ": " + e.diagnostic().message);
@@ -421,11 +422,10 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
 }  // namespace
 
 void KernelLauncher::prefetchRedefined(Interpreter& in, JitFunction& jit) {
-  const Backend backend = in.launchSettings().backend;
-  if (backend == Backend::Simulator) return;
+  if (!resolvesToGpu(in.launchSettings().backend)) return;
   ProgramState& state = in.extension<ProgramState>();
   auto launched = state.launchedOnGpu.find(jit.name());
-  if (launched == state.launchedOnGpu.end() || !gpu::GpuRuntime::instance().available()) return;
+  if (launched == state.launchedOnGpu.end()) return;
   lang::Program& program = programFor(in);
   const lang::JitFunctionInfo* info = program.infoFor(jit.fn->def);
   if (!info) return;
@@ -442,13 +442,11 @@ void KernelLauncher::prefetchRedefined(Interpreter& in, JitFunction& jit) {
 
 void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch) {
   if (launch.grid[0] * launch.grid[1] * launch.grid[2] == 0) return;  // Triton launches nothing for an empty grid
-  const Backend backend = in.launchSettings().backend;
+  const Backend choice = in.launchSettings().backend;
   // auto keeps the simulator when a trace was asked for: only the simulator records one.
   const bool wantsTrace = !in.launchSettings().traceDir.empty() || !in.launchSettings().pidFilter.empty();
-  if (backend == Backend::Gpu || (backend == Backend::Auto && !wantsTrace && gpu::GpuRuntime::instance().available())) {
-    if (backend == Backend::Gpu && !gpu::GpuRuntime::instance().available())
-      throw PyError("RuntimeError", "--backend gpu needs a CUDA device: " + gpu::GpuRuntime::instance().unavailableReason() +
-                                        "; run with --backend sim or auto");
+  const ExecutionBackend& backend = resolveBackend(choice, wantsTrace);
+  if (gpu::GpuRuntime* runtime = backend.gpuRuntime()) {
     ProgramState& state = in.extension<ProgramState>();
     const std::string key = "crosscheck:" + jit.name() + ":" + launch.kernel->specializationKey() +
                             ",warps=" + std::to_string(launch.numWarps);
@@ -459,8 +457,8 @@ void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch
       check.emplace(launch);
     }
     bool tensorCores = false;
-    if (runOnGpu(in, jit, launch, backend == Backend::Auto, &tensorCores)) {
-      in.reportLaunch({jit.name(), {launch.grid[0], launch.grid[1], launch.grid[2]}, "gpu", 0, {}, {}});
+    if (runOnGpu(in, *runtime, jit, launch, choice == Backend::Auto, &tensorCores)) {
+      in.reportLaunch({jit.name(), {launch.grid[0], launch.grid[1], launch.grid[2]}, backend.name(), 0, {}, {}});
       if (!check) return;
       check->keepGpuAndRestore();
       check->corruptGpuResultForTest();

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/host/PyError.h"
+#include "core/base/FloorDivMod.h"
 
 namespace tilescope::host {
 
@@ -31,15 +32,8 @@ std::optional<Value> intOp(BinOp op, int64_t a, int64_t b, bool bothBool) {
     case BinOp::FloorDiv:
     case BinOp::Mod: {
       if (b == 0) throwError("ZeroDivisionError", "integer division or modulo by zero");
-      if (a == INT64_MIN && b == -1) {
-        if (op == BinOp::Mod) return Value::integer(0);
-        overflow(a, "//", b);
-      }
-      int64_t q = a / b, m = a % b;
-      if (m != 0 && ((m < 0) != (b < 0))) {
-        --q;
-        m += b;
-      }
+      if (op == BinOp::FloorDiv && a == INT64_MIN && b == -1) overflow(a, "//", b);
+      const auto [q, m] = util::floorDivMod<int64_t>(a, b);
       return Value::integer(op == BinOp::FloorDiv ? q : m);
     }
     case BinOp::Pow: {
@@ -82,24 +76,7 @@ std::optional<Value> floatOp(BinOp op, double a, double b) {
     case BinOp::FloorDiv:
     case BinOp::Mod: {
       if (b == 0.0) throwError("ZeroDivisionError", op == BinOp::Mod ? "float modulo" : "float floor division by zero");
-      // CPython's float_divmod.
-      double mod = std::fmod(a, b);
-      double div = (a - mod) / b;
-      if (mod != 0.0) {
-        if ((b < 0) != (mod < 0)) {
-          mod += b;
-          div -= 1.0;
-        }
-      } else {
-        mod = std::copysign(0.0, b);
-      }
-      double floordiv;
-      if (div != 0.0) {
-        floordiv = std::floor(div);
-        if (div - floordiv > 0.5) floordiv += 1.0;
-      } else {
-        floordiv = std::copysign(0.0, a / b);
-      }
+      const auto [floordiv, mod] = util::floorDivMod<double>(a, b);
       return Value::real(op == BinOp::Mod ? mod : floordiv);
     }
     case BinOp::Pow:

@@ -7,8 +7,8 @@
 #include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/Containers.h"
 #include "core/host/DeviceMemory.h"
+#include "core/host/ExecutionBackend.h"
 #include "core/host/Function.h"
-#include "core/host/GpuMatmul.h"
 #include "core/host/Interpreter.h"
 #include "core/host/PyError.h"
 #include "core/host/TorchConvert.h"
@@ -168,13 +168,13 @@ public:
     const int shared = sharedArg ? static_cast<int>(in.toIndex(*sharedArg, "shared_mem")) : 0;
     const ValueList values = in.toList(*argsArg);
 
-    if (!gpuBackendActive(in) || !gpu::GpuRuntime::instance().available())
+    gpu::GpuRuntime* runtime = backendOf(in).gpuRuntime();
+    if (!runtime)
       throw PyError("RuntimeError",
                     "cupy.RawKernel '" + name_ + "' is CUDA C++ and runs only on the GPU backend; the simulator runs "
                     "@triton.jit kernels. " +
-                        (gpu::GpuRuntime::instance().available()
-                             ? std::string("Choose the GPU backend (tilescope-cli run --backend gpu, or the toolbar's backend menu).")
-                             : "This machine has no usable GPU: " + gpu::GpuRuntime::instance().unavailableReason()));
+                        (gpuUsable() ? std::string("Choose the GPU backend (tilescope-cli run --backend gpu, or the toolbar's backend menu).")
+                                     : "This machine has no usable GPU: " + gpuUnusableReason()));
     if (!signatureParsed_) {  // once per kernel object: the code never changes
       params_ = parseRawKernelSignature(code_, name_, &signatureError_);
       signatureParsed_ = true;
@@ -191,9 +191,9 @@ public:
     std::vector<std::vector<unsigned char>> bytes;
     std::vector<std::shared_ptr<Storage>> written;
     try {
-      const auto module = gpu::GpuRuntime::instance().compileRaw(code_, name_, options_);
+      const auto module = runtime->compileRaw(code_, name_, options_);
       for (size_t i = 0; i < values.size(); ++i) bytes.push_back(argumentBytes(in, (*params)[i], values[i], i, written));
-      gpu::GpuRuntime::instance().launchRaw(*module, grid.data(), block.data(), shared, bytes);
+      runtime->launchRaw(*module, grid.data(), block.data(), shared, bytes);
     } catch (const gpu::GpuError& e) {
       throw PyError("RuntimeError", e.what());
     }
@@ -274,7 +274,7 @@ Value cupyModule(Interpreter&) {
       });
   // True when RawKernels can run: the GPU backend is in use and has a device.
   m->attrs["is_available"] = makeBuiltin("cupy.is_available", "", [](Interpreter& in, ValueList&) {
-    return Value::boolean(gpuBackendActive(in) && gpu::GpuRuntime::instance().available());
+    return Value::boolean(resolvesToGpu(in.launchSettings().backend));
   });
   return Value(m);
 }

@@ -1,17 +1,19 @@
 #pragma once
-// Binding a call's arguments to parameters exactly like Python does (positional, keyword, defaults,
-// *args, **kwargs, keyword-only), with Python's error messages. Used for user functions, for the
-// builtins and torch/triton functions, and for kernel launches.
+// A host function's parameters with their default values, and the binding of a call's arguments to
+// them. The rule (positional, keyword, defaults, *args, **kwargs, keyword-only) and its messages are
+// util::ArgumentBinding's, shared with the kernel checker. Used for user functions, for the builtins
+// and torch/triton functions, and for kernel launches.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/host/Value.h"
+#include "core/base/ArgumentBinding.h"
 
 namespace tilescope::host {
 
 struct ParamSpec {
-  enum class Kind : uint8_t { Normal, VarPositional, KeywordOnly, VarKeyword };
+  using Kind = util::ParameterKind;
   std::string name;
   Kind kind = Kind::Normal;
   std::optional<Value> defaultValue;
@@ -20,8 +22,7 @@ struct ParamSpec {
 class Signature {
 public:
   Signature() = default;
-  Signature(std::string functionName, std::vector<ParamSpec> params)
-      : name_(std::move(functionName)), params_(std::move(params)) {}
+  Signature(std::string functionName, std::vector<ParamSpec> params);
   // From a compact spec: "input, dim=None, *args, keepdim=False, **kw" ("*" alone starts keyword-only
   // parameters). Defaults may be None, True, False, ints, floats and 'strings'.
   static Signature parse(std::string functionName, const std::string& spec);
@@ -37,6 +38,7 @@ public:
 private:
   std::string name_;
   std::vector<ParamSpec> params_;
+  std::vector<util::ParameterInfo> shape_;  // params_ without the values, for the binder
 };
 
 }  // namespace tilescope::host

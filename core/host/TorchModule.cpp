@@ -5,6 +5,7 @@
 #include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/Builtins.h"
 #include "core/host/Containers.h"
+#include "core/host/ExecutionBackend.h"
 #include "core/host/Function.h"
 #include "core/host/GpuMatmul.h"
 #include "core/host/Interpreter.h"
@@ -369,15 +370,7 @@ Value cudaModule(Interpreter&) {
   // Launches are synchronous already; like torch's, the first call also initialises the GPU (the
   // context), so a timer started after it measures only what follows.
   m->attrs["synchronize"] = makeBuiltin("torch.cuda.synchronize", "device=None", [](Interpreter& in, ValueList&) {
-    const Backend backend = in.launchSettings().backend;
-    gpu::GpuRuntime& rt = gpu::GpuRuntime::instance();
-    if (backend == Backend::Gpu || (backend == Backend::Auto && rt.available())) {
-      try {
-        rt.synchronize("torch.cuda.synchronize()");
-      } catch (const gpu::GpuError& e) {
-        throw PyError("RuntimeError", e.what());
-      }
-    }
+    backendOf(in).synchronize("torch.cuda.synchronize()");
     return Value();
   });
   m->attrs["device_count"] = makeBuiltin("torch.cuda.device_count", "", [](Interpreter&, ValueList&) { return Value::integer(1); });

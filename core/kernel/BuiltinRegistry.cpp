@@ -72,68 +72,21 @@ void BuiltinRegistry::add(const std::string& name, const std::string& signature,
   BuiltinEntry e;
   e.name = name;
   e.handler = std::move(handler);
-  size_t pos = 0;
-  while (pos < signature.size()) {
-    size_t end = signature.find(',', pos);
-    if (end == std::string::npos) end = signature.size();
-    std::string item = signature.substr(pos, end - pos);
-    pos = end + 1;
-    while (!item.empty() && item.front() == ' ') item.erase(item.begin());
-    while (!item.empty() && item.back() == ' ') item.pop_back();
-    if (item.empty()) continue;
-    BuiltinParam p;
-    if (item.front() == '*') {
-      p.variadic = true;
-      item.erase(item.begin());
-    }
-    const size_t eq = item.find('=');
-    p.required = !p.variadic && eq == std::string::npos;
-    p.name = item.substr(0, eq);
-    e.params.push_back(std::move(p));
-  }
+  e.params = util::parseParameterList(signature);
   entries_[name] = std::move(e);
 }
 
 BoundArgs BuiltinRegistry::bind(ExprChecker& ec, const BuiltinEntry& entry, const CallArgs& args) {
+  const util::ArgumentBinding binding = bindCallArgs(ec.ctx(), entry.name, entry.params, args);
   BoundArgs bound(entry.name, args.range);
-  const std::vector<BuiltinParam>& params = entry.params;
-  size_t i = 0;
-  size_t positional = 0;  // parameters before *args (or all) take positional arguments
-  for (const BuiltinParam& p : params) {
-    if (p.variadic) {
-      for (; i < args.args.size(); ++i) bound.addRest(args.args[i], args.argRanges[i]);
-      break;
-    }
-    ++positional;
-    if (i < args.args.size()) {
-      bound.set(p.name, args.args[i], args.argRanges[i]);
-      ++i;
-    }
+  for (size_t i = 0; i < entry.params.size(); ++i) {
+    const util::ArgumentSource& source = binding.sources()[i];
+    if (source.from == util::ArgumentSource::From::Positional)
+      bound.set(entry.params[i].name, args.args[source.index], args.argRanges[source.index]);
+    else if (source.from == util::ArgumentSource::From::Keyword)
+      bound.set(entry.params[i].name, args.kwargs[source.index].second, args.kwargRanges[source.index]);
   }
-  if (i < args.args.size())
-    ec.error(args.argRanges[i], entry.name + "() takes " + std::to_string(positional) + " positional argument" +
-                                    (positional == 1 ? "" : "s") + " but " + std::to_string(args.args.size()) +
-                                    " were given");
-  for (size_t k = 0; k < args.kwargs.size(); ++k) {
-    const std::string& key = args.kwargs[k].first;
-    const BuiltinParam* match = nullptr;
-    for (const BuiltinParam& p : params)
-      if (!p.variadic && p.name == key) match = &p;
-    if (!match) {
-      std::vector<std::string> names;
-      for (const BuiltinParam& p : params)
-        if (!p.variadic) names.push_back(p.name);
-      std::string msg = entry.name + "() got an unexpected keyword argument '" + key + "'";
-      if (auto s = closestMatch(key, names)) msg += "; did you mean '" + *s + "'?";
-      ec.error(args.kwargRanges[k], msg);
-    }
-    if (bound.has(key)) ec.error(args.kwargRanges[k], entry.name + "() got multiple values for argument '" + key + "'");
-    bound.set(key, args.kwargs[k].second, args.kwargRanges[k]);
-  }
-  for (const BuiltinParam& p : params) {
-    if (p.required && !bound.has(p.name))
-      ec.error(args.range, entry.name + "() is missing the required argument '" + p.name + "'");
-  }
+  for (size_t j : binding.packedPositional()) bound.addRest(args.args[j], args.argRanges[j]);
   return bound;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // The table behind Builtins.h: each builtin (tl.*, tl.math.*, Python builtins allowed in kernels,
 // tensor methods) has a Python-style signature and a handler. Call arguments are bound to the
-// signature the way Python binds them (positional, keyword, defaults, *args) with Python-like
-// errors; the handler then type-checks and emits IR through the ExprChecker.
+// signature by Python's rule (util::ArgumentBinding, CPython's errors); the handler then
+// type-checks and emits IR through the ExprChecker.
 //
 // Handlers live in <Group>Builtins.cpp files, each registering its group.
 #include <functional>
@@ -14,12 +14,6 @@
 #include "core/kernel/ExprChecker.h"
 
 namespace tilescope::lang {
-
-struct BuiltinParam {
-  std::string name;
-  bool required = false;
-  bool variadic = false;  // *args: collects the remaining positional arguments
-};
 
 // Arguments bound to a builtin's signature.
 class BoundArgs {
@@ -57,7 +51,7 @@ using BuiltinHandler = std::function<Value(ExprChecker&, const BoundArgs&)>;
 
 struct BuiltinEntry {
   std::string name;  // canonical: "tl.load", "min", "tensor.to"
-  std::vector<BuiltinParam> params;
+  std::vector<util::ParameterInfo> params;
   BuiltinHandler handler;
 };
 
@@ -70,7 +64,8 @@ public:
   std::vector<std::string> tlNames() const;
 
   // Registration (during construction only). `signature` is Python-like:
-  // "pointer, mask=None, *, cache_modifier=''" - names; '=...' marks optional; '*name' variadic.
+  // "pointer, mask=None, *, cache_modifier=''" (util::parseParameterList): '=...' marks optional,
+  // '*name' collects the remaining positional arguments, '*' alone starts keyword-only ones.
   void add(const std::string& name, const std::string& signature, BuiltinHandler handler);
 
   // Binds call arguments to entry's parameters, reporting Python-style errors through ec.

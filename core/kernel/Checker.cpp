@@ -21,35 +21,24 @@ bool isConstexprParam(const Param& p) {
 
 namespace {
 
-std::string plural(size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
-
 // Binds the launch's arguments to the kernel's parameters and fills the checker's scope.
 void bindParameters(CheckContext& ctx, FunctionChecker& fc, const FunctionDef& def, const Specialization& spec) {
-  const std::string who = "kernel '" + def.name + "'";
   std::vector<const Param*> params;
   for (const Param& p : def.params.params) {
     if (p.kind == ParamKind::VarPositional || p.kind == ParamKind::VarKeyword)
-      ctx.error(p.range, who + " uses *args or **kwargs, which Triton kernels cannot have");
+      ctx.error(p.range, "kernel '" + def.name + "' uses *args or **kwargs, which Triton kernels cannot have");
     params.push_back(&p);
   }
-  if (spec.args.size() > params.size())
-    ctx.error(def.nameRange, who + " takes " + plural(params.size(), "argument") + " but " + std::to_string(spec.args.size()) +
-                                 " were given");
+  std::vector<std::string_view> keywords;
+  for (const auto& kw : spec.kwargs) keywords.emplace_back(kw.first);
+  const util::ArgumentBinding binding =
+      util::ArgumentBinding::bind(def.name, def.params.bindingShape(), spec.args.size(), keywords);
+  if (!binding.ok()) ctx.error(def.nameRange, bindingMessage(binding.error()));
   std::vector<std::optional<ArgSpec>> bound(params.size());
-  for (size_t i = 0; i < spec.args.size(); ++i) bound[i] = spec.args[i];
-  for (const auto& [name, arg] : spec.kwargs) {
-    size_t idx = params.size();
-    for (size_t i = 0; i < params.size(); ++i)
-      if (params[i]->name == name) idx = i;
-    if (idx == params.size()) {
-      std::vector<std::string> names;
-      for (const Param* p : params) names.push_back(p->name);
-      std::string msg = who + " got an unexpected keyword argument '" + name + "'";
-      if (auto s = closestMatch(name, names)) msg += "; did you mean '" + *s + "'?";
-      ctx.error(def.nameRange, msg);
-    }
-    if (bound[idx]) ctx.error(def.nameRange, who + " got multiple values for argument '" + name + "'");
-    bound[idx] = arg;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const util::ArgumentSource& source = binding.sources()[i];
+    if (source.from == util::ArgumentSource::From::Positional) bound[i] = spec.args[source.index];
+    if (source.from == util::ArgumentSource::From::Keyword) bound[i] = spec.kwargs[source.index].second;
   }
   for (size_t i = 0; i < params.size(); ++i) {
     const Param& p = *params[i];
@@ -58,15 +47,7 @@ void bindParameters(CheckContext& ctx, FunctionChecker& fc, const FunctionDef& d
     kp.name = p.name;
     kp.range = p.nameRange;
     Value v;
-    if (!bound[i]) {
-      if (!p.defaultValue) {
-        std::vector<std::string> missing;
-        for (size_t j = i; j < params.size(); ++j)
-          if (!bound[j] && !params[j]->defaultValue) missing.push_back("'" + params[j]->name + "'");
-        std::string list;
-        for (size_t j = 0; j < missing.size(); ++j) list += (j ? ", " : "") + missing[j];
-        ctx.error(def.nameRange, who + " is missing " + plural(missing.size(), "argument") + ": " + list);
-      }
+    if (!bound[i]) {  // the binder checked that it has a default
       v = fc.exprs().check(*p.defaultValue);
       if (!v.isConst()) ctx.error(p.defaultValue->range, "the default of '" + p.name + "' must be a constant");
       bound[i] = ArgSpec::constexprValue(v.constant);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/base/FloorDivMod.h"
+
 namespace tilescope::lang {
 
 namespace {
@@ -10,24 +12,6 @@ namespace {
 bool addOverflows(int64_t a, int64_t b, int64_t& out) { return __builtin_add_overflow(a, b, &out); }
 bool subOverflows(int64_t a, int64_t b, int64_t& out) { return __builtin_sub_overflow(a, b, &out); }
 bool mulOverflows(int64_t a, int64_t b, int64_t& out) { return __builtin_mul_overflow(a, b, &out); }
-
-// Python's floor division and modulo on ints.
-int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-int64_t floorMod(int64_t a, int64_t b) {
-  int64_t r = a % b;
-  if (r != 0 && ((r < 0) != (b < 0))) r += b;
-  return r;
-}
-
-double pyFmod(double a, double b) {
-  double r = std::fmod(a, b);
-  if (r != 0 && ((r < 0) != (b < 0))) r += b;
-  return r;
-}
 
 }  // namespace
 
@@ -163,8 +147,11 @@ std::optional<ConstValue> foldBinary(ConstOp op, const ConstValue& a, const Cons
           error = std::string(op == ConstOp::Mod ? "modulo" : "integer division") + " by zero in a constexpr expression";
           return std::nullopt;
         }
-        if (x == std::numeric_limits<int64_t>::min() && y == -1) return overflow();
-        return ConstValue::integer(op == ConstOp::FloorDiv ? floorDiv(x, y) : floorMod(x, y));
+        if (op == ConstOp::FloorDiv && x == std::numeric_limits<int64_t>::min() && y == -1) return overflow();
+        {
+          const auto [q, m] = util::floorDivMod<int64_t>(x, y);
+          return ConstValue::integer(op == ConstOp::FloorDiv ? q : m);
+        }
       case ConstOp::Pow: {
         if (y < 0) return ConstValue::floating(std::pow(static_cast<double>(x), static_cast<double>(y)));
         int64_t acc = 1;
@@ -188,13 +175,13 @@ std::optional<ConstValue> foldBinary(ConstOp op, const ConstValue& a, const Cons
         error = "float floor division by zero in a constexpr expression";
         return std::nullopt;
       }
-      return ConstValue::floating(std::floor(x / y));
+      return ConstValue::floating(util::floorDivMod<double>(x, y).quotient);
     case ConstOp::Mod:
       if (y == 0) {
         error = "float modulo by zero in a constexpr expression";
         return std::nullopt;
       }
-      return ConstValue::floating(pyFmod(x, y));
+      return ConstValue::floating(util::floorDivMod<double>(x, y).remainder);
     case ConstOp::Pow: return ConstValue::floating(std::pow(x, y));
     default: return unsupported(sym);
   }

@@ -735,6 +735,22 @@ ir::Shape ExprChecker::requireShape(const Value& v, SourceRange range, std::stri
 
 // ------------------------------------------------------------------------------------------ calls
 
+util::ArgumentBinding bindCallArgs(CheckContext& ctx, std::string_view name, const std::vector<util::ParameterInfo>& params,
+                                   const CallArgs& args) {
+  std::vector<std::string_view> keywords;
+  keywords.reserve(args.kwargs.size());
+  for (const auto& kw : args.kwargs) keywords.emplace_back(kw.first);
+  util::ArgumentBinding binding = util::ArgumentBinding::bind(name, params, args.args.size(), keywords);
+  if (!binding.ok()) {
+    const util::BindingError& e = binding.error();
+    SourceRange at = args.range;
+    if (e.at == util::BindingError::At::Positional && e.index < args.argRanges.size()) at = args.argRanges[e.index];
+    if (e.at == util::BindingError::At::Keyword && e.index < args.kwargRanges.size()) at = args.kwargRanges[e.index];
+    ctx.error(at, bindingMessage(e));
+  }
+  return binding;
+}
+
 CallArgs ExprChecker::evaluateArgs(const Call& call) {
   CallArgs out;
   out.range = call.range;

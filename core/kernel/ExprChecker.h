@@ -27,6 +27,11 @@ struct CallArgs {
   std::string calleeText;   // the callee as written, e.g. "tl.arange"
 };
 
+// Binds a call's arguments to `params` by Python's rule (util::ArgumentBinding). A binding error is
+// reported through ctx at the argument at fault (the call for a missing one), as `name()` would.
+util::ArgumentBinding bindCallArgs(CheckContext& ctx, std::string_view name, const std::vector<util::ParameterInfo>& params,
+                                   const CallArgs& args);
+
 class ExprChecker {
 public:
   ExprChecker(CheckContext& ctx, FunctionChecker& fn) : ctx_(ctx), fn_(fn) {}

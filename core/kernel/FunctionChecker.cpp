@@ -678,28 +678,14 @@ Value FunctionChecker::callHelper(const Value& fn, CallArgs& args) {
       exprs_.error(p.range, who + " uses *args or **kwargs, which tilescope does not support in jit functions");
     params.push_back(&p);
   }
-  size_t positional = 0;
-  for (const Param* p : params)
-    if (p->kind != ParamKind::KeywordOnly) ++positional;
-  if (args.args.size() > positional)
-    exprs_.error(args.argRanges[positional], who + " takes " + std::to_string(positional) + " argument" +
-                                                 (positional == 1 ? "" : "s") + " but " + std::to_string(args.args.size()) +
-                                                 " were given");
+  const util::ArgumentBinding binding = bindCallArgs(ctx_, def.name, def.params.bindingShape(), args);
   std::vector<std::optional<std::pair<Value, SourceRange>>> bound(params.size());
-  for (size_t i = 0; i < args.args.size(); ++i) bound[i] = std::make_pair(args.args[i], args.argRanges[i]);
-  for (size_t k = 0; k < args.kwargs.size(); ++k) {
-    const std::string& key = args.kwargs[k].first;
-    auto it = std::find_if(params.begin(), params.end(), [&](const Param* p) { return p->name == key; });
-    if (it == params.end() || (*it)->kind == ParamKind::PositionalOnly) {
-      std::vector<std::string> names;
-      for (const Param* p : params) names.push_back(p->name);
-      std::string msg = who + " got an unexpected keyword argument '" + key + "'";
-      if (auto sug = closestMatch(key, names)) msg += "; did you mean '" + *sug + "'?";
-      exprs_.error(args.kwargRanges[k], msg);
-    }
-    const size_t idx = static_cast<size_t>(it - params.begin());
-    if (bound[idx]) exprs_.error(args.kwargRanges[k], who + " got multiple values for argument '" + key + "'");
-    bound[idx] = std::make_pair(args.kwargs[k].second, args.kwargRanges[k]);
+  for (size_t i = 0; i < params.size(); ++i) {
+    const util::ArgumentSource& source = binding.sources()[i];
+    if (source.from == util::ArgumentSource::From::Positional)
+      bound[i] = std::make_pair(args.args[source.index], args.argRanges[source.index]);
+    if (source.from == util::ArgumentSource::From::Keyword)
+      bound[i] = std::make_pair(args.kwargs[source.index].second, args.kwargRanges[source.index]);
   }
   ctx_.callStack.push_back({def.name, args.range, &def});
   for (size_t i = 0; i < params.size(); ++i) {
@@ -709,13 +695,11 @@ Value FunctionChecker::callHelper(const Value& fn, CallArgs& args) {
     if (bound[i]) {
       v = bound[i]->first;
       r = bound[i]->second;
-    } else if (p.defaultValue) {
-      // Defaults are evaluated where the helper is defined: module-level names only.
+    } else {
+      // Defaults (the binder checked there is one) are evaluated where the helper is defined:
+      // module-level names only.
       v = helper.exprs().check(*p.defaultValue);
       if (!v.isConstTree()) exprs_.error(p.defaultValue->range, "the default of '" + p.name + "' must be a constant");
-    } else {
-      ctx_.callStack.pop_back();
-      exprs_.error(args.range, who + " is missing the argument '" + p.name + "'");
     }
     const bool constexprParam = isConstexprAnnotation(p.annotation.get());
     if (constexprParam && !v.isConstTree()) {

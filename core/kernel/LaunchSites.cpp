@@ -1,9 +1,12 @@
 #include "core/kernel/LaunchSites.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>
+
+#include "core/base/FloorDivMod.h"
 
 namespace tilescope::lang {
 
@@ -316,7 +319,10 @@ private:
         if (op == BinaryOp::Add) v = a + b;
         if (op == BinaryOp::Sub) v = a - b;
         if (op == BinaryOp::Mult) v = a * b;
-        if (op == BinaryOp::FloorDiv && b > 0 && a >= 0) v = a / b;
+        if ((op == BinaryOp::FloorDiv || op == BinaryOp::Mod) && b != 0 && !(a == INT64_MIN && b == -1)) {
+          const auto [q, m] = util::floorDivMod<int64_t>(a, b);
+          v = op == BinaryOp::FloorDiv ? q : m;
+        }
         if (op == BinaryOp::LShift && b >= 0 && b < 62) v = a << b;
       }
       return LaunchArg::integer(v);

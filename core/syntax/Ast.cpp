@@ -150,6 +150,13 @@ const Param* Parameters::find(std::string_view name) const {
   return nullptr;
 }
 
+std::vector<util::ParameterInfo> Parameters::bindingShape() const {
+  std::vector<util::ParameterInfo> out;
+  out.reserve(params.size());
+  for (const Param& p : params) out.push_back({p.name, p.kind, p.defaultValue != nullptr, {}});
+  return out;
+}
+
 const StringLiteral* docstringOf(const StmtList& body) {
   if (body.empty()) return nullptr;
   const auto* stmt = body.front()->as<ExprStmt>();

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/base/SourceFile.h"
+#include "core/base/ArgumentBinding.h"
 
 namespace tilescope::lang {
 
@@ -439,14 +440,9 @@ public:
   ExprPtr orelse;
 };
 
-// How a parameter may be passed.
-enum class ParamKind : uint8_t {
-  PositionalOnly,                    // before `/`
-  Normal,                            // positional or keyword
-  VarPositional,                     // `*args`
-  KeywordOnly,                       // after `*` or `*args`
-  VarKeyword,                        // `**kwargs`
-};
+// How a parameter may be passed (PositionalOnly, Normal, VarPositional, KeywordOnly, VarKeyword):
+// the argument binder's kinds, so a def's parameters bind by the one rule.
+using ParamKind = util::ParameterKind;
 std::string_view paramKindName(ParamKind k);
 
 // One parameter of a def or lambda: `BLOCK_SIZE: tl.constexpr = 128`.
@@ -464,6 +460,8 @@ struct Parameters {
   SourceRange range;                 // inside the parentheses (or between `lambda` and `:`)
   std::vector<Param> params;
   const Param* find(std::string_view name) const;  // nullptr if absent
+  // Names, kinds and whether each has a default: what util::ArgumentBinding binds a call to.
+  std::vector<util::ParameterInfo> bindingShape() const;
 };
 
 // `lambda meta: (triton.cdiv(n, meta['BLOCK']),)`

@@ -9,6 +9,7 @@
 #include "core/tensor/TensorConvert.h"
 #include "core/tensor/TensorError.h"
 #include "core/tensor/TensorFactory.h"
+#include "core/base/FloorDivMod.h"
 
 namespace tilescope::host {
 
@@ -100,54 +101,19 @@ C wrapMul(C a, C b) {
 
 [[noreturn]] void zeroDivision() { throw TensorError("ZeroDivisionError"); }
 
+// Python's // and % (util/FloorDivMod) as torch computes them: integer division by zero is an
+// error, and a zero float remainder keeps fmod's sign (the dividend's: torch's -4.0 % 2.0 is -0.0,
+// Python's 0.0).
 template <class C>
-C floorDiv(C a, C b) {
-  if constexpr (std::is_floating_point_v<C>) {
-    // Python's float floor division (the algorithm torch's div_floor_floating uses).
-    if (b == 0) return a / b;
-    const C mod = std::fmod(a, b);
-    C div = (a - mod) / b;
-    if (mod != 0 && (b < 0) != (mod < 0)) div -= C(1);
-    if (div == 0) return std::copysign(C(0), a / b);
-    C floored = std::floor(div);
-    if (div - floored > C(0.5)) floored += C(1);
-    return floored;
-  } else if constexpr (std::is_same_v<C, bool>) {
-    if (!b) zeroDivision();
-    return a;
-  } else {
-    if (b == 0) zeroDivision();
-    if constexpr (std::is_signed_v<C>) {
-      if (b == -1) return wrapSub<C>(0, a);  // avoids INT_MIN / -1
-      const C q = static_cast<C>(a / b);
-      const C r = static_cast<C>(a % b);
-      return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<C>(q - 1) : q;
-    } else {
-      return static_cast<C>(a / b);
-    }
+util::FloorDivMod<C> torchDivMod(C a, C b) {
+  if constexpr (!std::is_floating_point_v<C>) {
+    if (b == C(0)) zeroDivision();
   }
-}
-
-template <class C>
-C pyMod(C a, C b) {
+  util::FloorDivMod<C> r = util::floorDivMod<C>(a, b);
   if constexpr (std::is_floating_point_v<C>) {
-    C m = std::fmod(a, b);
-    if (m != 0 && (b < 0) != (m < 0)) m += b;
-    return m;
-  } else if constexpr (std::is_same_v<C, bool>) {
-    if (!b) zeroDivision();
-    return false;
-  } else {
-    if (b == 0) zeroDivision();
-    if constexpr (std::is_signed_v<C>) {
-      if (b == -1) return 0;
-      C m = static_cast<C>(a % b);
-      if (m != 0 && ((m < 0) != (b < 0))) m = static_cast<C>(m + b);
-      return m;
-    } else {
-      return static_cast<C>(a % b);
-    }
+    if (r.remainder == 0) r.remainder = std::fmod(a, b);
   }
+  return r;
 }
 
 template <class C>
@@ -251,8 +217,8 @@ void runBinary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b,
     case BinaryOp::Div:
       if constexpr (std::is_floating_point_v<C>) return binaryKernel<T, T, T>(out, a, b, [](C x, C y) { return x / y; });
       break;
-    case BinaryOp::FloorDiv: return binaryKernel<T, T, T>(out, a, b, [](C x, C y) { return floorDiv<C>(x, y); });
-    case BinaryOp::Mod: return binaryKernel<T, T, T>(out, a, b, [](C x, C y) { return pyMod<C>(x, y); });
+    case BinaryOp::FloorDiv: return binaryKernel<T, T, T>(out, a, b, [](C x, C y) { return torchDivMod<C>(x, y).quotient; });
+    case BinaryOp::Mod: return binaryKernel<T, T, T>(out, a, b, [](C x, C y) { return torchDivMod<C>(x, y).remainder; });
     case BinaryOp::Pow:
       if constexpr (std::is_floating_point_v<C>) {
         // torch's pow(tensor, scalar) kernel special-cases these exponents (a multiply is not powf).

@@ -7,6 +7,7 @@
 #include "core/gpu/runtime/GpuRuntime.h"
 #include "core/gpu/runtime/Nvrtc.h"
 #include "core/host/BenchmarkRunner.h"
+#include "core/host/ExecutionBackend.h"
 #include "core/host/Interpreter.h"
 #include "tests/host/InterpTestUtil.h"
 
@@ -179,6 +180,20 @@ TEST(HostTriton, HostCallErrorsCarryTheirTraceback) {
   EXPECT_EQ(r.errorValue, "bad value");
   EXPECT_NE(r.traceback.find("in boom\n    raise ValueError('bad ' + t)"), std::string::npos) << r.traceback;
   EXPECT_NE(r.traceback.find("in k\n"), std::string::npos) << r.traceback;
+}
+TEST(HostTriton, AutotuneOnAutoNamesTheBackendItResolvedTo) {
+  tilescope::host::HostExecutor ex;
+  ex.setBackend(tilescope::host::Backend::Auto);
+  const PyRun r = runPy(ex, std::string(kPrelude) +
+                                "@triton.autotune(configs=[triton.Config({'BS': 4}), triton.Config({'BS': 8})], key=['n'])\n"
+                                "@triton.jit\ndef k(x_ptr, n, BS: tl.constexpr):\n    offs = tl.program_id(0) * BS + tl.arange(0, BS)\n"
+                                "    tl.store(x_ptr + offs, offs, mask=offs < n)\n"
+                                "x = torch.zeros(8, dtype=torch.int32)\nk[lambda meta: (triton.cdiv(8, meta['BS']),)](x, 8)\n");
+  ASSERT_TRUE(r.ok) << r.errorValue;
+  EXPECT_EQ(r.out.find("autotune: the auto backend"), std::string::npos) << r.out;
+  if (!tilescope::host::resolvesToGpu(tilescope::host::Backend::Auto)) {
+    EXPECT_EQ(r.out.rfind("autotune: the simulator backend does not time configs", 0), 0u) << r.out;
+  }
 }
 TEST(HostTriton, AutotuneUsesFirstConfigAndSaysSoOnce) {
   EXPECT_EQ(pyOut(std::string(kPrelude) +

@@ -5,6 +5,7 @@
 
 using tilescope::testing::PyRun;
 using tilescope::testing::pyError;
+using tilescope::testing::pyOut;
 using tilescope::testing::runPy;
 
 TEST(InterpErrors, NameError) { EXPECT_EQ(pyError("print(foo)"), "NameError: name 'foo' is not defined"); }
@@ -45,6 +46,14 @@ TEST(InterpErrors, TooManyArguments) { EXPECT_EQ(pyError("def f(a): pass\nf(1, 2
 TEST(InterpErrors, TooManyWithDefaults) { EXPECT_EQ(pyError("def f(a, b=1): pass\nf(1, 2, 3)"), "TypeError: f() takes from 1 to 2 positional arguments but 3 were given"); }
 TEST(InterpErrors, UnexpectedKeyword) { EXPECT_EQ(pyError("def f(a): pass\nf(a=1, b=2)"), "TypeError: f() got an unexpected keyword argument 'b'"); }
 TEST(InterpErrors, MultipleValues) { EXPECT_EQ(pyError("def f(a): pass\nf(1, a=2)"), "TypeError: f() got multiple values for argument 'a'"); }
+TEST(InterpErrors, PositionalOnlyByKeyword) {
+  EXPECT_EQ(pyError("def f(a, /): pass\nf(a=1)"), "TypeError: f() got some positional-only arguments passed as keyword arguments: 'a'");
+  EXPECT_EQ(pyOut("def f(a, /, **kw): return a, kw\nprint(f(1, a=2))"), "(1, {'a': 2})\n") << "with **kwargs the name lands in kw";
+}
+TEST(InterpErrors, TooManyWithKeywordOnly) {
+  EXPECT_EQ(pyError("def f(a, *, b): pass\nf(1, 2, b=3)"),
+            "TypeError: f() takes 1 positional argument but 2 positional arguments (and 1 keyword-only argument) were given");
+}
 TEST(InterpErrors, MissingKeywordOnly) { EXPECT_EQ(pyError("def f(*, k): pass\nf()"), "TypeError: f() missing 1 required keyword-only argument: 'k'"); }
 TEST(InterpErrors, UnpackTooMany) { EXPECT_EQ(pyError("a, b = 1, 2, 3"), "ValueError: too many values to unpack (expected 2)"); }
 TEST(InterpErrors, UnpackTooFew) { EXPECT_EQ(pyError("a, b, c = [1, 2]"), "ValueError: not enough values to unpack (expected 3, got 2)"); }

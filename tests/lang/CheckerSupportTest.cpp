@@ -43,6 +43,9 @@ TEST(CheckerConstValue, ArithmeticFollowsPython) {
       {ConstOp::Mod, F(-7.5), F(2.0), F(0.5)},  {ConstOp::FloorDiv, F(7.5), I(2), F(3.0)}, {ConstOp::Add, B(true), B(true), I(2)},
       {ConstOp::BitAnd, B(true), B(false), B(false)}, {ConstOp::BitOr, I(12), I(3), I(15)}, {ConstOp::LShift, I(1), I(10), I(1024)},
       {ConstOp::RShift, I(-8), I(1), I(-4)},    {ConstOp::Mul, I(3), F(0.5), F(1.5)},
+      // CPython's float floor division, not floor(a / b) (which gives 10.0 here).
+      {ConstOp::FloorDiv, F(1.0), F(0.1), F(9.0)}, {ConstOp::Mod, F(1.0), F(0.1), F(0.09999999999999995)},
+      {ConstOp::Mod, I(INT64_MIN), I(-1), I(0)},
   };
   for (const Case& c : cases) {
     const ConstValue got = fold(c.op, c.a, c.b);

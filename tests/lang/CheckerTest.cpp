@@ -436,13 +436,13 @@ TEST(Checker, LaunchArgumentsBindLikeAPythonCall) {
     return r.ok() ? std::string("ok") : r.diagnostics.items()[0].headline();
   };
   EXPECT_EQ(run({P(DType::FP32), S()}, {{"BLOCK", C(16)}}), "ok");
-  EXPECT_EQ(run({P(DType::FP32), S(), C(16), C(4), C(5)}), "k.py:5:5: error: kernel 'k' takes 4 arguments but 5 were given");
-  EXPECT_EQ(run({P(DType::FP32)}), "k.py:5:5: error: kernel 'k' is missing 2 arguments: 'n', 'BLOCK'");
+  EXPECT_EQ(run({P(DType::FP32), S(), C(16), C(4), C(5)}), "k.py:5:5: error: k() takes from 3 to 4 positional arguments but 5 were given");
+  EXPECT_EQ(run({P(DType::FP32)}), "k.py:5:5: error: k() missing 2 required positional arguments: 'n' and 'BLOCK'");
   EXPECT_EQ(run({P(DType::FP32), S()}, {{"BLOK", C(16)}}),
-            "k.py:5:5: error: kernel 'k' got an unexpected keyword argument 'BLOK'; did you mean 'BLOCK'?");
+            "k.py:5:5: error: k() got an unexpected keyword argument 'BLOK'; did you mean 'BLOCK'?");
   EXPECT_EQ(run({P(DType::FP32), S(), S()}),
             "k.py:5:17: error: 'BLOCK' is tl.constexpr, but the launch passes a runtime i32; pass a Python constant for it");
-  EXPECT_EQ(run({P(DType::FP32), S(), C(16)}, {{"n", S()}}), "k.py:5:5: error: kernel 'k' got multiple values for argument 'n'");
+  EXPECT_EQ(run({P(DType::FP32), S(), C(16)}, {{"n", S()}}), "k.py:5:5: error: k() got multiple values for argument 'n'");
   CheckResult missing = checkKernel(*program, "kk", Specialization{});
   EXPECT_EQ(missing.diagnostics.items()[0].message, "no @triton.jit function named 'kk'; did you mean 'k'?");
 }
