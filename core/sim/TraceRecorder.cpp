@@ -93,6 +93,45 @@ void TraceRecorder::add(ProgramTrace* program, TraceEvent event) {
   program->events.push_back(std::move(event));
 }
 
+void TraceRecorder::addCompute(ProgramTrace* program, ComputeEvent event) {
+  if (!program || program->truncated) return;
+  auto limit = [](TileRef& t) {
+    if (t && t->numel() > kMaxComputeTileElements) t.reset();
+  };
+  auto stepOf = [&](uint32_t location, bool dot) {
+    int64_t step = 0;
+    for (const ComputeEvent& e : program->compute)
+      if (e.index() == (dot ? 0u : 1u) && std::visit([](const auto& x) { return x.location; }, e) == location) ++step;
+    return step;
+  };
+  if (auto* d = std::get_if<DotEvent>(&event)) {
+    for (TileRef* t : {&d->a, &d->b, &d->acc, &d->result}) limit(*t);
+    d->eventIndex = static_cast<uint32_t>(program->events.size());
+    d->step = stepOf(d->location, true);
+  } else {
+    auto& r = std::get<ReduceEvent>(event);
+    limit(r.input);
+    limit(r.result);
+    r.eventIndex = static_cast<uint32_t>(program->events.size());
+    r.step = stepOf(r.location, false);
+  }
+  const size_t size = approximateBytes(event);
+  const size_t share = options_.maxTraceBytes / kComputeShareOfCap;
+  // Counted in the launch's total too, so the whole trace stays under maxTraceBytes.
+  if (computeBytes_.fetch_add(size, std::memory_order_relaxed) + size > share) {
+    computeBytes_.fetch_sub(size, std::memory_order_relaxed);
+    computeDropped_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  if (bytes_.fetch_add(size, std::memory_order_relaxed) + size > options_.maxTraceBytes) {
+    bytes_.fetch_sub(size, std::memory_order_relaxed);
+    computeBytes_.fetch_sub(size, std::memory_order_relaxed);
+    computeDropped_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  program->compute.push_back(std::move(event));
+}
+
 std::shared_ptr<LaunchTrace> TraceRecorder::finish(int64_t programsRun, int64_t lastProgram) {
   LaunchTrace& t = *trace_;
   // Assemble in linear order; nothing after the first truncated program is kept, as if the
@@ -110,6 +149,7 @@ std::shared_ptr<LaunchTrace> TraceRecorder::finish(int64_t programsRun, int64_t 
     t.programs.push_back(std::move(*slot));
   }
   slots_.clear();
+  t.computeDropped = computeDropped_.load();
   // What the programs that ran and were not traced missed out on.
   int64_t skippedByFilter = 0, skippedByLimit = 0;
   for (int64_t id = 0; id < programsRun; ++id) {
@@ -141,6 +181,8 @@ std::shared_ptr<LaunchTrace> TraceRecorder::finish(int64_t programsRun, int64_t 
     }
   if (t.totalPrograms > programsRun)
     p += "; " + std::to_string(t.totalPrograms - programsRun) + " programs did not run (the launch stopped early)";
+  if (t.computeDropped)
+    p += "; " + std::to_string(t.computeDropped) + " dot/reduction events were not recorded (their quarter of maxTraceBytes was used up)";
   t.policy = std::move(p);
   return trace_;
 }
