@@ -12,12 +12,13 @@ namespace tilescope::viz {
 namespace {
 
 constexpr double kMargin = 12;
-constexpr double kSide = 304;  // pixels for the longest side of each tile
+constexpr double kSide = 288;  // pixels for the longest side of each tile
 const Color kNote{80, 80, 80, 255};
 
 // One operand: its heat map, or a line saying why it is missing. Returns the box it used.
-HeatMapBox operand(Scene& s, const sim::TileRef& tile, double x, double y, double cell, const std::string& caption) {
-  if (tile) return drawHeatMap(s, *tile, x, y, cell, caption);
+HeatMapBox operand(Scene& s, const sim::TileRef& tile, double x, double y, double cell, const std::string& caption,
+                   const std::pair<double, double>* range = nullptr) {
+  if (tile) return drawHeatMap(s, *tile, x, y, cell, caption, {}, range);
   s.add(SceneText{x, y - 6, caption, 12, {}, TextAlign::Left, true});
   s.add(SceneText{x, y + 14, "not recorded: more than " + std::to_string(sim::kMaxComputeTileElements) + " elements", 11, palette::kConflict});
   HeatMapBox box;
@@ -73,9 +74,16 @@ Scene dotScene(const sim::LaunchTrace& trace, const Pid& pid, size_t dotIndex, s
   double right = std::max(a.x + a.width(), b.x + b.width());
   double bottom = y;
   if (acc) {
-    const HeatMapBox in = operand(s, acc->before, kMargin, y, cell, accName + " before  " + tileShapeText(dtypeOf(acc->before, resultType), d.resultShape));
+    // Before and after on one colour scale, so the step's growth shows.
+    std::pair<double, double> scale{0, 0};
+    if (acc->before && acc->after) {
+      const auto b = finiteRange(*acc->before), a = finiteRange(*acc->after);
+      scale = {std::min(b.first, a.first), std::max(b.second, a.second)};
+    }
+    const auto* shared = acc->before && acc->after ? &scale : nullptr;
+    const HeatMapBox in = operand(s, acc->before, kMargin, y, cell, accName + " before  " + tileShapeText(dtypeOf(acc->before, resultType), d.resultShape), shared);
     s.add(SceneText{bx - 22, y + in.height() / 2 + 6, "\u2192", 18, {}, TextAlign::Center, true});
-    const HeatMapBox out = operand(s, acc->after, bx, y, cell, accName + " after  " + tileShapeText(dtypeOf(acc->after, resultType), d.resultShape));
+    const HeatMapBox out = operand(s, acc->after, bx, y, cell, accName + " after  " + tileShapeText(dtypeOf(acc->after, resultType), d.resultShape), shared);
     right = std::max(right, out.x + out.width());
     bottom = y + std::max(in.height(), out.height());
   } else {

@@ -71,13 +71,22 @@ Scene reduceScene(const sim::LaunchTrace& trace, const Pid& pid, size_t reduceIn
   const int64_t rank = static_cast<int64_t>(r.inputShape.size());
   const bool alongColumns = r.axis < 0 || rank <= 1 || (rank == 2 && r.axis == 1);  // arrow left to right
   const bool alongRows = rank == 2 && r.axis == 0;                                   // arrow top to bottom
-  const double cell = heatMapCell(r.inputShape, kSide);
+  const double cell = heatMapCell(r.inputShape, kSide, 36);  // small tiles (a softmax row) drawn large
   const double x0 = kMargin + (alongRows ? 28 : 0);
   const double y0 = kMargin + 100;
   const std::set<int64_t> framed(winners.begin(), winners.end());
-  const HeatMapBox in = drawHeatMap(s, *r.input, x0, y0, cell, "input  " + tileShapeText(r.input->dtype(), r.inputShape), framed);
+  // A max/min/sum keeps the input's units: input and result share one colour scale (widened to the
+  // result for a sum); argmax/argmin results are indices, on a scale of their own.
+  const bool indices = r.kind == sim::ReduceKind::ArgMax || r.kind == sim::ReduceKind::ArgMin;
+  std::pair<double, double> scale = finiteRange(*r.input);
+  if (!indices) {
+    const auto own = finiteRange(*r.result);
+    scale = {std::min(scale.first, own.first), std::max(scale.second, own.second)};
+  }
+  const HeatMapBox in = drawHeatMap(s, *r.input, x0, y0, cell, "input  " + tileShapeText(r.input->dtype(), r.inputShape), framed, &scale);
   const std::string axisLabel = r.axis < 0 ? "all elements" : "axis " + std::to_string(r.axis) + " (reduced)";
   double right = in.x + in.width(), bottom = in.y + in.height();
+  const std::pair<double, double>* resultRange = indices ? nullptr : &scale;
   const std::string resultCaption = "result  " + tileShapeText(r.result->dtype(), r.resultShape);
   if (alongColumns) {
     // Arrow over the input's width, pointing at the result.
@@ -87,7 +96,7 @@ Scene reduceScene(const sim::LaunchTrace& trace, const Pid& pid, size_t reduceIn
     const double rx = in.x + in.width() + kGap;
     const bool perRow = r.axis >= 0 && rank == 2;
     const sim::Tile column = reshaped(*r.result, perRow ? ir::Shape{r.result->numel(), 1} : ir::Shape{1, 1});
-    const HeatMapBox out = drawHeatMap(s, column, rx, in.y, in.cell, "");
+    const HeatMapBox out = drawHeatMap(s, column, rx, in.y, in.cell, "", {}, resultRange);
     s.add(SceneText{rx, in.y - 22, resultCaption, 12, {}, TextAlign::Left, true});
     right = out.x + out.width() + 8;
     bottom = std::max(bottom, ay + 20);
@@ -97,12 +106,12 @@ Scene reduceScene(const sim::LaunchTrace& trace, const Pid& pid, size_t reduceIn
     s.add(SceneText{in.x, in.y + in.height() + 14, axisLabel, 11, kArrow, TextAlign::Left, true});
     const double ry = in.y + in.height() + kGap + 8;
     const sim::Tile row = reshaped(*r.result, ir::Shape{1, r.result->numel()});
-    const HeatMapBox out = drawHeatMap(s, row, in.x, ry, in.cell, resultCaption);
+    const HeatMapBox out = drawHeatMap(s, row, in.x, ry, in.cell, resultCaption, {}, resultRange);
     bottom = out.y + out.height();
   } else {
     s.add(SceneText{in.x, in.y + in.height() + 16, axisLabel, 11, kArrow, TextAlign::Left, true});
     const double ry = in.y + in.height() + kGap + 16;
-    const HeatMapBox out = drawHeatMap(s, *r.result, in.x, ry, heatMapCell(r.resultShape, kSide), resultCaption);
+    const HeatMapBox out = drawHeatMap(s, *r.result, in.x, ry, heatMapCell(r.resultShape, kSide), resultCaption, {}, resultRange);
     right = std::max(right, out.x + out.width());
     bottom = out.y + out.height();
   }

@@ -8,19 +8,33 @@
 
 namespace tilescope::viz {
 
-double heatMapCell(const ir::Shape& shape, double side) {
+double heatMapCell(const ir::Shape& shape, double side, double maxCell) {
   const auto [rows, cols] = view2d(shape);
-  return std::clamp(std::floor(side / static_cast<double>(std::max<int64_t>({rows, cols, 1}))), 3.0, 26.0);
+  return std::clamp(std::floor(side / static_cast<double>(std::max<int64_t>({rows, cols, 1}))), 3.0, std::max(3.0, maxCell));
 }
 
 std::string tileShapeText(ir::DType dtype, const ir::Shape& shape) {
+  if (shape.empty()) return std::string(ir::dtypeName(dtype)) + " scalar";
   std::string s = std::string(ir::dtypeName(dtype)) + " [";
   for (size_t d = 0; d < shape.size(); ++d) s += (d ? ", " : "") + std::to_string(shape[d]);
   return s + "]";
 }
 
+std::pair<double, double> finiteRange(const sim::Tile& tile) {
+  double lo = 0, hi = 0;
+  bool first = true;
+  for (int64_t i = 0; i < tile.numel(); ++i) {
+    const double v = tile.asDouble(i);
+    if (!std::isfinite(v)) continue;
+    lo = first ? v : std::min(lo, v);
+    hi = first ? v : std::max(hi, v);
+    first = false;
+  }
+  return {lo, hi};
+}
+
 HeatMapBox drawHeatMap(Scene& scene, const sim::Tile& tile, double x, double y, double cell, const std::string& caption,
-                       const std::set<int64_t>& outlined) {
+                       const std::set<int64_t>& outlined, const std::pair<double, double>* range) {
   const auto [rows, cols] = view2d(tile.shape());
   HeatMapBox box;
   box.x = x;
@@ -32,15 +46,7 @@ HeatMapBox drawHeatMap(Scene& scene, const sim::Tile& tile, double x, double y, 
   std::string text = caption;
   if (cells < tile.numel()) text += "  (first " + std::to_string(box.rows) + " rows)";
   scene.add(SceneText{x, y - 6, text, 12, {}, TextAlign::Left, true});
-  double lo = 0, hi = 0;
-  bool first = true;
-  for (int64_t i = 0; i < cells; ++i) {
-    const double v = tile.asDouble(i);
-    if (!std::isfinite(v)) continue;
-    lo = first ? v : std::min(lo, v);
-    hi = first ? v : std::max(hi, v);
-    first = false;
-  }
+  const auto [lo, hi] = range ? *range : finiteRange(tile);
   const bool isFloat = tile.hasFloatStorage();
   for (int64_t i = 0; i < cells; ++i) {
     const double v = tile.asDouble(i);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "core/sim/Tile.h"
 #include "core/viz/Scene.h"
@@ -20,15 +21,19 @@ struct HeatMapBox {
 
 inline constexpr int64_t kMaxHeatMapCells = 4096;  // larger tiles show their first rows
 
-// The cell size that fits a tile of this shape into `side` pixels (3 to 26 pixels a cell).
-double heatMapCell(const ir::Shape& shape, double side);
+// The cell size that fits a tile of this shape into `side` pixels (3 to `maxCell` pixels a cell).
+double heatMapCell(const ir::Shape& shape, double side, double maxCell = 26);
+
+// The smallest and largest finite values of a tile ({0, 0} when there is none).
+std::pair<double, double> finiteRange(const sim::Tile& tile);
 
 // Draws `tile` with its top left at (x, y); cells listed in `outlined` (flat indices) get a thick
-// highlight frame. `caption` goes above the map.
+// highlight frame. `caption` goes above the map. Colours span `range` when given (so a max's result
+// gets its input's colour), else the tile's own finite range.
 HeatMapBox drawHeatMap(Scene& scene, const sim::Tile& tile, double x, double y, double cell, const std::string& caption,
-                       const std::set<int64_t>& outlined = {});
+                       const std::set<int64_t>& outlined = {}, const std::pair<double, double>* range = nullptr);
 
-// "fp32 [16, 16]"
+// "fp32 [16, 16]", "fp32 scalar"
 std::string tileShapeText(ir::DType dtype, const ir::Shape& shape);
 
 }  // namespace tilescope::viz

@@ -5,6 +5,7 @@
 
 #include "core/viz/ComputeOps.h"
 #include "core/viz/DotScene.h"
+#include "core/viz/Palette.h"
 #include "core/viz/SvgWriter.h"
 #include "tests/viz/ComputeSeedTraces.h"
 
@@ -137,6 +138,25 @@ TEST_F(SeedDot, SceneLabelsTheStepAndDrawsAllFourTiles) {
   size_t cells = 0;
   for (const SceneItem& i : s.items()) cells += std::holds_alternative<SceneRect>(i);
   EXPECT_EQ(cells, 4u * 256u);
+  // acc before and after share one colour scale: before's smallest value is the scale's bottom,
+  // after's largest its top, and before's largest (smaller than after's) is not at the top.
+  std::vector<SceneRect> all;
+  for (const SceneItem& i : s.items())
+    if (const auto* r = std::get_if<SceneRect>(&i)) all.push_back(*r);
+  const sim::ProgramTrace* p = trace().findProgram({0, 1, 0});
+  const auto acc = dotAccumulator(*p, std::get<sim::DotEvent>(p->compute[ops[1].index]));
+  ASSERT_TRUE(acc && acc->before && acc->after);
+  auto extreme = [](const sim::Tile& t, bool largest) {
+    int64_t best = 0;
+    for (int64_t i = 1; i < t.numel(); ++i)
+      if (largest ? t.asDouble(i) > t.asDouble(best) : t.asDouble(i) < t.asDouble(best)) best = i;
+    return static_cast<size_t>(best);
+  };
+  EXPECT_EQ(all[512 + extreme(*acc->before, false)].fill, palette::ramp(0.15));
+  EXPECT_EQ(all[768 + extreme(*acc->after, true)].fill, palette::ramp(1.0));
+  EXPECT_LT(acc->before->asDouble(static_cast<int64_t>(extreme(*acc->before, true))),
+            acc->after->asDouble(static_cast<int64_t>(extreme(*acc->after, true))));
+  EXPECT_NE(all[512 + extreme(*acc->before, true)].fill, palette::ramp(1.0));
   // The top-left A cell of program (0, 1) at K step 2 is a[0, 16] = 16 % 7 = 2, drawn as its number.
   EXPECT_TRUE(has("2."));
   EXPECT_NE(SvgWriter::write(s).find("K step 2 of 3"), std::string::npos);

@@ -78,11 +78,18 @@ TEST(SeedReduce, SoftmaxMaxIsTheRowMaxOfItsInputTile) {
   EXPECT_TRUE(has(s, "softmax_kernel  pid (1, 0, 0)  tl.max axis 0, line " + std::to_string(ops[0].line)));
   EXPECT_TRUE(has(s, "tl.max over all 8 elements: one result"));
   EXPECT_TRUE(has(s, "input  fp32 [8]"));
-  EXPECT_TRUE(has(s, "result  fp32 []"));
+  EXPECT_TRUE(has(s, "result  fp32 scalar"));
   EXPECT_TRUE(has(s, "-inf"));
   EXPECT_TRUE(has(s, "9."));
   const auto framed = framedCells(s);
   ASSERT_EQ(framed.size(), 1u);
+  // Input and result share one colour scale: the result 9 has the colour of the input's 9.
+  std::vector<SceneRect> cells;
+  for (const SceneItem& i : s.items())
+    if (const auto* r = std::get_if<SceneRect>(&i); r && r->stroke != palette::kHighlight) cells.push_back(*r);
+  ASSERT_EQ(cells.size(), 9u);  // 8 input lanes, 1 result
+  EXPECT_EQ(cells[8].fill, cells[1].fill);
+  EXPECT_NE(cells[8].fill, cells[0].fill);
   // The sum is the program's second reduction, with no winner to frame.
   const Scene sum = reduceScene(t, {1, 0, 0}, 1, &error);
   EXPECT_TRUE(has(sum, "softmax_kernel  pid (1, 0, 0)  tl.sum axis 0, line " + std::to_string(ops[1].line)));
@@ -134,7 +141,7 @@ TEST(Reduce, ArgmaxReturnsTheIndexOfTheFirstMaximum) {
   std::string error;
   const Scene s = reduceScene(traces[0], {0, 0, 0}, 0, &error);
   EXPECT_TRUE(has(s, "framed: the element each result points at (ties: the first index)"));
-  EXPECT_TRUE(has(s, "result  i32 []"));
+  EXPECT_TRUE(has(s, "result  i32 scalar"));
   const auto framed = framedCells(s);
   ASSERT_EQ(framed.size(), 1u);
   // Frames sit on cell 1 of the input's single row: one cell width right of cell 0 (drawn first).
