@@ -98,22 +98,21 @@ void TraceRecorder::addCompute(ProgramTrace* program, ComputeEvent event) {
   auto limit = [](TileRef& t) {
     if (t && t->numel() > kMaxComputeTileElements) t.reset();
   };
-  auto stepOf = [&](uint32_t location, bool dot) {
-    int64_t step = 0;
-    for (const ComputeEvent& e : program->compute)
-      if (e.index() == (dot ? 0u : 1u) && std::visit([](const auto& x) { return x.location; }, e) == location) ++step;
-    return step;
-  };
+  // Steps are numbered in finish(), in one pass per program.
   if (auto* d = std::get_if<DotEvent>(&event)) {
     for (TileRef* t : {&d->a, &d->b, &d->acc, &d->result}) limit(*t);
     d->eventIndex = static_cast<uint32_t>(program->events.size());
-    d->step = stepOf(d->location, true);
   } else {
     auto& r = std::get<ReduceEvent>(event);
     limit(r.input);
     limit(r.result);
     r.eventIndex = static_cast<uint32_t>(program->events.size());
-    r.step = stepOf(r.location, false);
+  }
+  // Once one event was dropped, every later one is too: a program's recorded dots and reductions
+  // are then a prefix of what it computed, so their step numbers stay right.
+  if (computeFull_.load(std::memory_order_relaxed)) {
+    computeDropped_.fetch_add(1, std::memory_order_relaxed);
+    return;
   }
   const size_t size = approximateBytes(event);
   const size_t share = options_.maxTraceBytes / kComputeShareOfCap;
@@ -121,12 +120,14 @@ void TraceRecorder::addCompute(ProgramTrace* program, ComputeEvent event) {
   if (computeBytes_.fetch_add(size, std::memory_order_relaxed) + size > share) {
     computeBytes_.fetch_sub(size, std::memory_order_relaxed);
     computeDropped_.fetch_add(1, std::memory_order_relaxed);
+    computeFull_ = true;
     return;
   }
   if (bytes_.fetch_add(size, std::memory_order_relaxed) + size > options_.maxTraceBytes) {
     bytes_.fetch_sub(size, std::memory_order_relaxed);
     computeBytes_.fetch_sub(size, std::memory_order_relaxed);
     computeDropped_.fetch_add(1, std::memory_order_relaxed);
+    computeFull_ = true;
     return;
   }
   program->compute.push_back(std::move(event));
@@ -146,6 +147,10 @@ std::shared_ptr<LaunchTrace> TraceRecorder::finish(int64_t programsRun, int64_t 
       continue;
     }
     cut = slot->truncated;
+    // Each dot/reduction's step: how often the same operation ran in this program before it.
+    std::unordered_map<uint64_t, int64_t> runs;  // (kind, location) -> executions so far
+    for (ComputeEvent& e : slot->compute)
+      std::visit([&](auto& x) { x.step = runs[(uint64_t{e.index()} << 32) | x.location]++; }, e);
     t.programs.push_back(std::move(*slot));
   }
   slots_.clear();

@@ -42,9 +42,9 @@ public:
   uint32_t location(const lang::SourceRange& range);
   // Adds an event to a program's record, enforcing the byte cap. Thread-safe across programs.
   void add(ProgramTrace* program, TraceEvent event);
-  // Adds a dot or reduction to a program's record, numbering its step (earlier executions of the
-  // same operation in the program) and dropping tiles above kMaxComputeTileElements. Thread-safe
-  // across programs.
+  // Adds a dot or reduction to a program's record, dropping tiles above kMaxComputeTileElements
+  // (finish() numbers the steps: earlier executions of the same operation in the program).
+  // Thread-safe across programs.
   void addCompute(ProgramTrace* program, ComputeEvent event);
 
   // Finishes the trace: `programsRun` programs were started; programs after `lastProgram` (the
@@ -63,6 +63,7 @@ private:
   std::atomic<bool> full_{false};
   std::atomic<size_t> computeBytes_{0};
   std::atomic<int64_t> computeDropped_{0};
+  std::atomic<bool> computeFull_{false};
   std::mutex locationMutex_;
   std::map<std::tuple<const lang::SourceFile*, uint32_t, uint32_t>, uint32_t> locations_;
 };

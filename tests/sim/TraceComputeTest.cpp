@@ -145,6 +145,11 @@ TEST(TraceComputeTest, ComputeEventsUseAtMostAQuarterOfTheByteCap) {
   size_t withoutCompute = 0;
   for (const ProgramTrace& p : t.programs) {
     for (const ComputeEvent& e : p.compute) computeBytes += approximateBytes(e);
+    // What a program kept is a prefix of what it computed (max, then sum), never the sum alone.
+    ASSERT_LE(p.compute.size(), 2u);
+    if (!p.compute.empty()) {
+      EXPECT_EQ(std::get<ReduceEvent>(p.compute[0]).kind, ReduceKind::Max);
+    }
     if (p.compute.empty() && !p.events.empty() && !p.truncated) ++withoutCompute;
   }
   EXPECT_LE(computeBytes, o.maxTraceBytes / kComputeShareOfCap);
