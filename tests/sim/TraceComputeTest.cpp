@@ -251,5 +251,30 @@ TEST(TraceComputeTest, ReaderRejectsAComputeSectionBeforeAnyProgram) {
   EXPECT_NE(back.error.find("compute section before any program"), std::string::npos) << back.error;
 }
 
+TEST(TraceComputeTest, AVersionOneZeroTraceStillReads) {
+  // A 1.0 trace: minor version 0, no compute-dropped count after the Launch section's pid filter,
+  // no Compute sections.
+  SoftmaxRun run(2, [] {
+    LaunchOptions o;
+    o.recordCompute = false;
+    return o;
+  }());
+  ASSERT_TRUE(run.trace);
+  std::string bytes = TraceWriter::write(*run.trace);
+  ASSERT_EQ(bytes[16], char(TraceWriter::Launch));
+  const auto length = static_cast<uint8_t>(bytes[17]);
+  ASSERT_LT(length, 128);                  // a one-byte varint
+  ASSERT_EQ(bytes[18 + length - 1], 0);   // the trailing compute-dropped count
+  bytes.erase(18 + length - 1, 1);
+  bytes[17] = static_cast<char>(length - 1);
+  bytes[10] = 0;
+  auto back = TraceReader::read(bytes);
+  ASSERT_TRUE(back.trace) << back.error;
+  EXPECT_EQ(back.trace->computeDropped, 0);
+  EXPECT_EQ(back.trace->pidFilter, run.trace->pidFilter);
+  EXPECT_EQ(back.trace->programs.size(), 2u);
+  EXPECT_TRUE(back.trace->programs[0].compute.empty());
+}
+
 }  // namespace
 }  // namespace tilescope::sim
