@@ -114,6 +114,10 @@ TEST_F(InspectorComputeTest, DotTabWalksTheKStepsOfTheSelectedProgram) {
   // Another program, picked in the grid: the Dot tab follows it and stays at K step 3.
   clickProgram({1, 1, 0});
   EXPECT_EQ(panel_.currentProgram(), (ProgramId{1, 1, 0}));
+  // Hidden, the tab does not redraw (playing through programs does not pay for it)...
+  EXPECT_TRUE(hasTextStartingWith(dot->sceneView(), "naive_matmul_k  pid (0, 0, 0)  tl.dot line "));
+  EXPECT_TRUE(dot->stepBox()->currentText().endsWith(", K step 3 of 3"));
+  // ...and draws the new program once shown.
   clickTab(QStringLiteral("Dot"));
   EXPECT_EQ(dot->currentStep(), 2);
   EXPECT_TRUE(hasTextStartingWith(dot->sceneView(), "naive_matmul_k  pid (1, 1, 0)  tl.dot line "));

@@ -104,6 +104,11 @@ void ComputeView::refresh() {
   const bool any = steps_->count() > 0;
   for (QWidget* w : {static_cast<QWidget*>(steps_), static_cast<QWidget*>(slider_), static_cast<QWidget*>(prev_), static_cast<QWidget*>(next_)})
     w->setEnabled(any);
+  if (!isVisible()) {
+    stale_ = true;
+    return;
+  }
+  stale_ = false;
   if (!document_ || !program_) {
     view_->setScene({}, tr("Pick a launch and a program."));
   } else {
@@ -112,7 +117,12 @@ void ComputeView::refresh() {
     view_->setScene(std::move(scene), error);
   }
   // Only the tab in front moves the source-line highlight.
-  if (isVisible()) announceLocation();
+  announceLocation();
+}
+
+void ComputeView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (stale_) refresh();
 }
 
 }  // namespace tilescope::ui

@@ -3,6 +3,7 @@
 // accumulator at each K step) or its reductions (input, reduced axis, result), drawn by core/viz
 // (DotScene, ReduceScene). A combo box names each execution and a slider walks them - through a
 // matmul's K steps - and the code cell highlights the operation's source line while the tab shows.
+// A hidden tab draws nothing until it is shown, so playing through programs does not pay for it.
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -37,6 +38,9 @@ public:
   QSlider* slider() const { return slider_; }
   SceneView* sceneView() const { return view_; }
 
+protected:
+  void showEvent(QShowEvent* event) override;
+
 signals:
   // The current operation's source file ("<cell:ID>") and 1-based line, while this view is shown.
   void located(const QString& file, int line);
@@ -45,6 +49,7 @@ private:
   void refresh();
 
   Kind kind_;
+  bool stale_ = false;  // the scene waits for the tab to be shown (play steps programs fast)
   std::shared_ptr<const TraceDocument> document_;
   std::optional<ProgramId> program_;
   QComboBox* steps_;
