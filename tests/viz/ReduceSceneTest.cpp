@@ -184,6 +184,34 @@ TEST(Reduce, TwoDimensionalReductionsMarkTheirAxisAndWinners) {
   EXPECT_GT(arrow(across).x2, arrow(across).x1);
 }
 
+TEST(Reduce, TlReduceWithACombineFunctionIsRecordedAsTheOperationItComputes) {
+  testing::TracedSession s;
+  s.run(R"(import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def larger(a, b):
+    return tl.maximum(a, b)
+
+@triton.jit
+def custom_max(x_ptr, out_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 4))
+    tl.store(out_ptr, tl.reduce(x, 0, larger))
+
+x = torch.tensor([2.0, 11.0, 5.0, 11.0], device='cuda')
+out = torch.empty(1, device='cuda')
+custom_max[(1,)](x, out)
+)");
+  const auto traces = s.takeTraces();
+  ASSERT_EQ(traces.size(), 1u);
+  const auto r = reductions(traces[0], {0, 0, 0});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0]->kind, sim::ReduceKind::Max);
+  EXPECT_EQ(values(r[0]->result), std::vector<double>{11});
+  EXPECT_EQ(reductionWinners(*r[0]), std::vector<int64_t>{1});  // the first 11
+}
+
 TEST(Reduce, ProgramsWithoutReductionsSaySo) {
   const auto traces = smallReductionTraces();
   std::string error;
