@@ -9,13 +9,17 @@
 #include "app/cli/Commands.h"
 #include "core/sim/Grid.h"
 #include "core/sim/TraceReader.h"
+#include "core/viz/ComputeOps.h"
 #include "core/viz/CoverageScene.h"
+#include "core/viz/DotScene.h"
 #include "core/viz/GridScene.h"
 #include "core/viz/PngWriter.h"
 #include "core/viz/ProgramTiles.h"
+#include "core/viz/ReduceScene.h"
 #include "core/viz/SvgWriter.h"
 #include "core/viz/Swizzle.h"
 #include "core/viz/SwizzleScene.h"
+#include "core/viz/TileHeatMap.h"
 #include "core/viz/TilesScene.h"
 #include "core/viz/TimelineScene.h"
 #include "core/viz/TraceCoverage.h"
@@ -26,16 +30,18 @@ namespace tilescope::cli {
 namespace {
 
 const char* kUsage =
-    "usage: tilescope-cli viz [TRACE.tstrace] --view grid|tiles|coverage|swizzle [options] --out FILE.png|FILE.svg\n"
+    "usage: tilescope-cli viz [TRACE.tstrace] --view grid|tiles|coverage|swizzle|dot|reduce [options] --out FILE.png|FILE.svg\n"
     "       tilescope-cli viz TIMING.jsonl --view timeline [--launch N] --out FILE.png|FILE.svg\n\n"
     "Draws one inspector view of a trace written by 'run --trace DIR' and prints what it shows.\n"
     "  --view NAME        grid: the program grid; tiles: offsets/mask/values of one program's memory\n"
     "                     operation; coverage: which program wrote each output element; swizzle: output\n"
     "                     tiles in processing order; timeline: a GPU run's --program-timing file, one row\n"
-    "                     per SM with a bar per program\n"
+    "                     per SM with a bar per program; dot: one tl.dot's A, B and accumulator tiles;\n"
+    "                     reduce: one reduction's input, reduced axis and result\n"
     "  --launch N         the N-th launch of the timing file, from 1 (timeline). Default 1\n"
-    "  --pid X[,Y,Z]      the program (tiles; outlined in grid). Default: the first traced program\n"
+    "  --pid X[,Y,Z]      the program (tiles, dot, reduce; outlined in grid). Default: the first traced program\n"
     "  --op N             the program's N-th memory operation, from 1 (tiles). Default 1\n"
+    "  --step K           the program's K-th dot (a matmul's K step) or reduction, from 1 (dot, reduce). Default 1\n"
     "  --color NAME       grid colouring: pid, order, tile, bytes, masked. Default pid\n"
     "  --slice Z          pid_2 slice of a 3-D grid (grid). Default 0\n"
     "  --window W         programs counted as running together (swizzle). Default 9\n"
@@ -87,6 +93,31 @@ std::string orderText(const std::vector<std::vector<int64_t>>& order) {
   return s + "]";
 }
 
+std::string tileText(const sim::TileRef& t, const ir::Shape& shape) {
+  if (!t) return "not recorded (" + std::to_string(ir::numElements(shape)) + " elements)";
+  if (t->numel() > 64) return viz::tileShapeText(t->dtype(), t->shape());
+  std::vector<std::string> elements;
+  for (int64_t i = 0; i < t->numel(); ++i) elements.push_back(viz::formatNumber(t->asDouble(i), t->hasFloatStorage()));
+  return viz::formatTile(elements, t->shape());
+}
+
+// What the dot/reduce view shows, as text: the operation, its K range or winners, small tiles in full.
+std::string computeText(const sim::ProgramTrace& program, const viz::ComputeOp& op) {
+  std::string text = "pid " + sim::pidString(program.pid) + " " + op.title + "\n";
+  const sim::ComputeEvent& e = program.compute[op.index];
+  if (const auto* d = std::get_if<sim::DotEvent>(&e)) {
+    text += viz::dotKRange(*d, op.steps) + "\nA " + tileText(d->a, d->aShape) + "\nB " + tileText(d->b, d->bShape) + "\n";
+    if (const auto acc = viz::dotAccumulator(program, *d))
+      text += (acc->name.empty() ? std::string("acc") : acc->name) + " after " + tileText(acc->after, d->resultShape) + "\n";
+    else
+      text += "result " + tileText(d->result, d->resultShape) + "\n";
+  } else {
+    const auto& r = std::get<sim::ReduceEvent>(e);
+    text += "input " + tileText(r.input, r.inputShape) + "\nresult " + tileText(r.result, r.resultShape) + "\n";
+  }
+  return text;
+}
+
 int fail(const std::string& message, int code) {
   std::fprintf(stderr, "tilescope-cli viz: %s\n", message.c_str());
   return code;
@@ -96,7 +127,7 @@ int fail(const std::string& message, int code) {
 
 int runViz(const Args& args) {
   std::string path, view, out, pidText, color = "pid", tiles;
-  int64_t op = 1, slice = 0, window = 9, group = 3, kBlocks = -1, launch = 1;
+  int64_t op = 1, step = 1, slice = 0, window = 9, group = 3, kBlocks = -1, launch = 1;
   double scale = 1;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -124,6 +155,7 @@ int runViz(const Args& args) {
     else if (a == "--color" || a == "--colour") ok = value(color);
     else if (a == "--tiles") ok = value(tiles);
     else if (a == "--op") ok = count(op);
+    else if (a == "--step") ok = count(step);
     else if (a == "--slice") ok = count(slice);
     else if (a == "--window") ok = count(window);
     else if (a == "--group") ok = count(group);
@@ -147,9 +179,10 @@ int runViz(const Args& args) {
     }
     if (!ok) return fail("option " + a + " needs a valid value (see --help)", 2);
   }
-  if (view != "grid" && view != "tiles" && view != "coverage" && view != "swizzle" && view != "timeline")
-    return fail(view.empty() ? std::string("--view is required: grid, tiles, coverage or swizzle")
-                             : "unknown view '" + view + "': use grid, tiles, coverage or swizzle",
+  if (view != "grid" && view != "tiles" && view != "coverage" && view != "swizzle" && view != "timeline" && view != "dot" &&
+      view != "reduce")
+    return fail(view.empty() ? std::string("--view is required: grid, tiles, coverage, swizzle, dot or reduce")
+                             : "unknown view '" + view + "': use grid, tiles, coverage, swizzle, dot or reduce",
                 2);
   if (!out.empty() && !out.ends_with(".png") && !out.ends_with(".svg"))
     return fail("--out " + out + ": the file name must end in .png or .svg", 2);
@@ -220,6 +253,24 @@ int runViz(const Args& args) {
       const viz::MemoryOp m = viz::memoryOps(trace, *trace.findProgram(*pid))[static_cast<size_t>(op - 1)];
       text = "pid " + sim::pidString(*pid) + " " + m.title() + "\noffsets " + viz::formatOffsets(m) + "\nmask " + viz::formatMask(m) + "\n";
       if (m.hasValues) text += "values " + viz::formatValues(m) + "\n";
+    } else if (view == "dot" || view == "reduce") {
+      if (!pid) {
+        if (trace.programs.empty()) return fail(path + ": the trace holds no program", 1);
+        pid = trace.programs.front().pid;
+      }
+      if (step < 1) return fail("--step counts from 1", 2);
+      const bool dot = view == "dot";
+      const sim::ProgramTrace* program = trace.findProgram(*pid);
+      const std::vector<viz::ComputeOp> ops = program ? viz::computeOps(trace, *program, dot) : std::vector<viz::ComputeOp>{};
+      if (program && step > static_cast<int64_t>(ops.size()) && !ops.empty())
+        return fail("--step " + std::to_string(step) + ": program " + sim::pidString(*pid) + " ran " + std::to_string(ops.size()) +
+                        (dot ? " tl.dot(s)" : " reduction(s)"),
+                    1);
+      std::string error;
+      scene = dot ? viz::dotScene(trace, *pid, static_cast<size_t>(step - 1), &error)
+                  : viz::reduceScene(trace, *pid, static_cast<size_t>(step - 1), &error);
+      if (!error.empty()) return fail(error, 1);
+      text = computeText(*program, ops[static_cast<size_t>(step - 1)]);
     } else if (view == "coverage") {
       scene = viz::coverageScene(trace);
       text = viz::traceCoverage(trace).render();

@@ -7,12 +7,25 @@
 #include "core/sim/TileOps.h"
 #include "core/sim/TileRandom.h"
 #include "core/sim/TileReduce.h"
+#include "core/sim/TraceRecorder.h"
 
 namespace tilescope::sim {
 
 namespace {
 
 [[noreturn]] void internal(const std::string& what) { throw lang::InternalError("simulator: " + what); }
+
+ReduceKind traceKind(ir::ReduceOp op) {
+  switch (op) {
+    case ir::ReduceOp::Sum: return ReduceKind::Sum;
+    case ir::ReduceOp::Max: return ReduceKind::Max;
+    case ir::ReduceOp::Min: return ReduceKind::Min;
+    case ir::ReduceOp::ArgMax: return ReduceKind::ArgMax;
+    case ir::ReduceOp::ArgMin: return ReduceKind::ArgMin;
+    case ir::ReduceOp::XorSum: return ReduceKind::XorSum;
+  }
+  internal("unknown reduction");
+}
 
 }  // namespace
 
@@ -110,7 +123,21 @@ TileRef ExprEvaluator::compute(const ir::Expr& e) {
     case K::AtomicCAS: return computeMemory(e);
     case K::Reduce: {
       const auto* n = e.as<ir::Reduce>();
-      return makeTileRef(tileops::reduce(n->op, *eval(n->value), n->axis, n->keepDims, n->tieBreakLeft, type));
+      const TileRef input = eval(n->value);
+      TileRef result = makeTileRef(tileops::reduce(n->op, *input, n->axis, n->keepDims, n->tieBreakLeft, type));
+      if (tracingCompute()) {
+        ReduceEvent r;
+        r.location = launch_.recorder->location(e.range());
+        r.kind = traceKind(n->op);
+        r.axis = n->axis ? *n->axis : -1;
+        r.keepDims = n->keepDims;
+        r.inputShape = input->shape();
+        r.resultShape = result->shape();
+        r.input = input;
+        r.result = result;
+        launch_.recorder->addCompute(program_.trace, std::move(r));
+      }
+      return result;
     }
     case K::Scan: {
       const auto* n = e.as<ir::Scan>();
@@ -124,7 +151,21 @@ TileRef ExprEvaluator::compute(const ir::Expr& e) {
       bool cancelled = false;
       Tile r = tileops::dot(*a, *b, acc.get(), n->precision, type, launch_.options.cancel.flag(), &cancelled);
       if (cancelled) throw SimulationError::interrupted();
-      return makeTileRef(std::move(r));
+      TileRef result = makeTileRef(std::move(r));
+      if (tracingCompute()) {
+        DotEvent d;
+        d.location = launch_.recorder->location(e.range());
+        d.aShape = a->shape();
+        d.bShape = b->shape();
+        d.resultShape = result->shape();
+        d.hasAcc = acc != nullptr;
+        d.a = a;
+        d.b = b;
+        d.acc = acc;
+        d.result = result;
+        launch_.recorder->addCompute(program_.trace, std::move(d));
+      }
+      return result;
     }
     case K::Rand: {
       const auto* n = e.as<ir::Rand>();

@@ -22,6 +22,8 @@ private:
   TileRef compute(const ir::Expr& e);
   TileRef computeMemory(const ir::Expr& e);
   void checkHint(const ir::Hint& n, const Tile& value);
+  // This program records its dots and reductions (a traced program of a launch that asks for them).
+  bool tracingCompute() const { return program_.trace && launch_.recorder && launch_.options.recordCompute; }
 
   LaunchContext& launch_;
   ProgramState& program_;

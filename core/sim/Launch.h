@@ -69,6 +69,7 @@ struct LaunchOptions {
   bool trace = false;
   bool recordValues = false;     // trace: also keep loaded/stored values
   bool recordVariables = true;   // trace: keep every value bound to a named variable
+  bool recordCompute = true;     // trace: keep each tl.dot and reduction's operands and result
   PidFilter pidFilter;           // only matching programs print and are traced (all run)
   CancelToken cancel;
   int64_t maxTracedPrograms = 256;  // larger grids: the first N (matching) programs are traced...

@@ -2,7 +2,8 @@
 // What a traced launch recorded, program by program, in execution order: every memory access
 // (where in the source, which kernel argument/tensor, the element offsets tile, the mask tile and
 // optionally the values), every value bound to a named variable (for the variable inspector) and
-// every printed line. TraceWriter/TraceReader move it to and from the compact binary format of
+// every printed line; and each tl.dot and reduction a program computed (its operand and result
+// tiles, for the inspector's Dot and Reduce views). TraceWriter/TraceReader move it to and from the compact binary format of
 // docs/TRACE_FORMAT.md; TraceJson exports it for tools.
 //
 // Size policy (decided by the simulator, stated in `policy`): small grids are traced completely;
@@ -63,10 +64,48 @@ struct PrintEvent {
 
 using TraceEvent = std::variant<MemAccessEvent, BindEvent, PrintEvent>;
 
+// Compute events are kept apart from `events` (in their own trace section, which older readers
+// skip) and count against their own share of the byte cap (kComputeShareOfCap), so recording them
+// never shortens the memory-op trace by more than that share. Operand tiles of more than
+// kMaxComputeTileElements elements are not stored (their shapes are); nor is anything once the
+// share is used up (LaunchTrace::computeDropped counts those events).
+inline constexpr int64_t kMaxComputeTileElements = 16384;  // a 128x128 tile
+inline constexpr size_t kComputeShareOfCap = 4;             // at most 1/4 of maxTraceBytes
+
+// One execution of tl.dot. `step` counts the executions of this dot (same location) in the program
+// before it: in a K loop, the K step.
+struct DotEvent {
+  uint32_t location = 0;
+  uint32_t eventIndex = 0;  // events.size() when it ran: the memory/bind events before it
+  int64_t step = 0;
+  ir::Shape aShape, bShape, resultShape;
+  bool hasAcc = false;            // an accumulator was added (acc= or acc += tl.dot)
+  TileRef a, b, acc, result;      // null when larger than kMaxComputeTileElements (acc also without one)
+};
+
+enum class ReduceKind : uint8_t { Sum = 0, Max = 1, Min = 2, ArgMax = 3, ArgMin = 4, XorSum = 5 };
+const char* reduceKindName(ReduceKind k);  // "sum", "max", "min", "argmax", "argmin", "xor_sum"
+
+// One reduction (tl.sum/max/min/argmax/argmin/xor_sum, and tl.reduce, recorded as the operation its
+// combine function computes).
+struct ReduceEvent {
+  uint32_t location = 0;
+  uint32_t eventIndex = 0;
+  int64_t step = 0;          // executions of this reduction in the program before it
+  ReduceKind kind = ReduceKind::Sum;
+  int32_t axis = -1;         // -1: over all elements
+  bool keepDims = false;
+  ir::Shape inputShape, resultShape;
+  TileRef input, result;     // null when larger than kMaxComputeTileElements
+};
+
+using ComputeEvent = std::variant<DotEvent, ReduceEvent>;
+
 struct ProgramTrace {
   std::array<int64_t, 3> pid{0, 0, 0};
   int64_t linearId = 0;
   std::vector<TraceEvent> events;
+  std::vector<ComputeEvent> compute;  // dots and reductions, in execution order
   bool truncated = false;  // the byte cap was reached while this program ran
 };
 
@@ -92,6 +131,7 @@ struct LaunchTrace {
   std::string policy;           // what was kept and what was dropped, in words
   std::string pidFilter;        // the filter's canonical text ("" for all)
   bool valuesRecorded = false;
+  int64_t computeDropped = 0;  // dot/reduce events not recorded: their share of the byte cap was used up
   std::vector<TraceTensor> tensors;
   std::vector<TraceArg> args;
   std::vector<TraceLocation> locations;
@@ -103,5 +143,6 @@ struct LaunchTrace {
 
 // Rough in-memory size of an event, for the byte cap.
 size_t approximateBytes(const TraceEvent& e);
+size_t approximateBytes(const ComputeEvent& e);
 
 }  // namespace tilescope::sim

@@ -62,6 +62,7 @@ nlohmann::json traceToJson(const LaunchTrace& trace) {
   j["policy"] = trace.policy;
   j["pidFilter"] = trace.pidFilter;
   j["valuesRecorded"] = trace.valuesRecorded;
+  j["computeDropped"] = trace.computeDropped;
   nlohmann::json tensors = nlohmann::json::array();
   for (const TraceTensor& t : trace.tensors)
     tensors.push_back({{"id", t.id}, {"name", t.name}, {"dtype", std::string(ir::dtypeName(t.dtype))}, {"shape", t.shape}});
@@ -113,7 +114,46 @@ nlohmann::json traceToJson(const LaunchTrace& trace) {
       }
       events.push_back(std::move(e));
     }
-    programs.push_back({{"pid", p.pid}, {"linearId", p.linearId}, {"truncated", p.truncated}, {"events", std::move(events)}});
+    nlohmann::json compute = nlohmann::json::array();
+    for (const ComputeEvent& ev : p.compute) {
+      nlohmann::json e;
+      auto tile = [&e](const char* name, const TileRef& t) {
+        if (t) e[name] = tileToJson(*t);
+      };
+      if (const auto* d = std::get_if<DotEvent>(&ev)) {
+        e["kind"] = "dot";
+        loc(e, d->location);
+        e["step"] = d->step;
+        e["eventIndex"] = d->eventIndex;
+        e["aShape"] = d->aShape;
+        e["bShape"] = d->bShape;
+        e["shape"] = d->resultShape;
+        e["hasAcc"] = d->hasAcc;
+        tile("a", d->a);
+        tile("b", d->b);
+        tile("acc", d->acc);
+        tile("result", d->result);
+      } else {
+        const auto& r = std::get<ReduceEvent>(ev);
+        e["kind"] = "reduce";
+        loc(e, r.location);
+        e["step"] = r.step;
+        e["eventIndex"] = r.eventIndex;
+        e["op"] = reduceKindName(r.kind);
+        e["axis"] = r.axis < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.axis);
+        e["keepDims"] = r.keepDims;
+        e["inputShape"] = r.inputShape;
+        e["shape"] = r.resultShape;
+        tile("input", r.input);
+        tile("result", r.result);
+      }
+      compute.push_back(std::move(e));
+    }
+    programs.push_back({{"pid", p.pid},
+                        {"linearId", p.linearId},
+                        {"truncated", p.truncated},
+                        {"events", std::move(events)},
+                        {"compute", std::move(compute)}});
   }
   j["programs"] = std::move(programs);
   return j;

@@ -68,6 +68,50 @@ bool readEvent(ByteReader& r, const LaunchTrace& t, ProgramTrace& prog) {
   return r.ok();
 }
 
+bool readCompute(ByteReader& r, const LaunchTrace& t, ProgramTrace& prog) {
+  const uint8_t tag = r.u8();
+  const uint64_t location = r.varint();
+  if (location >= t.locations.size()) r.fail("location index " + std::to_string(location) + " out of range");
+  const uint64_t eventIndex = r.varint();
+  if (eventIndex > prog.events.size()) r.fail("compute event index past the program's events");
+  const auto step = static_cast<int64_t>(r.varint());
+  auto tiles = [&r](std::initializer_list<TileRef*> list, int bit) {
+    const uint8_t flags = r.u8();
+    for (TileRef* t : list)
+      if (r.ok() && (flags & (1u << bit++))) *t = makeTileRef(r.tile());
+    return flags;
+  };
+  if (tag == TraceWriter::Dot) {
+    DotEvent d;
+    d.location = static_cast<uint32_t>(location);
+    d.eventIndex = static_cast<uint32_t>(eventIndex);
+    d.step = step;
+    d.aShape = r.shape();
+    d.bShape = r.shape();
+    d.resultShape = r.shape();
+    d.hasAcc = (tiles({&d.a, &d.b, &d.acc, &d.result}, 1) & 1) != 0;
+    prog.compute.emplace_back(std::move(d));
+  } else if (tag == TraceWriter::Reduce) {
+    ReduceEvent e;
+    e.location = static_cast<uint32_t>(location);
+    e.eventIndex = static_cast<uint32_t>(eventIndex);
+    e.step = step;
+    const uint8_t kind = r.u8();
+    if (kind > static_cast<uint8_t>(ReduceKind::XorSum)) r.fail("unknown reduction kind " + std::to_string(kind));
+    e.kind = static_cast<ReduceKind>(kind);
+    e.axis = static_cast<int32_t>(r.svarint());
+    e.keepDims = r.u8() != 0;
+    e.inputShape = r.shape();
+    e.resultShape = r.shape();
+    if (e.axis < -1 || e.axis >= static_cast<int32_t>(e.inputShape.size())) r.fail("reduction axis out of range");
+    tiles({&e.input, &e.result}, 0);
+    prog.compute.emplace_back(std::move(e));
+  } else {
+    r.fail("unknown compute event tag " + std::to_string(tag));
+  }
+  return r.ok();
+}
+
 }  // namespace
 
 TraceReader::Result TraceReader::read(std::string_view bytes) {
@@ -112,6 +156,7 @@ TraceReader::Result TraceReader::read(std::string_view bytes) {
         t.droppedPrograms = static_cast<int64_t>(s.varint());
         t.policy = s.str();
         t.pidFilter = s.str();
+        if (s.remaining() > 0) t.computeDropped = static_cast<int64_t>(s.varint());  // minor 1
         sawLaunch = true;
         break;
       case TraceWriter::Tensors: {
@@ -160,6 +205,17 @@ TraceReader::Result TraceReader::read(std::string_view bytes) {
         for (uint64_t i = 0; i < n && s.ok(); ++i)
           if (!readEvent(s, t, prog)) break;
         t.programs.push_back(std::move(prog));
+        break;
+      }
+      case TraceWriter::Compute: {
+        if (t.programs.empty()) {
+          s.fail("compute section before any program");
+          break;
+        }
+        ProgramTrace& prog = t.programs.back();
+        const uint64_t n = s.varint();
+        for (uint64_t i = 0; i < n && s.ok(); ++i)
+          if (!readCompute(s, t, prog)) break;
         break;
       }
       default: break;  // unknown section from a newer minor version

@@ -93,6 +93,46 @@ void TraceRecorder::add(ProgramTrace* program, TraceEvent event) {
   program->events.push_back(std::move(event));
 }
 
+void TraceRecorder::addCompute(ProgramTrace* program, ComputeEvent event) {
+  if (!program || program->truncated) return;
+  auto limit = [](TileRef& t) {
+    if (t && t->numel() > kMaxComputeTileElements) t.reset();
+  };
+  // Steps are numbered in finish(), in one pass per program.
+  if (auto* d = std::get_if<DotEvent>(&event)) {
+    for (TileRef* t : {&d->a, &d->b, &d->acc, &d->result}) limit(*t);
+    d->eventIndex = static_cast<uint32_t>(program->events.size());
+  } else {
+    auto& r = std::get<ReduceEvent>(event);
+    limit(r.input);
+    limit(r.result);
+    r.eventIndex = static_cast<uint32_t>(program->events.size());
+  }
+  // Once one event was dropped, every later one is too: a program's recorded dots and reductions
+  // are then a prefix of what it computed, so their step numbers stay right.
+  if (computeFull_.load(std::memory_order_relaxed)) {
+    computeDropped_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  const size_t size = approximateBytes(event);
+  const size_t share = options_.maxTraceBytes / kComputeShareOfCap;
+  // Counted in the launch's total too, so the whole trace stays under maxTraceBytes.
+  if (computeBytes_.fetch_add(size, std::memory_order_relaxed) + size > share) {
+    computeBytes_.fetch_sub(size, std::memory_order_relaxed);
+    computeDropped_.fetch_add(1, std::memory_order_relaxed);
+    computeFull_ = true;
+    return;
+  }
+  if (bytes_.fetch_add(size, std::memory_order_relaxed) + size > options_.maxTraceBytes) {
+    bytes_.fetch_sub(size, std::memory_order_relaxed);
+    computeBytes_.fetch_sub(size, std::memory_order_relaxed);
+    computeDropped_.fetch_add(1, std::memory_order_relaxed);
+    computeFull_ = true;
+    return;
+  }
+  program->compute.push_back(std::move(event));
+}
+
 std::shared_ptr<LaunchTrace> TraceRecorder::finish(int64_t programsRun, int64_t lastProgram) {
   LaunchTrace& t = *trace_;
   // Assemble in linear order; nothing after the first truncated program is kept, as if the
@@ -107,9 +147,14 @@ std::shared_ptr<LaunchTrace> TraceRecorder::finish(int64_t programsRun, int64_t 
       continue;
     }
     cut = slot->truncated;
+    // Each dot/reduction's step: how often the same operation ran in this program before it.
+    std::unordered_map<uint64_t, int64_t> runs;  // (kind, location) -> executions so far
+    for (ComputeEvent& e : slot->compute)
+      std::visit([&](auto& x) { x.step = runs[(uint64_t{e.index()} << 32) | x.location]++; }, e);
     t.programs.push_back(std::move(*slot));
   }
   slots_.clear();
+  t.computeDropped = computeDropped_.load();
   // What the programs that ran and were not traced missed out on.
   int64_t skippedByFilter = 0, skippedByLimit = 0;
   for (int64_t id = 0; id < programsRun; ++id) {
@@ -141,6 +186,8 @@ std::shared_ptr<LaunchTrace> TraceRecorder::finish(int64_t programsRun, int64_t 
     }
   if (t.totalPrograms > programsRun)
     p += "; " + std::to_string(t.totalPrograms - programsRun) + " programs did not run (the launch stopped early)";
+  if (t.computeDropped)
+    p += "; " + std::to_string(t.computeDropped) + " dot/reduction events were not recorded (their quarter of maxTraceBytes was used up)";
   t.policy = std::move(p);
   return trace_;
 }

@@ -4,7 +4,9 @@
 //    matches the pid filter and is among the first maxTracedPrograms matching programs in linear
 //    order (decided before the launch, so the choice does not depend on thread timing);
 //  * once the recorded events reach maxTraceBytes, the program that crossed the cap is marked
-//    truncated and no program after it (in linear order) is kept.
+//    truncated and no program after it (in linear order) is kept;
+//  * dot and reduction events (addCompute) have their own share of that cap (kComputeShareOfCap):
+//    once it is used up they are counted as dropped, and memory events go on being recorded.
 // Programs of a traced launch run in parallel: each program fills its own ProgramTrace, and
 // finish() assembles them in linear order.
 #include <atomic>
@@ -40,6 +42,10 @@ public:
   uint32_t location(const lang::SourceRange& range);
   // Adds an event to a program's record, enforcing the byte cap. Thread-safe across programs.
   void add(ProgramTrace* program, TraceEvent event);
+  // Adds a dot or reduction to a program's record, dropping tiles above kMaxComputeTileElements
+  // (finish() numbers the steps: earlier executions of the same operation in the program).
+  // Thread-safe across programs.
+  void addCompute(ProgramTrace* program, ComputeEvent event);
 
   // Finishes the trace: `programsRun` programs were started; programs after `lastProgram` (the
   // one that stopped the launch with an error) are dropped, as a sequential run never ran them.
@@ -55,6 +61,9 @@ private:
   std::vector<std::unique_ptr<ProgramTrace>> slots_;
   std::atomic<size_t> bytes_{0};
   std::atomic<bool> full_{false};
+  std::atomic<size_t> computeBytes_{0};
+  std::atomic<int64_t> computeDropped_{0};
+  std::atomic<bool> computeFull_{false};
   std::mutex locationMutex_;
   std::map<std::tuple<const lang::SourceFile*, uint32_t, uint32_t>, uint32_t> locations_;
 };

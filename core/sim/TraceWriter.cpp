@@ -43,6 +43,41 @@ void writeEvent(ByteWriter& w, const TraceEvent& e) {
   }
 }
 
+// Optional tiles: a presence bit in `flags` (from `bit` on), then the present tiles in order.
+void writeCompute(ByteWriter& w, const ComputeEvent& e) {
+  auto tiles = [&w](std::initializer_list<const TileRef*> list, uint8_t flags, int bit) {
+    for (const TileRef* t : list) {
+      if (*t) flags |= uint8_t(1u << bit);
+      ++bit;
+    }
+    w.u8(flags);
+    for (const TileRef* t : list)
+      if (*t) w.tile(**t);
+  };
+  if (const auto* d = std::get_if<DotEvent>(&e)) {
+    w.u8(TraceWriter::Dot);
+    w.varint(d->location);
+    w.varint(d->eventIndex);
+    w.varint(static_cast<uint64_t>(d->step));
+    writeShape(w, d->aShape);
+    writeShape(w, d->bShape);
+    writeShape(w, d->resultShape);
+    tiles({&d->a, &d->b, &d->acc, &d->result}, d->hasAcc ? 1 : 0, 1);
+  } else {
+    const auto& r = std::get<ReduceEvent>(e);
+    w.u8(TraceWriter::Reduce);
+    w.varint(r.location);
+    w.varint(r.eventIndex);
+    w.varint(static_cast<uint64_t>(r.step));
+    w.u8(static_cast<uint8_t>(r.kind));
+    w.svarint(r.axis);
+    w.u8(r.keepDims ? 1 : 0);
+    writeShape(w, r.inputShape);
+    writeShape(w, r.resultShape);
+    tiles({&r.input, &r.result}, 0, 0);
+  }
+}
+
 }  // namespace
 
 std::string TraceWriter::write(const LaunchTrace& trace) {
@@ -59,6 +94,7 @@ std::string TraceWriter::write(const LaunchTrace& trace) {
   p.varint(static_cast<uint64_t>(trace.droppedPrograms));
   p.str(trace.policy);
   p.str(trace.pidFilter);
+  p.varint(static_cast<uint64_t>(trace.computeDropped));  // minor 1
   section(out, Launch, p);
 
   p.varint(trace.tensors.size());
@@ -96,6 +132,11 @@ std::string TraceWriter::write(const LaunchTrace& trace) {
     p.varint(prog.events.size());
     for (const TraceEvent& e : prog.events) writeEvent(p, e);
     section(out, Program, p);
+    if (!prog.compute.empty()) {
+      p.varint(prog.compute.size());
+      for (const ComputeEvent& e : prog.compute) writeCompute(p, e);
+      section(out, Compute, p);
+    }
   }
   out.u8(End);
   out.varint(0);

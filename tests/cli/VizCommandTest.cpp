@@ -88,7 +88,7 @@ TEST_F(VizCommand, BadInputSaysWhatToDo) {
     std::string message;
   };
   const Case cases[] = {
-      {"viz " + trace(3), 2, "--view is required: grid, tiles, coverage or swizzle"},
+      {"viz " + trace(3), 2, "--view is required: grid, tiles, coverage, swizzle, dot or reduce"},
       {"viz " + trace(3) + " --view pie", 2, "unknown view 'pie'"},
       {"viz " + trace(3) + " --view tiles --pid 9", 1, "--pid (9, 0, 0) is outside the grid (3, 1, 1)"},
       {"viz " + trace(3) + " --view tiles --pid x", 2, "--pid x: expected X, X,Y or X,Y,Z"},

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/viz/ComputeView.h"
 #include "ui/viz/ProgramGridView.h"
 #include "ui/viz/SceneView.h"
 
@@ -64,6 +65,10 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(buildGridTab(), tr("Grid"));
   tabs_->addTab(buildTilesTab(), tr("Tiles"));
   tabs_->addTab(buildVariablesTab(), tr("Variables"));
+  dotView_ = new ComputeView(ComputeView::Kind::Dot);
+  tabs_->addTab(dotView_, tr("Dot"));
+  reduceView_ = new ComputeView(ComputeView::Kind::Reduce);
+  tabs_->addTab(reduceView_, tr("Reduce"));
   coverageView_ = new SceneView;
   coverageView_->setExportName(QStringLiteral("coverage.png"));
   tabs_->addTab(scrolled(coverageView_), tr("Coverage"));
@@ -71,6 +76,13 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   column->addWidget(tabs_, 1);
 
   connect(launches_, &QListWidget::currentRowChanged, this, &InspectorPanel::selectLaunch);
+  // The highlighted source line is the Dot/Reduce tab's operation while one is in front, else the
+  // current memory operation's.
+  for (ComputeView* v : {dotView_, reduceView_}) connect(v, &ComputeView::located, this, &InspectorPanel::memoryOpLocated);
+  connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
+    if (auto* v = qobject_cast<ComputeView*>(tabs_->widget(index))) v->announceLocation();
+    else refreshTiles();
+  });
   playTimer_ = new QTimer(this);
   connect(playTimer_, &QTimer::timeout, this, [this] {
     if (steps_.empty()) return setPlaying(false);
@@ -299,6 +311,8 @@ void InspectorPanel::selectLaunch(int row) {
     title_->setText(tr("Kernel launches of this cell (%1):").arg(list.size()));
   }
   grid_->setDocument(document_);
+  dotView_->setDocument(document_);
+  reduceView_->setDocument(document_);
   updateSteps();
   slice_->setVisible(document_ && document_->gridDimensions() == 3);
   if (document_) slice_->setRange(0, static_cast<int>(document_->grid()[2] - 1));
@@ -334,6 +348,8 @@ void InspectorPanel::selectProgram(const ProgramId& pid) {
   refreshTiles();
   refreshVariables();
   refreshProgramLabel();
+  dotView_->setProgram(pid);
+  reduceView_->setProgram(pid);
 }
 
 void InspectorPanel::stepProgram(int delta) {

@@ -1,7 +1,7 @@
 #pragma once
 // The kernel inspector beside the notebook: the launches of the selected cell (kernel, grid,
 // backend) and, for the one picked, the program grid, the offsets/mask tiles of the selected
-// program and memory operation, the write coverage and the swizzle order. Programs can be stepped
+// program and memory operation, its dots and reductions, the write coverage and the swizzle order. Programs can be stepped
 // through (previous/next/play) and clicked in the grid; the selection is shared by every view.
 #include <QHash>
 #include <QList>
@@ -25,6 +25,7 @@ class QToolButton;
 
 namespace tilescope::ui {
 
+class ComputeView;
 class ProgramGridView;
 class SceneView;
 
@@ -64,6 +65,8 @@ public:
   SceneView* variablesSceneView() const { return variablesScene_; }
   QSpinBox* loopStepBox() const { return loopStep_; }
   SceneView* swizzleView() const { return swizzleView_; }
+  ComputeView* dotView() const { return dotView_; }
+  ComputeView* reduceView() const { return reduceView_; }
   QComboBox* coloringBox() const { return coloring_; }
   QComboBox* memoryOpBox() const { return ops_; }
   QPlainTextEdit* variablesView() const { return variables_; }
@@ -128,6 +131,8 @@ private:
   QSpinBox* cols_;
   QSpinBox* group_;
   QSpinBox* window_;
+  ComputeView* dotView_;     // the Dot and Reduce tabs (ui/viz/ComputeView)
+  ComputeView* reduceView_;
 };
 
 }  // namespace tilescope::ui

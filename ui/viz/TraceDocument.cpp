@@ -5,11 +5,14 @@
 
 #include "core/sim/PidFilter.h"
 #include "core/sim/TraceReader.h"
+#include "core/viz/ComputeOps.h"
 #include "core/viz/CoverageScene.h"
+#include "core/viz/DotScene.h"
 #include "core/viz/GridLayout.h"
 #include "core/viz/GridScene.h"
 #include "core/viz/ProgramStats.h"
 #include "core/viz/ProgramTiles.h"
+#include "core/viz/ReduceScene.h"
 #include "core/viz/SvgWriter.h"
 #include "core/viz/SwizzleScene.h"
 #include "core/viz/TilesScene.h"
@@ -152,5 +155,27 @@ viz::Scene TraceDocument::swizzleScene(qint64 rows, qint64 cols, qint64 group, q
   return viz::swizzleScene({rows, cols, group, window, cols});
 }
 QString TraceDocument::coverageText() const { return QString::fromStdString(viz::traceCoverage(*trace_).render()); }
+
+QStringList TraceDocument::computeTitles(const ProgramId& pid, bool dots) const {
+  QStringList out;
+  if (const sim::ProgramTrace* p = trace_->findProgram(pid))
+    for (const viz::ComputeOp& op : viz::computeOps(*trace_, *p, dots)) out << QString::fromStdString(op.title);
+  return out;
+}
+
+std::vector<std::pair<QString, int>> TraceDocument::computeSources(const ProgramId& pid, bool dots) const {
+  std::vector<std::pair<QString, int>> out;
+  if (const sim::ProgramTrace* p = trace_->findProgram(pid))
+    for (const viz::ComputeOp& op : viz::computeOps(*trace_, *p, dots)) out.emplace_back(QString::fromStdString(op.file), op.line);
+  return out;
+}
+
+viz::Scene TraceDocument::computeScene(const ProgramId& pid, bool dots, int index, QString* error) const {
+  std::string e;
+  const size_t i = static_cast<size_t>(std::max(index, 0));
+  viz::Scene s = dots ? viz::dotScene(*trace_, pid, i, &e) : viz::reduceScene(*trace_, pid, i, &e);
+  if (error) *error = QString::fromStdString(e);
+  return s;
+}
 
 }  // namespace tilescope::ui

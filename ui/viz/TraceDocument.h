@@ -73,6 +73,11 @@ public:
   viz::Scene swizzleScene(qint64 window) const;          // derived from the trace
   static viz::Scene swizzleScene(qint64 rows, qint64 cols, qint64 group, qint64 window);  // chosen grid
   QString coverageText() const;
+  // The Dot (dots = true) and Reduce views: a program's dots or reductions in execution order, as
+  // titles ("tl.dot line 12, K step 2 of 4") and source lines, and one of them drawn.
+  QStringList computeTitles(const ProgramId& pid, bool dots) const;
+  std::vector<std::pair<QString, int>> computeSources(const ProgramId& pid, bool dots) const;
+  viz::Scene computeScene(const ProgramId& pid, bool dots, int index, QString* error) const;
   static QByteArray svgOf(const viz::Scene& scene);  // core/viz/SvgWriter's document
 
 private:
