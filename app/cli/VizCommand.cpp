@@ -21,6 +21,7 @@
 #include "core/viz/SwizzleScene.h"
 #include "core/viz/TilesScene.h"
 #include "core/viz/TimelineScene.h"
+#include "core/viz/TimingColors.h"
 #include "core/viz/TraceCoverage.h"
 #include "core/viz/TraceTileOrder.h"
 
@@ -40,7 +41,8 @@ const char* kUsage =
     "  --launch N         the N-th launch of the timing file, from 1 (timeline). Default 1\n"
     "  --pid X[,Y,Z]      the program (tiles; outlined in grid). Default: the first traced program\n"
     "  --op N             the program's N-th memory operation, from 1 (tiles). Default 1\n"
-    "  --color NAME       grid colouring: pid, order, tile, bytes, masked. Default pid\n"
+    "  --color NAME       grid colouring: pid, order, tile, bytes, masked. Default pid. A GPU run's\n"
+    "                     --program-timing file instead of a trace: duration or sm (with --launch N)\n"
     "  --slice Z          pid_2 slice of a 3-D grid (grid). Default 0\n"
     "  --window W         programs counted as running together (swizzle). Default 9\n"
     "  --tiles RxC        swizzle without a trace: row-major and grouped order of an RxC tile grid\n"
@@ -241,6 +243,32 @@ int runViz(const Args& args) {
     scene = viz::timelineScene(l);
     text = l.kernel + " launch " + std::to_string(l.launch) + ": " + std::to_string(l.programs.size()) + " programs on " +
            std::to_string(l.smCount()) + " SMs in " + std::to_string(l.spanNs()) + " ns\n";
+  } else if (view == "grid" && (color == "duration" || color == "sm")) {
+    // Program timing comes from GPU runs, which record no trace: the grid is drawn from the timing file.
+    if (path.empty()) return fail("which timing file? (written by 'run --backend gpu --program-timing FILE.jsonl')", 2);
+    if (path.ends_with(".tstrace"))
+      return fail("--color " + color + " needs program timing, which traces do not hold: give the TIMING.jsonl file of 'run --backend gpu --program-timing'", 1);
+    std::vector<gpu::LaunchTiming> launches;
+    try {
+      launches = gpu::readProgramTimingFile(path);
+    } catch (const std::exception& e) {
+      return fail(e.what(), 1);
+    }
+    if (launch < 1 || launch > static_cast<int64_t>(launches.size()))
+      return fail("--launch " + std::to_string(launch) + ": " + path + " holds " + std::to_string(launches.size()) + " launch(es)", 1);
+    const gpu::LaunchTiming& l = launches[static_cast<size_t>(launch - 1)];
+    const auto coloring = color == "sm" ? viz::TimingColoring::Sm : viz::TimingColoring::Duration;
+    viz::GridViewOptions o;
+    if (!pidText.empty()) {
+      const auto pid = parsePid(pidText);
+      if (!pid) return fail("--pid " + pidText + ": expected X, X,Y or X,Y,Z with non-negative integers", 2);
+      o.selected = *pid;
+    }
+    o.slice = slice;
+    scene = viz::timingGridScene(l, coloring, o);
+    text = l.kernel + " launch " + std::to_string(l.launch) + " grid " + sim::pidString({l.grid[0], l.grid[1], l.grid[2]}) + ": " +
+           viz::timingColors(l, coloring).legend + "\n";
+    for (const viz::LegendSwatch& s : viz::timingLegend(l, coloring)) text += "  " + s.color.hex() + "  " + s.label + "\n";
   } else if (view == "swizzle" && !tiles.empty()) {
     const size_t x = tiles.find('x');
     const auto rows = x == std::string::npos ? std::nullopt : parseCount(tiles.substr(0, x));
@@ -270,7 +298,7 @@ int runViz(const Args& args) {
     }
     if (view == "grid") {
       const auto coloring = viz::gridColoringFromName(color);
-      if (!coloring) return fail("--color " + color + ": use pid, order, tile, bytes or masked", 2);
+      if (!coloring) return fail("--color " + color + ": use pid, order, tile, bytes or masked (duration and sm colour a --program-timing file)", 2);
       if (slice >= trace.grid[2]) return fail("--slice " + std::to_string(slice) + " is outside the grid's pid_2 range", 1);
       viz::GridViewOptions o;
       o.coloring = *coloring;
