@@ -124,6 +124,12 @@ TEST(TimingColoring, TheSmTimelinesShowInInspectorButtonOpensTheLaunch) {
   EXPECT_TRUE(panel->document()->hasTiming());
   EXPECT_EQ(panel->document()->kernelName(), QStringLiteral("add_kernel"));
   EXPECT_EQ(panel->launchList()->count(), 1);
+  // Pressed again after looking at a cell: the same launch comes back, not a second copy.
+  panel->showCell(QStringLiteral("some cell"));
+  QTest::mouseClick(button, Qt::LeftButton);
+  EXPECT_EQ(panel->cellId(), QLatin1String(InspectorPanel::kTimingCell));
+  EXPECT_EQ(panel->launchList()->count(), 1);
+  EXPECT_TRUE(panel->document() && panel->document()->hasTiming());
 }
 
 }  // namespace

@@ -287,9 +287,17 @@ bool InspectorPanel::inspectProgramTiming(const QByteArray& line) {
   launch.backend = QStringLiteral("gpu");
   launch.programTiming = line;
   const QString cell = QLatin1String(kTimingCell);
-  addLaunch(cell, launch);
+  // Shown again: pick the launch already listed rather than listing it twice.
+  const QList<Launch>& listed = launchesByCell_[cell];
+  int row = -1;
+  for (int i = 0; i < listed.size() && row < 0; ++i)
+    if (listed[i].info.programTiming == line) row = i;
+  if (row < 0) {
+    addLaunch(cell, launch);
+    row = static_cast<int>(launchesByCell_[cell].size()) - 1;
+  }
   showCell(cell);
-  selectLaunch(static_cast<int>(launchesByCell_[cell].size()) - 1);
+  selectLaunch(row);
   return true;
 }
 
