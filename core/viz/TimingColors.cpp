@@ -46,12 +46,6 @@ std::map<int64_t, int64_t> programsPerSm(const gpu::LaunchTiming& timing) {
 
 }  // namespace
 
-std::string timingGridMismatch(const gpu::LaunchTiming& timing, const std::array<int64_t, 3>& grid) {
-  if (timing.grid[0] == grid[0] && timing.grid[1] == grid[1] && timing.grid[2] == grid[2]) return "";
-  return "the program timing is of a launch with grid " + sim::pidString({timing.grid[0], timing.grid[1], timing.grid[2]}) +
-         ", this launch's grid is " + sim::pidString(grid);
-}
-
 ProgramColors timingColors(const gpu::LaunchTiming& timing, TimingColoring coloring) {
   const sim::Grid grid = gridOf(timing);
   const int64_t n = std::max<int64_t>(0, grid.count());

@@ -1,7 +1,7 @@
 #pragma once
 // The program grid coloured by a GPU run's program timing (core/gpu/ProgramTiming): by duration (a
 // ramp from the shortest program to the longest) or by the SM each program ran on (a hue per SM),
-// with a legend of swatches. A timing belongs to one launch: it colours only a grid of its shape.
+// with a legend of swatches. The grid is the timing's own (GPU runs record no trace).
 #include <array>
 #include <cstdint>
 #include <string>
@@ -20,8 +20,6 @@ struct LegendSwatch {
   std::string label;  // "1.5 us", "SM 3 (12 programs)"
 };
 
-// "" when `timing` is of a launch with this grid; else what differs, for the user.
-std::string timingGridMismatch(const gpu::LaunchTiming& timing, const std::array<int64_t, 3>& grid);
 // Colours by linear program id over the timing's grid; programs the timing lacks stay grey.
 ProgramColors timingColors(const gpu::LaunchTiming& timing, TimingColoring coloring);
 // Duration: five swatches from the shortest to the longest; SM: one per SM used, in SM order

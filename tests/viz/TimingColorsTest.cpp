@@ -1,6 +1,6 @@
 // The program grid coloured by GPU program timing (core/viz/TimingColors) on a synthetic timing
-// table (no GPU needed): by duration and by SM, the legend, programs without timing, and a timing
-// refused for a grid of another shape.
+// table (no GPU needed): by duration and by SM, the legend, programs without timing, and records
+// outside the grid ignored.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -73,10 +73,13 @@ TEST(TimingColors, SceneDrawsTheGridAndTheLegendSwatches) {
   EXPECT_EQ(programTimingText(table(), {3, 0, 0}), "");
 }
 
-TEST(TimingColors, ATimingOfAnotherGridIsRefused) {
-  EXPECT_EQ(timingGridMismatch(table(), {2, 2, 1}), "");
-  EXPECT_EQ(timingGridMismatch(table(), {4, 1, 1}),
-            "the program timing is of a launch with grid (2, 2, 1), this launch's grid is (4, 1, 1)");
+TEST(TimingColors, ProgramsOutsideTheGridAreIgnoredNotWrittenPastTheEnd) {
+  gpu::LaunchTiming t = table();
+  // A malformed record: pid_0 3 of a 2-wide grid, whose linear id 3 is program (1, 1)'s.
+  t.programs.push_back({{3, 0, 0}, 1, 0, 100});
+  const ProgramColors pc = timingColors(t, TimingColoring::Sm);
+  ASSERT_EQ(pc.byLinearId.size(), 4u);
+  EXPECT_EQ(pc.byLinearId[linear(1, 1)], palette::categorical(7));
 }
 
 }  // namespace
