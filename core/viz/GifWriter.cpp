@@ -86,6 +86,24 @@ ColorMapObject* indexRegion(const Raster& frame, const Region& r, std::vector<Gi
       return nullptr;
     }
     colors.resize(static_cast<size_t>(std::clamp(size, 1, 256)));
+    // Median cut gives each colour box its average, so even the background comes out a shade off
+    // white. An entry most of whose pixels share one real colour gets that colour instead: the flat
+    // fills that make up most of a frame stay exact, only anti-aliased edges are approximated.
+    std::unordered_map<uint64_t, uint32_t> counts;  // (index << 32 | rgb) -> pixels
+    for (int y = 0; y < r.height; ++y)
+      for (int x = 0; x < r.width; ++x) {
+        const size_t i = static_cast<size_t>(y) * static_cast<size_t>(r.width) + static_cast<size_t>(x);
+        ++counts[(static_cast<uint64_t>(indices[i]) << 32) | (frame.at(r.left + x, r.top + y) & 0xffffffu)];
+      }
+    std::vector<uint32_t> best(colors.size(), 0), total(colors.size(), 0), bestColor(colors.size(), 0);
+    for (const auto& [key, n] : counts) {
+      const size_t index = static_cast<size_t>(key >> 32);
+      if (index >= colors.size()) continue;
+      total[index] += n;
+      if (n > best[index]) best[index] = n, bestColor[index] = static_cast<uint32_t>(key);
+    }
+    for (size_t i = 0; i < colors.size(); ++i)
+      if (best[i] > 1 && 2 * best[i] >= total[i]) colors[i] = gifColor(bestColor[i]);
   }
   // A colour table holds a power of two entries, at least two.
   const int entries = 1 << GifBitSize(std::max(2, static_cast<int>(colors.size())));

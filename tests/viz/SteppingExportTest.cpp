@@ -256,11 +256,42 @@ TEST(GifWriter, QuantizesFramesWithMoreThan256ColoursAndRefusesOtherSizes) {
   ASSERT_NE(gif, nullptr);
   ASSERT_EQ(DGifSlurp(gif), GIF_OK);
   EXPECT_EQ(gif->ImageCount, 1);
-  // Quantized: near each pixel's colour, not exact.
+  // Quantized: near each pixel's colour (each is unique here).
   const SavedImage& image = gif->SavedImages[0];
   const GifColorType c = image.ImageDesc.ColorMap->Colors[image.RasterBits[static_cast<size_t>(40 * 64 + 20)]];
   EXPECT_NEAR(c.Red, 20 * 4, 24);
   EXPECT_NEAR(c.Green, 40 * 4, 24);
+  DGifCloseFile(gif, &code);
+  fs::remove(out);
+}
+
+TEST(GifWriter, QuantizedFramesKeepTheirFlatFillsExact) {
+  // A white frame with a red block and a strip of 2,048 distinct colours: more than a table holds,
+  // yet the white and the red, which cover most of it, must come out exact.
+  Raster frame;
+  frame.width = 256;
+  frame.height = 64;
+  frame.pixels.assign(256 * 64, 0xffffffffu);
+  for (int y = 8; y < 40; ++y)
+    for (int x = 8; x < 120; ++x) frame.pixels[static_cast<size_t>(y * 256 + x)] = 0xffd62728u;
+  for (int i = 0; i < 2048; ++i) frame.pixels[static_cast<size_t>(48 * 256 + i)] = 0xff000000u | static_cast<uint32_t>(i * 8191 % 0xffffff);
+  GifWriter writer(256, 64, 10);
+  std::string error;
+  ASSERT_TRUE(writer.addFrame(frame, &error)) << error;
+  const fs::path out = fs::temp_directory_path() / ("tilescope-flat-" + std::to_string(::getpid()) + ".gif");
+  ASSERT_TRUE(writer.finish(out.string(), &error)) << error;
+  int code = 0;
+  GifFileType* gif = DGifOpenFileName(out.string().c_str(), &code);
+  ASSERT_NE(gif, nullptr);
+  ASSERT_EQ(DGifSlurp(gif), GIF_OK);
+  const SavedImage& image = gif->SavedImages[0];
+  auto rgb = [&](int x, int y) {
+    const GifColorType c = image.ImageDesc.ColorMap->Colors[image.RasterBits[static_cast<size_t>(y * 256 + x)]];
+    return (static_cast<uint32_t>(c.Red) << 16) | (static_cast<uint32_t>(c.Green) << 8) | c.Blue;
+  };
+  EXPECT_EQ(rgb(200, 20), 0xffffffu);
+  EXPECT_EQ(rgb(0, 0), 0xffffffu);
+  EXPECT_EQ(rgb(60, 20), 0xd62728u);
   DGifCloseFile(gif, &code);
   fs::remove(out);
 }
