@@ -27,7 +27,7 @@ as_root() {
 # make the system fixed font a dual-width one; the UI tests must pass with them installed.
 packages=(build-essential cmake ninja-build file pkg-config
   qt6-base-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev libqcustomplot2.1-qt6
-  libgtest-dev libbenchmark-dev nlohmann-json3-dev libgl-dev libcairo2-dev xvfb xauth
+  libgtest-dev libbenchmark-dev nlohmann-json3-dev libgl-dev libcairo2-dev libgif-dev xvfb xauth
   clang libclang-rt-14-dev python3 python3-numpy python3-nbformat
   qt6-base-private-dev fonts-noto-mono fonts-urw-base35 fonts-droid-fallback)
 

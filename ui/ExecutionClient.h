@@ -53,6 +53,7 @@ struct KernelLaunch {
   qint64 tracedPrograms = 0;
   QByteArray trace;
   QString untracedReason;  // a simulated launch without a trace: why
+  QByteArray programTiming;  // a GPU launch with program timing: its --program-timing JSON line (core/gpu/runtime/ProgramTiming)
 };
 
 enum class CellRunStatus { Ok, Error, Aborted };

@@ -28,6 +28,9 @@
 #include "ui/viz/BenchmarkPanel.h"
 #include "ui/viz/InspectorDock.h"
 #include "ui/viz/PerformanceDock.h"
+#include "ui/viz/PresentationScale.h"
+#include "ui/viz/InspectorPanel.h"
+#include "ui/viz/TimelinePanel.h"
 
 namespace tilescope::ui {
 namespace {
@@ -66,6 +69,12 @@ MainWindow::MainWindow(ExecutionClient* client, std::unique_ptr<RecoveryStore> r
   fileController_ = new FileController(model_, this, std::move(recovery), this);
   inspector_ = new InspectorDock(this, view_, client_);
   performance_ = new PerformanceDock(this, inspector_, client_, model_);
+  connect(performance_->timeline(), &TimelinePanel::inspectRequested, this, [this](const QByteArray& line) {
+    if (inspector_->panel()->inspectProgramTiming(line)) {
+      inspector_->show();
+      inspector_->raise();
+    }
+  });
 
   buildMenus();
   buildToolBar();
@@ -115,6 +124,16 @@ void MainWindow::buildMenus() {
   presentationAction_->setShortcut(QKeySequence(Qt::Key_F5));
   presentationAction_->setToolTip(tr("Large fonts and one cell at a time, for teaching (F5)"));
   connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentationMode);
+  inspectorScaleAction_ = view->addAction(tr("&Inspector at Presentation Scale"));
+  inspectorScaleAction_->setObjectName(QStringLiteral("inspectorPresentationAction"));
+  inspectorScaleAction_->setCheckable(true);
+  inspectorScaleAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+  inspectorScaleAction_->setToolTip(tr("The inspector and performance docks at presentation scale, for a projector (Ctrl+Shift+P)"));
+  connect(inspectorScaleAction_, &QAction::toggled, this, [this](bool on) {
+    preferences_.inspectorPresentation = on;
+    preferences_.save();
+    applyInspectorScale();
+  });
   QAction* fullScreen = view->addAction(tr("&Full Screen"));
   fullScreen->setCheckable(true);
   fullScreen->setShortcut(QKeySequence::FullScreen);
@@ -266,6 +285,17 @@ void MainWindow::applyPreferences(const Preferences& preferences) {
   performance_->benchmarks()->setTheme(appearance.theme);
   applyIcons(appearance.theme);
   fileController_->setAutosaveInterval(preferences.autosaveSeconds);
+  applyInspectorScale();
+}
+
+void MainWindow::applyInspectorScale() {
+  {
+    const QSignalBlocker block(inspectorScaleAction_);
+    inspectorScaleAction_->setChecked(preferences_.inspectorPresentation);
+  }
+  const double scale = presentationMode() || preferences_.inspectorPresentation ? preferences_.presentationScale : 1.0;
+  PresentationScale::apply(inspector_, scale);
+  PresentationScale::apply(performance_, scale);
 }
 
 void MainWindow::setPresentationMode(bool on) {
@@ -284,6 +314,7 @@ void MainWindow::setPresentationMode(bool on) {
   backendSelector_->setFont(toolFont);
   toolBar_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);  // measured again in the new font
   fitToolBarToWidth();
+  applyInspectorScale();
 }
 
 void MainWindow::applyIcons(const Theme& theme) {
@@ -328,7 +359,8 @@ void MainWindow::showKeyboardHelp() {
          "<tr><td><b>I, I</b></td><td>interrupt</td></tr>"
          "<tr><td><b>0, 0</b></td><td>restart the worker</td></tr>"
          "<tr><td><b>Ctrl+S</b></td><td>save</td></tr>"
-         "<tr><td><b>F5</b></td><td>presentation mode</td></tr></table>"));
+         "<tr><td><b>F5</b></td><td>presentation mode</td></tr>"
+         "<tr><td><b>Ctrl+Shift+P</b></td><td>inspector at presentation scale</td></tr></table>"));
 }
 
 void MainWindow::startDeviceProbe() {

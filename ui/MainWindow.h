@@ -76,6 +76,9 @@ private:
   void showDeviceStatus(const DeviceStatus& status);
   void showKeyboardHelp();
   void applyIcons(const Theme& theme);
+  // The inspector and performance docks at presentation scale in presentation mode or when the
+  // View menu asks for it (remembered in Preferences), else at 1.
+  void applyInspectorScale();
   void editPreferences();
 
   NotebookModel* model_;
@@ -90,6 +93,7 @@ private:
   QToolBar* toolBar_ = nullptr;
   int toolBarWidthWithText_ = 0;
   QAction* presentationAction_ = nullptr;
+  QAction* inspectorScaleAction_ = nullptr;
   QLabel* modeLabel_ = nullptr;
   QLabel* workerLabel_ = nullptr;
   QLabel* deviceLabel_ = nullptr;

@@ -17,6 +17,7 @@ Preferences Preferences::load() {
   p.markdownPointSize = std::clamp(s.value("appearance/markdownPointSize", p.markdownPointSize).toInt(), 6, 48);
   p.autosaveSeconds = std::clamp(s.value("files/autosaveSeconds", p.autosaveSeconds).toInt(), 5, 3600);
   p.presentationScale = std::clamp(s.value("appearance/presentationScale", p.presentationScale).toDouble(), 1.0, 4.0);
+  p.inspectorPresentation = s.value("appearance/inspectorPresentation", p.inspectorPresentation).toBool();
   return p;
 }
 
@@ -29,6 +30,7 @@ void Preferences::save() const {
   s.setValue("appearance/markdownPointSize", markdownPointSize);
   s.setValue("files/autosaveSeconds", autosaveSeconds);
   s.setValue("appearance/presentationScale", presentationScale);
+  s.setValue("appearance/inspectorPresentation", inspectorPresentation);
 }
 
 Appearance Preferences::appearance(bool presentation) const {

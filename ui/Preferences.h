@@ -15,6 +15,7 @@ struct Preferences {
   int markdownPointSize = 11;
   int autosaveSeconds = 30;
   double presentationScale = 1.8;  // font multiplier in presentation mode
+  bool inspectorPresentation = false;  // the inspector and performance docks at presentation scale outside presentation mode
 
   static Preferences load();
   void save() const;

@@ -13,15 +13,19 @@
 #include "core/viz/CoverageScene.h"
 #include "core/viz/DotScene.h"
 #include "core/viz/GridScene.h"
+#include "core/sim/PidFilter.h"
 #include "core/viz/PngWriter.h"
 #include "core/viz/ProgramTiles.h"
 #include "core/viz/ReduceScene.h"
+#include "core/viz/SteppingExport.h"
+#include "core/viz/SteppingFrames.h"
 #include "core/viz/SvgWriter.h"
 #include "core/viz/Swizzle.h"
 #include "core/viz/SwizzleScene.h"
 #include "core/viz/TileHeatMap.h"
 #include "core/viz/TilesScene.h"
 #include "core/viz/TimelineScene.h"
+#include "core/viz/TimingColors.h"
 #include "core/viz/TraceCoverage.h"
 #include "core/viz/TraceTileOrder.h"
 
@@ -31,7 +35,8 @@ namespace {
 
 const char* kUsage =
     "usage: tilescope-cli viz [TRACE.tstrace] --view grid|tiles|coverage|swizzle|dot|reduce [options] --out FILE.png|FILE.svg\n"
-    "       tilescope-cli viz TIMING.jsonl --view timeline [--launch N] --out FILE.png|FILE.svg\n\n"
+    "       tilescope-cli viz TIMING.jsonl --view timeline [--launch N] --out FILE.png|FILE.svg\n"
+    "       tilescope-cli viz TRACE --view tiles|grid --animate programs|ops [--fps N] --out FILE.gif|DIR/\n\n"
     "Draws one inspector view of a trace written by 'run --trace DIR' and prints what it shows.\n"
     "  --view NAME        grid: the program grid; tiles: offsets/mask/values of one program's memory\n"
     "                     operation; coverage: which program wrote each output element; swizzle: output\n"
@@ -42,13 +47,20 @@ const char* kUsage =
     "  --pid X[,Y,Z]      the program (tiles, dot, reduce; outlined in grid). Default: the first traced program\n"
     "  --op N             the program's N-th memory operation, from 1 (tiles). Default 1\n"
     "  --step K           the program's K-th dot (a matmul's K step) or reduction, from 1 (dot, reduce). Default 1\n"
-    "  --color NAME       grid colouring: pid, order, tile, bytes, masked. Default pid\n"
+    "  --color NAME       grid colouring: pid, order, tile, bytes, masked. Default pid. A GPU run's\n"
+    "                     --program-timing file instead of a trace: duration or sm (with --launch N)\n"
     "  --slice Z          pid_2 slice of a 3-D grid (grid). Default 0\n"
     "  --window W         programs counted as running together (swizzle). Default 9\n"
     "  --tiles RxC        swizzle without a trace: row-major and grouped order of an RxC tile grid\n"
     "  --group G          group size for --tiles (default 3); --k-blocks K blocks along K (default: C)\n"
     "  --out FILE         .png or .svg; without it only the text is printed\n"
     "  --scale S          PNG pixels per unit (default 1; 2 for slides)\n"
+    "  --animate WHAT     stepping for slides: programs (one frame per traced program, in execution order;\n"
+    "                     tiles or grid view) or ops (one frame per memory operation of --pid; tiles view).\n"
+    "                     --out F.gif writes an animated GIF (needs giflib), --out DIR/ a PNG sequence\n"
+    "                     DIR/frame-0001.png ... in a new or empty folder\n"
+    "  --fps N            frames per second of the GIF (default 2)\n"
+    "  --where FILTER     with --animate programs: only programs matching a pid filter (\">1\", \"pid_0 > 1, pid_1 == 0\")\n"
     "Exit code: 0 on success, 1 when the trace cannot be read or the view not drawn, 2 on bad usage.\n";
 
 std::optional<std::array<int64_t, 3>> parsePid(std::string text) {
@@ -123,12 +135,60 @@ int fail(const std::string& message, int code) {
   return code;
 }
 
+// --animate: the stepping's frames as a GIF or a PNG sequence (core/viz/SteppingExport).
+int animateStepping(const std::string& path, const std::string& view, const std::string& animate, const std::string& out,
+                    const std::string& pidText, const std::string& where, const std::string& color, int64_t op, double fps, double scale) {
+  if (view != "tiles" && view != "grid") return fail("--animate draws the tiles or the grid view (--view tiles|grid)", 2);
+  if (animate == "ops" && view != "tiles")
+    return fail("--animate ops steps through one program's memory operations in the tiles view; use --view tiles", 2);
+  if (out.empty()) return fail("--animate needs --out FILE.gif (an animated GIF) or --out DIR/ (a PNG sequence)", 2);
+  if (path.empty()) return fail("which trace? (written by 'run --trace DIR')", 2);
+  if (op < 1) return fail("--op counts from 1", 2);
+  viz::SteppingExportOptions exportOptions{fps, scale};
+  if (const std::string problem = viz::checkSteppingTarget(out, exportOptions); !problem.empty()) return fail("--out " + problem, 1);
+  const sim::TraceReader::Result read = sim::TraceReader::readFile(path);
+  if (!read.trace) return fail(path + ": " + read.error, 1);
+  const sim::LaunchTrace& trace = *read.trace;
+  viz::SteppingOptions o;
+  o.view = view == "grid" ? viz::SteppingView::Grid : viz::SteppingView::Tiles;
+  o.unit = animate == "ops" ? viz::SteppingUnit::Ops : viz::SteppingUnit::Programs;
+  o.op = static_cast<size_t>(op - 1);
+  const auto coloring = viz::gridColoringFromName(color);
+  if (!coloring) return fail("--color " + color + ": use pid, order, tile, bytes or masked", 2);
+  o.coloring = *coloring;
+  if (!pidText.empty()) {
+    const auto pid = parsePid(pidText);
+    if (!pid) return fail("--pid " + pidText + ": expected X, X,Y or X,Y,Z with non-negative integers", 2);
+    if (o.unit == viz::SteppingUnit::Programs) return fail("--pid picks the program of --animate ops; use --where to choose programs", 2);
+    o.program = *pid;
+  } else if (o.unit == viz::SteppingUnit::Ops) {
+    if (trace.programs.empty()) return fail(path + ": the trace holds no program", 1);
+    o.program = trace.programs.front().pid;
+  }
+  if (!where.empty()) {
+    if (o.unit == viz::SteppingUnit::Ops) return fail("--where chooses programs for --animate programs", 2);
+    const sim::PidFilterParseResult parsed = sim::PidFilter::parse(where);
+    if (!parsed.filter) return fail("--where " + where + ": column " + std::to_string(parsed.column) + ": " + parsed.error, 2);
+    for (const sim::ProgramTrace& p : trace.programs)
+      if (parsed.filter->matches(p.pid)) o.programs.push_back(p.pid);
+    if (o.programs.empty()) return fail("--where " + where + ": no traced program matches", 1);
+  }
+  std::string error;
+  const std::optional<viz::SteppingFrames> frames = viz::SteppingFrames::make(trace, o, &error);
+  if (!frames) return fail(error, 1);
+  const viz::SteppingExportResult r = viz::exportStepping(*frames, out, exportOptions);
+  if (!r.ok) return fail(r.error, 1);
+  for (size_t i = 0; i < frames->count(); ++i) std::printf("%s\n", frames->caption(i).c_str());
+  std::printf("wrote %zu frames (%dx%d) to %s\n", frames->count(), r.width, r.height, out.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int runViz(const Args& args) {
-  std::string path, view, out, pidText, color = "pid", tiles;
+  std::string path, view, out, pidText, color = "pid", tiles, animate, where;
   int64_t op = 1, step = 1, slice = 0, window = 9, group = 3, kBlocks = -1, launch = 1;
-  double scale = 1;
+  double scale = 1, fps = 2;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
@@ -154,6 +214,18 @@ int runViz(const Args& args) {
     else if (a == "--pid") ok = value(pidText);
     else if (a == "--color" || a == "--colour") ok = value(color);
     else if (a == "--tiles") ok = value(tiles);
+    else if (a == "--animate") ok = value(animate) && (animate == "programs" || animate == "ops");
+    else if (a == "--where") ok = value(where);
+    else if (a == "--fps") {
+      std::string v;
+      ok = value(v);
+      try {
+        fps = std::stod(v);
+      } catch (const std::exception&) {
+        ok = false;
+      }
+      ok = ok && fps >= 0.5 && fps <= 50;
+    }
     else if (a == "--op") ok = count(op);
     else if (a == "--step") ok = count(step);
     else if (a == "--slice") ok = count(slice);
@@ -184,6 +256,7 @@ int runViz(const Args& args) {
     return fail(view.empty() ? std::string("--view is required: grid, tiles, coverage, swizzle, dot or reduce")
                              : "unknown view '" + view + "': use grid, tiles, coverage, swizzle, dot or reduce",
                 2);
+  if (!animate.empty()) return animateStepping(path, view, animate, out, pidText, where, color, op, fps, scale);
   if (!out.empty() && !out.ends_with(".png") && !out.ends_with(".svg"))
     return fail("--out " + out + ": the file name must end in .png or .svg", 2);
 
@@ -203,6 +276,32 @@ int runViz(const Args& args) {
     scene = viz::timelineScene(l);
     text = l.kernel + " launch " + std::to_string(l.launch) + ": " + std::to_string(l.programs.size()) + " programs on " +
            std::to_string(l.smCount()) + " SMs in " + std::to_string(l.spanNs()) + " ns\n";
+  } else if (view == "grid" && (color == "duration" || color == "sm")) {
+    // Program timing comes from GPU runs, which record no trace: the grid is drawn from the timing file.
+    if (path.empty()) return fail("which timing file? (written by 'run --backend gpu --program-timing FILE.jsonl')", 2);
+    if (path.ends_with(".tstrace"))
+      return fail("--color " + color + " needs program timing, which traces do not hold: give the TIMING.jsonl file of 'run --backend gpu --program-timing'", 1);
+    std::vector<gpu::LaunchTiming> launches;
+    try {
+      launches = gpu::readProgramTimingFile(path);
+    } catch (const std::exception& e) {
+      return fail(e.what(), 1);
+    }
+    if (launch < 1 || launch > static_cast<int64_t>(launches.size()))
+      return fail("--launch " + std::to_string(launch) + ": " + path + " holds " + std::to_string(launches.size()) + " launch(es)", 1);
+    const gpu::LaunchTiming& l = launches[static_cast<size_t>(launch - 1)];
+    const auto coloring = color == "sm" ? viz::TimingColoring::Sm : viz::TimingColoring::Duration;
+    viz::GridViewOptions o;
+    if (!pidText.empty()) {
+      const auto pid = parsePid(pidText);
+      if (!pid) return fail("--pid " + pidText + ": expected X, X,Y or X,Y,Z with non-negative integers", 2);
+      o.selected = *pid;
+    }
+    o.slice = slice;
+    scene = viz::timingGridScene(l, coloring, o);
+    text = l.kernel + " launch " + std::to_string(l.launch) + " grid " + sim::pidString({l.grid[0], l.grid[1], l.grid[2]}) + ": " +
+           viz::timingColors(l, coloring).legend + "\n";
+    for (const viz::LegendSwatch& s : viz::timingLegend(l, coloring)) text += "  " + s.color.hex() + "  " + s.label + "\n";
   } else if (view == "swizzle" && !tiles.empty()) {
     const size_t x = tiles.find('x');
     const auto rows = x == std::string::npos ? std::nullopt : parseCount(tiles.substr(0, x));
@@ -232,7 +331,7 @@ int runViz(const Args& args) {
     }
     if (view == "grid") {
       const auto coloring = viz::gridColoringFromName(color);
-      if (!coloring) return fail("--color " + color + ": use pid, order, tile, bytes or masked", 2);
+      if (!coloring) return fail("--color " + color + ": use pid, order, tile, bytes or masked (duration and sm colour a --program-timing file)", 2);
       if (slice >= trace.grid[2]) return fail("--slice " + std::to_string(slice) + " is outside the grid's pid_2 range", 1);
       viz::GridViewOptions o;
       o.coloring = *coloring;

@@ -87,14 +87,18 @@ constexpr double kTitleHeight = 40;
 constexpr double kAxisWidth = 36;
 }  // namespace
 
-GridGeometry gridGeometry(const sim::LaunchTrace& trace, const GridViewOptions& options) {
-  GridGeometry g{GridLayout(sim::Grid{trace.grid[0], trace.grid[1], trace.grid[2]}, options.wrap)};
+namespace {
+GridGeometry geometryOf(const std::array<int64_t, 3>& grid, const GridViewOptions& options) {
+  GridGeometry g{GridLayout(sim::Grid{grid[0], grid[1], grid[2]}, options.wrap)};
   const double side = static_cast<double>(std::max(g.layout.columns(), g.layout.rows()));
   g.cell = std::max(1.0, std::min(options.cell, std::floor(kMaxGridSide / side)));
   g.left = kMargin + kAxisWidth;
   g.top = kMargin + kTitleHeight;
   return g;
 }
+}  // namespace
+
+GridGeometry gridGeometry(const sim::LaunchTrace& trace, const GridViewOptions& options) { return geometryOf(trace.grid, options); }
 
 std::optional<Pid> GridGeometry::pidAt(double x, double y, int64_t slice) const {
   if (x < left || y < top) return std::nullopt;
@@ -104,14 +108,18 @@ std::optional<Pid> GridGeometry::pidAt(double x, double y, int64_t slice) const 
 }
 
 Scene gridScene(const sim::LaunchTrace& trace, const GridViewOptions& options) {
-  const GridGeometry g = gridGeometry(trace, options);
-  const ProgramColors pc = programColors(trace, options.coloring);
+  const std::string title = trace.kernelName + "  grid (" + std::to_string(trace.grid[0]) + ", " + std::to_string(trace.grid[1]) +
+                            ", " + std::to_string(trace.grid[2]) + ")  " + std::to_string(trace.programs.size()) + " of " +
+                            std::to_string(trace.totalPrograms) + " programs traced";
+  return gridScene(trace.grid, title, programColors(trace, options.coloring), options);
+}
+
+Scene gridScene(const std::array<int64_t, 3>& grid3, const std::string& gridTitle, const ProgramColors& pc, const GridViewOptions& options) {
+  const GridGeometry g = geometryOf(grid3, options);
   const GridLayout& l = g.layout;
   const double gridW = static_cast<double>(l.columns()) * g.cell, gridH = static_cast<double>(l.rows()) * g.cell;
   Scene s(std::max(g.left + gridW + kMargin, 420.0), g.top + gridH + kMargin + 22);
-  std::string title = trace.kernelName + "  grid (" + std::to_string(trace.grid[0]) + ", " + std::to_string(trace.grid[1]) +
-                      ", " + std::to_string(trace.grid[2]) + ")  " + std::to_string(trace.programs.size()) + " of " +
-                      std::to_string(trace.totalPrograms) + " programs traced";
+  std::string title = gridTitle;
   if (l.dimensions() == 3) title += "  slice pid_2 = " + std::to_string(options.slice);
   s.add(SceneText{kMargin, kMargin + 14, title, 14, {}, TextAlign::Left, true});
   s.add(SceneText{kMargin, kMargin + 32, pc.legend, 11, {80, 80, 80, 255}});

@@ -3,6 +3,7 @@
 // output tile it stored, bytes moved or masked-off lanes; programs the trace did not keep are grey.
 // The colours are computed once per trace (programColors) so the GUI can paint 65,536 programs as an
 // image and still agree with `tilescope-cli viz --view grid`.
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,5 +46,8 @@ struct GridGeometry {
 GridGeometry gridGeometry(const sim::LaunchTrace& trace, const GridViewOptions& options);
 
 Scene gridScene(const sim::LaunchTrace& trace, const GridViewOptions& options);
+// The same picture for any colouring of a grid's programs (GPU timing has no trace): `title` on top,
+// `colors.legend` below it; options.coloring is not used.
+Scene gridScene(const std::array<int64_t, 3>& grid, const std::string& title, const ProgramColors& colors, const GridViewOptions& options);
 
 }  // namespace tilescope::viz

@@ -1,90 +1,24 @@
 #include "core/viz/PngWriter.h"
 
-#include <algorithm>
-#include <cmath>
-
 #if TILESCOPE_HAVE_CAIRO
 #include <cairo.h>
 #endif
 
 namespace tilescope::viz {
 
-#if TILESCOPE_HAVE_CAIRO
-
-namespace {
-
-void setColor(cairo_t* cr, const Color& c) { cairo_set_source_rgba(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0, c.a / 255.0); }
-
-void hatch(cairo_t* cr, const SceneRect& r) {
-  cairo_save(cr);
-  cairo_rectangle(cr, r.x, r.y, r.w, r.h);
-  cairo_clip(cr);
-  setColor(cr, r.hatch);
-  cairo_set_line_width(cr, 1.2);
-  // Lines at 45 degrees, 6 px apart, over the rectangle's extent.
-  for (double d = -r.h; d < r.w; d += 6) {
-    cairo_move_to(cr, r.x + d, r.y + r.h);
-    cairo_line_to(cr, r.x + d + r.h, r.y);
-  }
-  cairo_stroke(cr);
-  cairo_restore(cr);
-}
-
-void arrowHead(cairo_t* cr, const SceneLine& l) {
-  const double angle = std::atan2(l.y2 - l.y1, l.x2 - l.x1);
-  const double len = 4 + 2 * l.width;
-  cairo_move_to(cr, l.x2, l.y2);
-  cairo_line_to(cr, l.x2 - len * std::cos(angle - 0.45), l.y2 - len * std::sin(angle - 0.45));
-  cairo_line_to(cr, l.x2 - len * std::cos(angle + 0.45), l.y2 - len * std::sin(angle + 0.45));
-  cairo_close_path(cr);
-  cairo_fill(cr);
-}
-
-}  // namespace
-
-bool PngWriter::available() { return true; }
+bool PngWriter::available() { return SceneRaster::available(); }
 
 bool PngWriter::write(const Scene& scene, const std::string& path, std::string* error, double scale) {
-  const int w = std::max(1, static_cast<int>(std::ceil(scene.width() * scale)));
-  const int h = std::max(1, static_cast<int>(std::ceil(scene.height() * scale)));
-  cairo_surface_t* surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
-  cairo_t* cr = cairo_create(surface);
-  cairo_scale(cr, scale, scale);
-  cairo_set_source_rgb(cr, 1, 1, 1);
-  cairo_paint(cr);
-  for (const SceneItem& item : scene.items()) {
-    if (const auto* r = std::get_if<SceneRect>(&item)) {
-      cairo_rectangle(cr, r->x, r->y, r->w, r->h);
-      setColor(cr, r->fill);
-      cairo_fill(cr);
-      if (r->hatched) hatch(cr, *r);
-      if (r->stroke.a) {
-        cairo_rectangle(cr, r->x, r->y, r->w, r->h);
-        setColor(cr, r->stroke);
-        cairo_set_line_width(cr, r->strokeWidth);
-        cairo_stroke(cr);
-      }
-    } else if (const auto* l = std::get_if<SceneLine>(&item)) {
-      setColor(cr, l->color);
-      cairo_set_line_width(cr, l->width);
-      cairo_move_to(cr, l->x1, l->y1);
-      cairo_line_to(cr, l->x2, l->y2);
-      cairo_stroke(cr);
-      if (l->arrow) arrowHead(cr, *l);
-    } else if (const auto* t = std::get_if<SceneText>(&item)) {
-      cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, t->bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-      cairo_set_font_size(cr, t->size);
-      cairo_text_extents_t ext;
-      cairo_text_extents(cr, t->text.c_str(), &ext);
-      double x = t->x;
-      if (t->align == TextAlign::Center) x -= ext.x_advance / 2;
-      if (t->align == TextAlign::Right) x -= ext.x_advance;
-      setColor(cr, t->color);
-      cairo_move_to(cr, x, t->y);
-      cairo_show_text(cr, t->text.c_str());
-    }
-  }
-  cairo_destroy(cr);
+  const std::optional<Raster> raster = SceneRaster::render(scene, scale, error);
+  return raster && write(*raster, path, error);
+}
+
+#if TILESCOPE_HAVE_CAIRO
+
+bool PngWriter::write(const Raster& raster, const std::string& path, std::string* error) {
+  // cairo only reads the pixels; the const_cast is for its C signature.
+  auto* data = reinterpret_cast<unsigned char*>(const_cast<uint32_t*>(raster.pixels.data()));
+  cairo_surface_t* surface = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, raster.width, raster.height, raster.width * 4);
   const cairo_status_t status = cairo_surface_write_to_png(surface, path.c_str());
   cairo_surface_destroy(surface);
   if (status != CAIRO_STATUS_SUCCESS) {
@@ -96,9 +30,7 @@ bool PngWriter::write(const Scene& scene, const std::string& path, std::string* 
 
 #else
 
-bool PngWriter::available() { return false; }
-
-bool PngWriter::write(const Scene&, const std::string&, std::string* error, double) {
+bool PngWriter::write(const Raster&, const std::string&, std::string* error) {
   if (error) *error = "this build has no PNG support (install libcairo2-dev and rebuild); write an .svg file instead";
   return false;
 }

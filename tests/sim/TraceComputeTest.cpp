@@ -9,7 +9,7 @@
 #include "core/sim/TraceJson.h"
 #include "core/sim/TraceReader.h"
 #include "core/sim/TraceWriter.h"
-#include "tests/sim/SampleKernels.h"
+#include "core/testing/SampleKernels.h"
 
 namespace tilescope::sim {
 namespace {

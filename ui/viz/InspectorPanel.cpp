@@ -18,6 +18,8 @@
 #include "ui/viz/ComputeView.h"
 #include "ui/viz/ProgramGridView.h"
 #include "ui/viz/SceneView.h"
+#include "ui/viz/SteppingExportDialog.h"
+#include "ui/viz/TimingColoringModes.h"
 
 namespace tilescope::ui {
 
@@ -105,6 +107,7 @@ QWidget* InspectorPanel::buildGridTab() {
   coloring_->addItem(tr("Colour by output tile"), static_cast<int>(TraceDocument::Coloring::OutputTile));
   coloring_->addItem(tr("Colour by bytes moved"), static_cast<int>(TraceDocument::Coloring::Bytes));
   coloring_->addItem(tr("Colour by masked lanes"), static_cast<int>(TraceDocument::Coloring::Masked));
+  TimingColoringModes::addTo(coloring_);
   row->addWidget(coloring_);
   slice_ = new QSpinBox;
   slice_->setObjectName(QStringLiteral("gridSlice"));
@@ -131,7 +134,14 @@ QWidget* InspectorPanel::buildGridTab() {
   pidFilter_->setObjectName(QStringLiteral("pidFilter"));
   pidFilter_->setPlaceholderText(tr("Step through programs where ... e.g. >1 or =0,=1 or pid_0 > 1, pid_1 == 0"));
   pidFilter_->setClearButtonEnabled(true);
-  column->addWidget(pidFilter_);
+  // Export sits beside the filter, whose programs it exports; the row above is full.
+  auto* filterRow = new QHBoxLayout;
+  filterRow->addWidget(pidFilter_, 1);
+  auto* exportSteps = toolButton(tr("Export..."), QStringLiteral("exportStepping"),
+                                 tr("Export stepping...: the programs or memory operations as an animated GIF or PNG sequence, for slides"));
+  filterRow->addWidget(exportSteps);
+  connect(exportSteps, &QToolButton::clicked, this, &InspectorPanel::openSteppingExport);
+  column->addLayout(filterRow);
   connect(pidFilter_, &QLineEdit::returnPressed, this, [this] { setPidFilter(pidFilter_->text()); });
   programLabel_ = new QLabel;
   programLabel_->setObjectName(QStringLiteral("programLabel"));
@@ -264,7 +274,7 @@ void InspectorPanel::clearCell(const QString& cellId) {
 QString InspectorPanel::launchRowText(const Launch& l) const {
   return QStringLiteral("%1  grid %2  %3%4")
       .arg(l.info.kernel, gridText(l.info.grid), l.info.backend,
-           l.info.trace.isEmpty() ? tr("  (no trace)") : tr("  %1 programs traced").arg(l.info.tracedPrograms));
+           l.info.trace.isEmpty() ? (l.info.programTiming.isEmpty() ? tr("  (no trace)") : tr("  program timing")) : tr("  %1 programs traced").arg(l.info.tracedPrograms));
 }
 
 void InspectorPanel::addLaunch(const QString& cellId, const KernelLaunch& launch) {
@@ -274,6 +284,33 @@ void InspectorPanel::addLaunch(const QString& cellId, const KernelLaunch& launch
   title_->setText(tr("Kernel launches of this cell (%1):").arg(list.size()));
   launches_->addItem(launchRowText(list.back()));
   if (launches_->currentRow() < 0) launches_->setCurrentRow(0);
+}
+
+bool InspectorPanel::inspectProgramTiming(const QByteArray& line) {
+  QString error;
+  const std::shared_ptr<TraceDocument> doc = TraceDocument::fromProgramTiming(line, &error);
+  if (!doc) {
+    status_->setText(tr("Program timing: %1").arg(error));
+    return false;
+  }
+  KernelLaunch launch;
+  launch.kernel = doc->kernelName();
+  for (int i = 0; i < 3; ++i) launch.grid[i] = doc->grid()[static_cast<size_t>(i)];
+  launch.backend = QStringLiteral("gpu");
+  launch.programTiming = line;
+  const QString cell = QLatin1String(kTimingCell);
+  // Shown again: pick the launch already listed rather than listing it twice.
+  const QList<Launch>& listed = launchesByCell_[cell];
+  int row = -1;
+  for (int i = 0; i < listed.size() && row < 0; ++i)
+    if (listed[i].info.programTiming == line) row = i;
+  if (row < 0) {
+    addLaunch(cell, launch);
+    row = static_cast<int>(launchesByCell_[cell].size()) - 1;
+  }
+  showCell(cell);
+  selectLaunch(row);
+  return true;
 }
 
 void InspectorPanel::refillLaunchList() {
@@ -300,7 +337,9 @@ void InspectorPanel::selectLaunch(int row) {
     if (launches_->currentRow() != row) launches_->setCurrentRow(row);
     Launch& l = list[row];
     if (!l.document && l.error.isEmpty()) {
-      if (l.info.trace.isEmpty())
+      if (l.info.trace.isEmpty() && !l.info.programTiming.isEmpty())
+        l.document = TraceDocument::fromProgramTiming(l.info.programTiming, &l.error);
+      else if (l.info.trace.isEmpty())
         l.error = l.info.backend == QLatin1String("gpu")
                       ? tr("This launch ran on the GPU, which records no trace; run the cell on the simulator to inspect it.")
                       : tr("This launch has no trace: %1.").arg(l.info.untracedReason);
@@ -313,6 +352,7 @@ void InspectorPanel::selectLaunch(int row) {
   grid_->setDocument(document_);
   dotView_->setDocument(document_);
   reduceView_->setDocument(document_);
+  TimingColoringModes::update(coloring_, document_ && document_->hasTiming());
   updateSteps();
   slice_->setVisible(document_ && document_->gridDimensions() == 3);
   if (document_) slice_->setRange(0, static_cast<int>(document_->grid()[2] - 1));
@@ -401,6 +441,25 @@ void InspectorPanel::setPlaying(bool playing) {
 }
 
 bool InspectorPanel::playing() const { return playTimer_->isActive(); }
+
+SteppingExportDialog* InspectorPanel::openSteppingExport() {
+  if (!document_) {
+    status_->setText(tr("Pick a launch with a trace to export its stepping."));
+    return nullptr;
+  }
+  setPlaying(false);
+  TraceDocument::SteppingExport defaults;
+  defaults.programs = steps_;
+  defaults.program = program_.value_or(document_->tracedPrograms().empty() ? ProgramId{0, 0, 0} : document_->tracedPrograms().front());
+  defaults.op = std::max(0, ops_->currentIndex());
+  defaults.gridView = tabs_->currentIndex() == 0;
+  defaults.coloring = static_cast<TraceDocument::Coloring>(coloring_->currentData().toInt());
+  if (exportDialog_) exportDialog_->close();
+  exportDialog_ = new SteppingExportDialog(document_, defaults, this);
+  exportDialog_->setAttribute(Qt::WA_DeleteOnClose);
+  exportDialog_->show();
+  return exportDialog_;
+}
 
 void InspectorPanel::refreshTiles() {
   if (!document_ || !program_) {

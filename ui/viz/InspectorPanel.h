@@ -5,6 +5,7 @@
 // through (previous/next/play) and clicked in the grid; the selection is shared by every view.
 #include <QHash>
 #include <QList>
+#include <QPointer>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -28,6 +29,7 @@ namespace tilescope::ui {
 class ComputeView;
 class ProgramGridView;
 class SceneView;
+class SteppingExportDialog;
 
 class InspectorPanel : public QWidget {
   Q_OBJECT
@@ -41,6 +43,10 @@ public:
   // A cell started running again: its old launches are gone.
   void clearCell(const QString& cellId);
   void addLaunch(const QString& cellId, const KernelLaunch& launch);
+  // A GPU launch's program timing (a --program-timing JSON line) shown as a launch of its own, for
+  // the grid's duration and SM colourings; false, with the reason shown, when the line is not one.
+  bool inspectProgramTiming(const QByteArray& line);
+  static constexpr const char* kTimingCell = "<program timing>";
 
   void selectLaunch(int row);
   void selectProgram(const ProgramId& pid);
@@ -51,6 +57,9 @@ public:
   void selectMemoryOp(int index);
   void setPlaying(bool playing);
   bool playing() const;
+  // "Export stepping...": opens the export dialog for the current launch and stepping (null when
+  // no launch with a trace is picked).
+  SteppingExportDialog* openSteppingExport();
 
   std::shared_ptr<const TraceDocument> document() const { return document_; }
   std::optional<ProgramId> currentProgram() const { return program_; }
@@ -133,6 +142,7 @@ private:
   QSpinBox* window_;
   ComputeView* dotView_;     // the Dot and Reduce tabs (ui/viz/ComputeView)
   ComputeView* reduceView_;
+  QPointer<SteppingExportDialog> exportDialog_;
 };
 
 }  // namespace tilescope::ui

@@ -67,12 +67,18 @@ void ProgramGridView::rebuildImage() {
 
 double ProgramGridView::cellSize() const {
   if (image_.isNull()) return 0;
-  const double w = (width() - 2 * kMargin) / image_.width();
-  const double h = (height() - 2 * kMargin) / image_.height();
-  return std::max(1.0, std::min({w, h, kMaxCell}));
+  const double w = (width() - 2 * kMargin * zoom_) / image_.width();
+  const double h = (height() - 2 * kMargin * zoom_) / image_.height();
+  return std::max(1.0, std::min({w, h, kMaxCell * zoom_}));
 }
 
-QPointF ProgramGridView::origin() const { return {kMargin, kMargin}; }
+QPointF ProgramGridView::origin() const { return {kMargin * zoom_, kMargin * zoom_}; }
+
+void ProgramGridView::setZoom(double zoom) {
+  zoom_ = zoom;
+  setMinimumSize(QSize(160, 120) * zoom);
+  update();
+}
 
 QPointF ProgramGridView::cellTopLeft(const ProgramId& pid) const {
   if (!document_) return {};
@@ -111,25 +117,25 @@ void ProgramGridView::paintEvent(QPaintEvent*) {
         const QRectF r(area.left() + col * cell, area.top() + row * cell, cell, cell);
         const qint64 id = document_->linearId(*pid);
         if (picture_.hatched[static_cast<size_t>(id)]) p.fillRect(r, QBrush(QColor(0, 0, 0, 150), Qt::BDiagPattern));
-        if (cell >= 20) {
+        if (cell >= 20 * zoom_) {
           const viz::Color& c = picture_.colors[static_cast<size_t>(id)];
           p.setPen(0.299 * c.r + 0.587 * c.g + 0.114 * c.b > 140 ? Qt::black : Qt::white);
           QFont f = font();
-          f.setPixelSize(static_cast<int>(std::min(11.0, cell / 2.6)));
+          f.setPixelSize(static_cast<int>(std::min(11.0 * zoom_, cell / 2.6)));
           p.setFont(f);
           const QString label = document_->gridDimensions() == 1 ? QString::number((*pid)[0])
                                                                  : QStringLiteral("%1,%2").arg((*pid)[0]).arg((*pid)[1]);
           p.drawText(r, Qt::AlignCenter, label);
         }
       }
-    p.setPen(QPen(Qt::white, 1));
+    p.setPen(QPen(Qt::white, zoom_));
     for (qint64 col = 0; col <= picture_.columns; ++col)
       p.drawLine(QPointF(area.left() + col * cell, area.top()), QPointF(area.left() + col * cell, area.bottom()));
     for (qint64 row = 0; row <= picture_.rows; ++row)
       p.drawLine(QPointF(area.left(), area.top() + row * cell), QPointF(area.right(), area.top() + row * cell));
   }
   if (selected_ && (document_->gridDimensions() < 3 || (*selected_)[2] == slice_)) {
-    p.setPen(QPen(palette().color(QPalette::Highlight), std::max(2.0, cell / 8)));
+    p.setPen(QPen(palette().color(QPalette::Highlight), std::max(2.0 * zoom_, cell / 8)));
     p.setBrush(Qt::NoBrush);
     p.drawRect(QRectF(cellTopLeft(*selected_), QSizeF(cell, cell)));
   }

@@ -20,6 +20,9 @@ public:
   void setColoring(TraceDocument::Coloring coloring);
   void setSlice(qint64 slice);
   void setSelected(const std::optional<ProgramId>& pid);
+  // Presentation scale: cells, labels, outlines and margins this many times larger.
+  void setZoom(double zoom);
+  double zoom() const { return zoom_; }
   std::optional<ProgramId> selected() const { return selected_; }
   qint64 slice() const { return slice_; }
 
@@ -54,6 +57,7 @@ private:
   qint64 slice_ = 0;
   std::optional<ProgramId> selected_;
   QString hoverText_;
+  double zoom_ = 1;
 };
 
 }  // namespace tilescope::ui

@@ -25,9 +25,19 @@ void SceneView::setScene(viz::Scene scene, const QString& message) {
   update();
 }
 
+void SceneView::setZoom(double zoom) {
+  if (zoom == zoom_) return;
+  zoom_ = zoom;
+  const QSize hint = sizeHint();
+  setMinimumSize(hint);
+  resize(hint);
+  update();
+  emit zoomChanged(zoom);
+}
+
 QSize SceneView::sizeHint() const {
-  if (scene_.items().empty()) return {320, 80};
-  return {static_cast<int>(std::ceil(scene_.width())), static_cast<int>(std::ceil(scene_.height()))};
+  if (scene_.items().empty()) return QSize(320, 80) * zoom_;
+  return {static_cast<int>(std::ceil(scene_.width() * zoom_)), static_cast<int>(std::ceil(scene_.height() * zoom_))};
 }
 
 void SceneView::paintEvent(QPaintEvent*) {
@@ -37,6 +47,7 @@ void SceneView::paintEvent(QPaintEvent*) {
     p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, message_);
     return;
   }
+  p.scale(zoom_, zoom_);
   paintScene(p, scene_);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// A widget showing one Scene at its natural size (put it in a QScrollArea); the tiles, coverage and
-// swizzle tabs of the inspector are SceneViews.
+// A widget showing one Scene at its natural size times a zoom (put it in a QScrollArea); the tiles,
+// coverage and swizzle tabs of the inspector are SceneViews. Presentation scale zooms them.
 #include <QWidget>
 
 #include "core/viz/Scene.h"
@@ -17,6 +17,13 @@ public:
   QSize sizeHint() const override;
   // The file name the context menu's "Save View As..." suggests.
   void setExportName(const QString& name) { exportName_ = name; }
+  // Drawn this many times larger (presentation scale); exports stay at the scene's own size.
+  void setZoom(double zoom);
+  double zoom() const { return zoom_; }
+  QPointF toScene(QPointF widgetPoint) const { return widgetPoint / zoom_; }
+
+signals:
+  void zoomChanged(double zoom);
 
 protected:
   void paintEvent(QPaintEvent* event) override;
@@ -26,6 +33,7 @@ private:
   viz::Scene scene_;
   QString message_;
   QString exportName_ = QStringLiteral("view.png");
+  double zoom_ = 1;
 };
 
 }  // namespace tilescope::ui

@@ -34,6 +34,19 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   coloring_->addItem(tr("Colour by program"));
   coloring_->addItem(tr("Colour by duration"));
   controls->addWidget(coloring_);
+  auto* inspect = new QPushButton(tr("Show in Inspector"), this);
+  inspect->setObjectName(QStringLiteral("timingToInspector"));
+  inspect->setToolTip(tr("The launch's program grid in the inspector, coloured by duration or by SM"));
+  controls->addWidget(inspect);
+  connect(inspect, &QPushButton::clicked, this, [this] {
+    const int index = launchBox_->currentIndex();
+    if (index < 0 || index >= static_cast<int>(launches_.size())) return;
+    // Back to the file's own line (core/gpu/runtime/ProgramTiming), the form a launch's timing travels in.
+    const gpu::LaunchTiming& l = launches_[static_cast<size_t>(index)];
+    std::vector<uint64_t> words;
+    for (const gpu::ProgramTime& p : l.programs) words.insert(words.end(), {p.startNs, p.endNs, static_cast<uint64_t>(p.sm)});
+    emit inspectRequested(QByteArray::fromStdString(gpu::programTimingLine(l.kernel, l.launch, l.grid, words)));
+  });
   controls->addStretch(1);
   column->addLayout(controls);
   status_ = new QLabel(this);
@@ -44,6 +57,9 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   scroll_->setWidget(view_);
   scroll_->setWidgetResizable(false);
   column->addWidget(scroll_, 1);
+  connect(view_, &SceneView::zoomChanged, this, [this] {
+    if (!launches_.empty()) redraw();
+  });
   scroll_->viewport()->installEventFilter(this);
   view_->installEventFilter(this);
   view_->setMouseTracking(true);
@@ -96,7 +112,7 @@ bool TimelinePanel::eventFilter(QObject* watched, QEvent* event) {
       at = static_cast<QMouseEvent*>(event)->position().toPoint();
       global = static_cast<QMouseEvent*>(event)->globalPosition().toPoint();
     }
-    const QString tip = tooltipAt(at);
+    const QString tip = tooltipAt(view_->toScene(at));
     if (tip.isEmpty()) QToolTip::hideText();
     else QToolTip::showText(global, tip, view_);
     return event->type() == QEvent::ToolTip;
@@ -142,7 +158,7 @@ void TimelinePanel::redraw() {
     options.coloring = coloring_->currentIndex() == 1 ? viz::TimelineColoring::Duration : viz::TimelineColoring::Program;
     // The time axis fills the visible width (room left for the SM labels and margins), at least 400 px.
     drawnWidth_ = std::max(400, scroll_->viewport()->width() - 100);
-    options.plotWidth = drawnWidth_;
+    options.plotWidth = drawnWidth_ / view_->zoom();  // presentation scale draws it larger
     view_->setScene(viz::timelineScene(launches_[static_cast<size_t>(index)], options));
   }
 }

@@ -35,6 +35,10 @@ public:
   QComboBox* launchBox() const { return launchBox_; }
   QLabel* statusLabel() const { return status_; }
 
+signals:
+  // "Show in Inspector": the picked launch's --program-timing JSON line.
+  void inspectRequested(const QByteArray& programTimingLine);
+
 protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
 

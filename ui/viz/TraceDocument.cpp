@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <variant>
 
+#include <sstream>
+
+#include "core/gpu/runtime/ProgramTiming.h"
 #include "core/sim/PidFilter.h"
 #include "core/sim/TraceReader.h"
 #include "core/viz/ComputeOps.h"
@@ -13,9 +16,13 @@
 #include "core/viz/ProgramStats.h"
 #include "core/viz/ProgramTiles.h"
 #include "core/viz/ReduceScene.h"
+#include "core/viz/GifWriter.h"
+#include "core/viz/SteppingExport.h"
+#include "core/viz/SteppingFrames.h"
 #include "core/viz/SvgWriter.h"
 #include "core/viz/SwizzleScene.h"
 #include "core/viz/TilesScene.h"
+#include "core/viz/TimingColors.h"
 #include "core/viz/TraceCoverage.h"
 #include "core/viz/VariablesScene.h"
 
@@ -30,6 +37,8 @@ viz::GridColoring toCore(TraceDocument::Coloring c) {
     case TraceDocument::Coloring::OutputTile: return viz::GridColoring::OutputTile;
     case TraceDocument::Coloring::Bytes: return viz::GridColoring::Bytes;
     case TraceDocument::Coloring::Masked: return viz::GridColoring::Masked;
+    case TraceDocument::Coloring::Duration:
+    case TraceDocument::Coloring::Sm: return viz::GridColoring::Pid;  // timing colours come from TimingColors
   }
   return viz::GridColoring::Pid;
 }
@@ -51,6 +60,31 @@ std::shared_ptr<TraceDocument> TraceDocument::fromBytes(const QByteArray& bytes,
   for (const sim::ProgramTrace& p : doc->trace_->programs) doc->traced_.push_back(p.pid);
   for (const viz::ProgramStats& st : viz::programStats(*doc->trace_))
     doc->stats_[st.linearId] = {st.loads, st.stores, st.maskedLanes, st.bytesMoved};
+  return doc;
+}
+
+std::shared_ptr<TraceDocument> TraceDocument::fromProgramTiming(const QByteArray& line, QString* error) {
+  std::vector<gpu::LaunchTiming> launches;
+  try {
+    std::istringstream in(line.toStdString());
+    launches = gpu::readProgramTiming(in, "program timing");
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return nullptr;
+  }
+  if (launches.size() != 1) {
+    if (error) *error = QStringLiteral("program timing: expected one launch, found %1").arg(launches.size());
+    return nullptr;
+  }
+  std::shared_ptr<TraceDocument> doc(new TraceDocument());
+  auto timing = std::make_shared<gpu::LaunchTiming>(std::move(launches.front()));
+  auto trace = std::make_shared<sim::LaunchTrace>();
+  trace->kernelName = timing->kernel;
+  trace->grid = {timing->grid[0], timing->grid[1], timing->grid[2]};
+  trace->totalPrograms = trace->grid[0] * trace->grid[1] * trace->grid[2];
+  trace->policy = "GPU launch with program timing: no trace (run the cell on the simulator to see tiles and coverage)";
+  doc->trace_ = std::move(trace);
+  doc->timing_ = std::move(timing);
   return doc;
 }
 
@@ -78,7 +112,9 @@ qint64 TraceDocument::linearId(const ProgramId& pid) const { return gridOf(*trac
 
 TraceDocument::GridPicture TraceDocument::gridPicture(Coloring coloring, qint64 wrap) const {
   const viz::GridLayout layout(gridOf(*trace_), wrap);
-  viz::ProgramColors pc = viz::programColors(*trace_, toCore(coloring));
+  const bool byTiming = timing_ && (coloring == Coloring::Duration || coloring == Coloring::Sm);
+  viz::ProgramColors pc = byTiming ? viz::timingColors(*timing_, coloring == Coloring::Sm ? viz::TimingColoring::Sm : viz::TimingColoring::Duration)
+                                   : viz::programColors(*trace_, toCore(coloring));
   return {layout.columns(), layout.rows(), std::move(pc.byLinearId), std::move(pc.hatched), QString::fromStdString(pc.legend)};
 }
 
@@ -93,6 +129,10 @@ std::optional<ProgramId> TraceDocument::programAt(qint64 column, qint64 row, qin
 
 QString TraceDocument::programSummary(const ProgramId& pid) const {
   const QString name = QStringLiteral("pid (%1, %2, %3)").arg(pid[0]).arg(pid[1]).arg(pid[2]);
+  if (timing_) {
+    const std::string timing = viz::programTimingText(*timing_, pid);
+    return name + QStringLiteral(": ") + (timing.empty() ? QStringLiteral("no timing") : QString::fromStdString(timing));
+  }
   const auto it = stats_.find(linearId(pid));
   if (it == stats_.end()) return name + QStringLiteral(": not traced");
   const auto& [loads, stores, masked, bytes] = it->second;
@@ -137,6 +177,8 @@ viz::Scene TraceDocument::gridScene(Coloring coloring, const std::optional<Progr
   o.coloring = toCore(coloring);
   o.selected = selected;
   o.slice = slice;
+  if (timing_ && (coloring == Coloring::Duration || coloring == Coloring::Sm))
+    return viz::timingGridScene(*timing_, coloring == Coloring::Sm ? viz::TimingColoring::Sm : viz::TimingColoring::Duration, o);
   return viz::gridScene(*trace_, o);
 }
 
@@ -176,6 +218,28 @@ viz::Scene TraceDocument::computeScene(const ProgramId& pid, bool dots, int inde
   viz::Scene s = dots ? viz::dotScene(*trace_, pid, i, &e) : viz::reduceScene(*trace_, pid, i, &e);
   if (error) *error = QString::fromStdString(e);
   return s;
+}
+
+bool TraceDocument::gifExportAvailable() { return viz::GifWriter::available(); }
+
+QString TraceDocument::exportStepping(const SteppingExport& request, const QString& target,
+                                     const std::function<bool(qint64, qint64)>& progress, qint64* frames) const {
+  viz::SteppingOptions o;
+  o.unit = request.byMemoryOps ? viz::SteppingUnit::Ops : viz::SteppingUnit::Programs;
+  o.view = request.gridView ? viz::SteppingView::Grid : viz::SteppingView::Tiles;
+  o.programs = request.programs;
+  o.program = request.program;
+  o.op = static_cast<size_t>(std::max(0, request.op));
+  o.coloring = toCore(request.coloring);
+  std::string error;
+  const std::optional<viz::SteppingFrames> steps = viz::SteppingFrames::make(*trace_, std::move(o), &error);
+  if (!steps) return QString::fromStdString(error);
+  const viz::SteppingExportResult r = viz::exportStepping(*steps, target.toStdString(), {request.fps, request.scale},
+                                                          [&progress](size_t done, size_t total) {
+                                                            return !progress || progress(static_cast<qint64>(done), static_cast<qint64>(total));
+                                                          });
+  if (frames) *frames = r.ok ? static_cast<qint64>(steps->count()) : 0;
+  return r.ok ? QString() : QString::fromStdString(r.error);
 }
 
 }  // namespace tilescope::ui

@@ -7,6 +7,7 @@
 #include <QStringList>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -17,6 +18,9 @@
 namespace tilescope::sim {
 struct LaunchTrace;
 }
+namespace tilescope::gpu {
+struct LaunchTiming;
+}
 
 namespace tilescope::ui {
 
@@ -26,6 +30,11 @@ class TraceDocument {
 public:
   // Null with `error` set when the bytes are not a readable trace.
   static std::shared_ptr<TraceDocument> fromBytes(const QByteArray& bytes, QString* error);
+  // A GPU launch with program timing and no trace: its grid, coloured by duration or SM
+  // (core/viz/TimingColors). `line` is the launch's --program-timing JSON line; null, with `error`
+  // set, when it is not one.
+  static std::shared_ptr<TraceDocument> fromProgramTiming(const QByteArray& line, QString* error);
+  bool hasTiming() const { return timing_ != nullptr; }
   ~TraceDocument();
 
   QString kernelName() const;
@@ -42,7 +51,8 @@ public:
   QString policy() const;
 
   // The program grid: cell geometry and the colour of every program (by linear id).
-  enum class Coloring { Pid, Order, OutputTile, Bytes, Masked };
+  // Duration and Sm need program timing (hasTiming()); without it they colour as Pid.
+  enum class Coloring { Pid, Order, OutputTile, Bytes, Masked, Duration, Sm };
   struct GridPicture {
     qint64 columns = 1, rows = 1;
     std::vector<viz::Color> colors;       // by linear id
@@ -80,9 +90,27 @@ public:
   viz::Scene computeScene(const ProgramId& pid, bool dots, int index, QString* error) const;
   static QByteArray svgOf(const viz::Scene& scene);  // core/viz/SvgWriter's document
 
+  // The stepping written for slides (core/viz/SteppingExport): an animated GIF when `target` ends in
+  // .gif, else numbered PNGs in that folder. Safe off the UI thread (the document never changes).
+  // `progress` (frames done, in all) returns false to cancel. "" when written, else what went wrong
+  // ("cancelled" when cancelled); `frames` gets the number written.
+  struct SteppingExport {
+    bool byMemoryOps = false;         // one frame per memory operation of `program`, else per program
+    bool gridView = false;            // the grid with the program outlined, else the tiles view
+    std::vector<ProgramId> programs;  // stepping order (per program); empty: every traced program
+    ProgramId program{0, 0, 0};
+    int op = 0;                       // per program, tiles view: the memory operation shown
+    Coloring coloring = Coloring::Pid;
+    double fps = 2, scale = 1;
+  };
+  static bool gifExportAvailable();  // built with giflib
+  QString exportStepping(const SteppingExport& request, const QString& target, const std::function<bool(qint64, qint64)>& progress,
+                         qint64* frames = nullptr) const;
+
 private:
   TraceDocument() = default;
   std::shared_ptr<const sim::LaunchTrace> trace_;
+  std::shared_ptr<const gpu::LaunchTiming> timing_;  // GPU program timing, when the launch has it
   std::vector<ProgramId> traced_;
   std::unordered_map<qint64, std::array<qint64, 4>> stats_;  // linear id -> loads, stores, masked lanes, bytes
 };
