@@ -35,13 +35,16 @@ v[0, :2] = 9
 print(v.tolist(), len(v), v.numel(), v.is_cuda, v.device)
 x = torch.zeros(3, device='cuda')
 print(x.is_cuda, x.device, x.data_ptr() != 0, x.data_ptr() == x.data_ptr())
+r = torch.arange(3).view(3, 1).expand(3, 2)
+print(r.tolist(), r.stride(), r.T.shape, r.permute(1, 0).is_contiguous(), torch.zeros(2, 1, 3).squeeze(1).shape)
 )");
   ASSERT_TRUE(run.ok()) << run.traceback;
   EXPECT_EQ(run.out,
             "True True True\n"
             "6 [2, 5] torch.Size([1, 3]) torch.int64 torch.float32 [[0, 0, 0], [1, 1, 1]]\n"
             "[[9, 9, 3], [4, 5, 6]] 2 6 False cpu\n"
-            "True cuda:0 True True\n");
+            "True cuda:0 True True\n"
+            "[[0, 0], [1, 1], [2, 2]] (1, 0) torch.Size([2, 3]) False torch.Size([2, 3])\n");
 }
 
 TEST(EmbeddedTorch, RandomNumbersMatchTheTensorLibrarysGenerator) {
@@ -67,6 +70,11 @@ TEST(EmbeddedTorch, ErrorsKeepTorchsTypesAndMissingApisSaySo) {
   const auto missing = runPython(executor, "torch.fft");
   EXPECT_EQ(missing.outcome.errorName, "AttributeError");
   EXPECT_NE(missing.outcome.errorValue.find("built-in torch"), std::string::npos) << missing.outcome.errorValue;
+
+  const auto method = runPython(executor, "torch.ones(2).cumsum(0)");
+  EXPECT_EQ(method.outcome.errorName, "AttributeError");
+  EXPECT_NE(method.outcome.errorValue.find("'cumsum'"), std::string::npos) << method.outcome.errorValue;
+  EXPECT_NE(method.outcome.errorValue.find("built-in torch"), std::string::npos) << method.outcome.errorValue;
 
   const auto wrong = runPython(executor, "torch.ones(2) + 'a'");
   EXPECT_EQ(wrong.outcome.errorName, "TypeError");

@@ -102,6 +102,16 @@ Tensor.stride = _tensor_stride
 Tensor.view = lambda self, *shape: self._view(_size(shape))
 Tensor.reshape = lambda self, *shape: self._reshape(_size(shape))
 Tensor.to = _tensor_to
+Tensor.expand = lambda self, *sizes: self._expand(_size(sizes))
+Tensor.permute = lambda self, *dims: self._permute(_size(dims))
+
+
+def _tensor_missing(self, name):
+    raise AttributeError(f"'Tensor' object has no attribute '{name}': tilescope's built-in torch does not have it "
+                         "(yet); docs/HOST_LANGUAGE.md lists what it has")
+
+
+Tensor.__getattr__ = _tensor_missing
 
 
 # --- factories ------------------------------------------------------------------------------------

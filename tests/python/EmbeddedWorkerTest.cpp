@@ -1,0 +1,132 @@
+// `tilescope-cli worker --python embedded`: cells on embedded CPython behind the worker protocol
+// (docs/PROTOCOL.md), spoken to a real worker process over pipes.
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/util/FrameCodec.h"
+
+using nlohmann::json;
+using tilescope::util::encodeFrame;
+using tilescope::util::FrameDecoder;
+using tilescope::util::FrameKind;
+
+namespace {
+
+class EmbeddedWorker {
+public:
+  EmbeddedWorker() {
+    int toChild[2];
+    int fromChild[2];
+    if (pipe(toChild) != 0 || pipe(fromChild) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(toChild[0], 0);
+      dup2(fromChild[1], 1);
+      close(toChild[1]);
+      close(fromChild[0]);
+      unsetenv("TILESCOPE_WORKER_TEST_EXECUTOR");
+      execl(TILESCOPE_CLI_PATH, "tilescope-cli", "worker", "--python", "embedded", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(toChild[0]);
+    close(fromChild[1]);
+    in_ = toChild[1];
+    out_ = fromChild[0];
+  }
+  ~EmbeddedWorker() {
+    if (in_ >= 0) close(in_);
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (out_ >= 0) close(out_);
+  }
+  void send(const json& message) {
+    const std::string frame = encodeFrame(FrameKind::Json, message.dump());
+    ASSERT_EQ(write(in_, frame.data(), frame.size()), static_cast<ssize_t>(frame.size()));
+  }
+  json receive(int timeoutMs = 10000) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    for (;;) {
+      if (auto frame = decoder_.next()) {
+        if (frame->kind == FrameKind::Json) return json::parse(frame->payload);
+        continue;
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      pollfd p{out_, POLLIN, 0};
+      if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return nullptr;
+      char buffer[4096];
+      const ssize_t n = read(out_, buffer, sizeof buffer);
+      if (n <= 0) return nullptr;
+      decoder_.feed(buffer, static_cast<size_t>(n));
+    }
+  }
+  std::vector<json> receiveUntil(const std::string& type) {
+    std::vector<json> messages;
+    for (json m = receive(); !m.is_null(); m = receive()) {
+      messages.push_back(m);
+      if (m.value("type", "") == type) break;
+    }
+    return messages;
+  }
+
+private:
+  pid_t pid_ = -1;
+  int in_ = -1;
+  int out_ = -1;
+  FrameDecoder decoder_;
+};
+
+json execute(const std::string& id, const std::string& cell, const std::string& code) {
+  return {{"type", "execute_request"}, {"id", id}, {"cell_id", cell}, {"code", code}, {"backend", "simulator"}};
+}
+
+const json* find(const std::vector<json>& messages, const std::string& type) {
+  for (const json& m : messages)
+    if (m.value("type", "") == type) return &m;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(EmbeddedWorker, RunsCellsAndReportsKernelErrorsAsDiagnosticFrames) {
+  EmbeddedWorker worker;
+  const json hello = worker.receive();
+  ASSERT_FALSE(hello.is_null());
+  EXPECT_EQ(hello.value("executor", ""), "embedded-python");
+
+  worker.send(execute("r1", "c1", "import torch, triton\nimport triton.language as tl\nclass Box:\n    pass\nprint(f'{2.5:06.2f}')\n"));
+  const auto first = worker.receiveUntil("execute_reply");
+  std::string printed;  // print() writes its text and its end separately, each sent as it comes
+  for (const json& m : first)
+    if (m.value("type", "") == "stream" && m.value("name", "") == "stdout") printed += m.value("text", "");
+  EXPECT_EQ(printed, "002.50\n");
+  EXPECT_EQ(find(first, "execute_reply")->value("status", ""), "ok");
+
+  worker.send(execute("r2", "c2", "@triton.jit\ndef k(p):\n    tl.store(p + tl.arange(0, 4), missing)\n"));
+  EXPECT_EQ(find(worker.receiveUntil("execute_reply"), "execute_reply")->value("status", ""), "ok");
+
+  worker.send(execute("r3", "c3", "x = torch.zeros(4)\nk[(1,)](x)\n"));
+  const auto third = worker.receiveUntil("execute_reply");
+  const json* error = find(third, "error");
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(error->value("ename", ""), "CompilationError");
+  EXPECT_NE(error->value("evalue", "").find("missing"), std::string::npos) << error->dump();
+  const json& frames = (*error)["traceback"];
+  ASSERT_EQ(frames.size(), 2u) << error->dump();
+  EXPECT_EQ(frames[0].value("file", ""), "<cell:c3>");
+  EXPECT_EQ(frames[0].value("line", 0), 2);
+  EXPECT_EQ(frames[1].value("file", ""), "<cell:c2>");
+  EXPECT_EQ(frames[1].value("line", 0), 3);
+  EXPECT_EQ(frames[1].value("col", 0), 35);
+  EXPECT_EQ(frames[1].value("severity", ""), "error");
+  EXPECT_EQ(find(third, "execute_reply")->value("status", ""), "error");
+}
