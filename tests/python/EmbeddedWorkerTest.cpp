@@ -129,4 +129,21 @@ TEST(EmbeddedWorker, RunsCellsAndReportsKernelErrorsAsDiagnosticFrames) {
   EXPECT_EQ(frames[1].value("col", 0), 35);
   EXPECT_EQ(frames[1].value("severity", ""), "error");
   EXPECT_EQ(find(third, "execute_reply")->value("status", ""), "error");
+
+  // A cell run for the inspector reports its launches, with the simulator's trace.
+  worker.send(execute("r4", "c4", "@triton.jit\ndef ok(p):\n    tl.store(p + tl.arange(0, 4), 1.0)\n"));
+  worker.receiveUntil("execute_reply");
+  json inspected = execute("r5", "c5", "ok[(2,)](x)\nprint(x.tolist())");
+  inspected["inspect"] = true;
+  worker.send(inspected);
+  const auto fifth = worker.receiveUntil("execute_reply");
+  const json* launch = find(fifth, "launch");
+  ASSERT_NE(launch, nullptr);
+  EXPECT_EQ(launch->value("kernel", ""), "ok");
+  EXPECT_EQ(launch->value("backend", ""), "simulator");
+  EXPECT_EQ((*launch)["grid"], json::array({2, 1, 1}));
+  EXPECT_EQ(launch->value("traced_programs", 0), 2);
+  ASSERT_TRUE(launch->contains("blobs")) << launch->dump();
+  EXPECT_EQ((*launch)["blobs"][0].value("mime", ""), "application/vnd.tilescope.trace");
+  EXPECT_EQ(find(fifth, "execute_reply")->value("status", ""), "ok");
 }
