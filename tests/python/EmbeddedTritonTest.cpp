@@ -138,3 +138,20 @@ axpy[(1,)](x, x, x, 4)
   EXPECT_EQ(run.outcome.errorName, "TypeError");
   EXPECT_NE(run.outcome.errorValue.find("BLOCK"), std::string::npos) << run.outcome.errorValue;
 }
+
+TEST(EmbeddedTriton, ALaunchAfterAGlobalChangedSeesTheNewValue) {
+  PythonExecutor executor;
+  ASSERT_TRUE(runPython(executor, kImports, "Cell [1]").ok());
+  ASSERT_TRUE(runPython(executor, kAxpy, "Cell [2]").ok());
+  const auto run = runPython(executor, R"(
+x = torch.ones(8)
+z = torch.empty_like(x)
+axpy[(1,)](x, x, z, 8, BLOCK=8)
+first = z[0].item()
+SCALE = 10
+axpy[(1,)](x, x, z, 8, BLOCK=8)
+print(first, z[0].item())
+)", "Cell [3]");
+  ASSERT_TRUE(run.ok()) << run.traceback << run.err;
+  EXPECT_EQ(run.out, "4.0 11.0\n");
+}

@@ -3,7 +3,7 @@ front end and run on its simulator or GPU backend (the native module _tilescope)
 
 The kernel's source comes from inspect.getsource (notebook cells are registered with linecache, so
 kernels defined in cells work), its globals from the function's __globals__ at the first launch, as
-Triton resolves them when it first compiles. Launch arguments bind exactly as a Python call would.
+Triton resolves them when it first compiles, and again when one of them has changed since. Launch arguments bind exactly as a Python call would.
 """
 import functools
 import inspect
@@ -18,6 +18,8 @@ __version__ = "3.6.0+tilescope"
 
 # A kernel that does not compile; str() is the clang-style diagnostic with its caret.
 CompilationError = _tilescope.CompilationError
+
+_MISSING = object()
 
 # Launch options a call may pass next to the kernel's own parameters.
 _LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "enable_fp_fusion", "maxnreg", "debug")
@@ -74,25 +76,32 @@ class JITFunction:
         raise RuntimeError(f"'{self.__name__}' is a @triton.jit kernel: launch it with {self.__name__}[grid](...); "
                            "it can be called directly only from another kernel")
 
-    def _collect(self, values, helpers, seen):
+    def _collect(self, values, helpers, seen, read):
         if id(self) in seen:
             return
         seen.add(id(self))
         scope = self.fn.__globals__
         for name in sorted(_code_names(self.fn.__code__)):
-            if name not in scope:
+            value = scope.get(name, _MISSING)
+            read.append((scope, name, value))
+            if value is _MISSING:
                 continue
-            value = scope[name]
             if isinstance(value, JITFunction):
-                value._collect(values, helpers, seen)
+                value._collect(values, helpers, seen, read)
                 helpers.append(value._kernel)
             else:
                 values.setdefault(name, value)
 
     def _resolve_globals(self):
-        values, helpers = {}, []
-        self._collect(values, helpers, set())
+        """Gives the checker the globals the kernel (and the kernels it calls) read, and remembers
+        them: a launch after one of them changed (a notebook cell run again) resolves them again."""
+        values, helpers, read = {}, [], []
+        self._collect(values, helpers, set(), read)
         self._kernel.set_globals(values, helpers)
+        self._globals_read = read
+
+    def _globals_changed(self):
+        return any(scope.get(name, _MISSING) is not value for scope, name, value in self._globals_read)
 
     def run(self, *args, grid, **kwargs):
         options = {k: kwargs.pop(k) for k in _LAUNCH_OPTIONS if k in kwargs and k not in self.arg_names}
@@ -102,7 +111,7 @@ class JITFunction:
             grid = grid(dict(bound.arguments))
         if not isinstance(grid, (tuple, list)):
             grid = (grid,)
-        if not self._kernel.has_globals:
+        if not self._kernel.has_globals or self._globals_changed():
             self._resolve_globals()
         self._kernel.launch(tuple(grid), list(bound.arguments.values()), options)
 
