@@ -33,11 +33,14 @@ def fill(out_ptr, value, n, LANES: tl.constexpr):
 
 out = torch.zeros(100, device='cuda')
 fill[(triton.cdiv(100, LANES),)](out, 2.5, out.numel(), LANES=LANES)
-print(f"{out.sum().item():.1f}", sorted({v for v in out.tolist()}))
+print(f"{out.sum().item():.1f}", sorted({v for v in out.tolist()}), triton.next_power_of_2(100))
 )");
-  const auto r = runCli("run --python embedded " + script);
+  const std::string traces = std::filesystem::path(script).parent_path() / "traces";
+  std::filesystem::remove_all(traces);
+  const auto r = runCli("run --python embedded --trace " + traces + " " + script);
   EXPECT_EQ(r.exitCode, 0) << r.output;
-  EXPECT_EQ(r.output, "250.0 [2.5]\n");
+  EXPECT_EQ(r.output, "250.0 [2.5] 128\n");
+  EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::path(traces) / "1-fill.tstrace"));
 }
 
 TEST(EmbeddedCli, AKernelErrorExitsWithOneAndPrintsTheDiagnostic) {
