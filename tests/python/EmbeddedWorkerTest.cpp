@@ -1,88 +1,23 @@
 // `tilescope-cli worker --python embedded`: cells on embedded CPython behind the worker protocol
 // (docs/PROTOCOL.md), spoken to a real worker process over pipes.
 #include <gtest/gtest.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "core/util/FrameCodec.h"
+#include "tests/cli/WorkerProcess.h"
 
 using nlohmann::json;
-using tilescope::util::encodeFrame;
-using tilescope::util::FrameDecoder;
-using tilescope::util::FrameKind;
 
 namespace {
 
-class EmbeddedWorker {
-public:
-  EmbeddedWorker() {
-    int toChild[2];
-    int fromChild[2];
-    if (pipe(toChild) != 0 || pipe(fromChild) != 0) return;
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(toChild[0], 0);
-      dup2(fromChild[1], 1);
-      close(toChild[1]);
-      close(fromChild[0]);
-      unsetenv("TILESCOPE_WORKER_TEST_EXECUTOR");
-      execl(TILESCOPE_CLI_PATH, "tilescope-cli", "worker", "--python", "embedded", static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    close(toChild[0]);
-    close(fromChild[1]);
-    in_ = toChild[1];
-    out_ = fromChild[0];
-  }
-  ~EmbeddedWorker() {
-    if (in_ >= 0) close(in_);
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    if (out_ >= 0) close(out_);
-  }
-  void send(const json& message) {
-    const std::string frame = encodeFrame(FrameKind::Json, message.dump());
-    ASSERT_EQ(write(in_, frame.data(), frame.size()), static_cast<ssize_t>(frame.size()));
-  }
-  json receive(int timeoutMs = 10000) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
-    for (;;) {
-      if (auto frame = decoder_.next()) {
-        if (frame->kind == FrameKind::Json) return json::parse(frame->payload);
-        continue;
-      }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      pollfd p{out_, POLLIN, 0};
-      if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return nullptr;
-      char buffer[4096];
-      const ssize_t n = read(out_, buffer, sizeof buffer);
-      if (n <= 0) return nullptr;
-      decoder_.feed(buffer, static_cast<size_t>(n));
-    }
-  }
-  std::vector<json> receiveUntil(const std::string& type) {
-    std::vector<json> messages;
-    for (json m = receive(); !m.is_null(); m = receive()) {
-      messages.push_back(m);
-      if (m.value("type", "") == type) break;
-    }
-    return messages;
-  }
+// Cells on a loaded machine may take a while: a generous timeout.
+constexpr int kTimeoutMs = 20000;
 
-private:
-  pid_t pid_ = -1;
-  int in_ = -1;
-  int out_ = -1;
-  FrameDecoder decoder_;
+struct EmbeddedWorker : tilescope::testing::WorkerProcess {
+  EmbeddedWorker() : WorkerProcess(false, {"--python", "embedded"}) {}
+  std::vector<json> receiveUntil(const std::string& type) { return WorkerProcess::receiveUntil(type, kTimeoutMs); }
 };
 
 json execute(const std::string& id, const std::string& cell, const std::string& code) {
@@ -99,7 +34,7 @@ const json* find(const std::vector<json>& messages, const std::string& type) {
 
 TEST(EmbeddedWorker, RunsCellsAndReportsKernelErrorsAsDiagnosticFrames) {
   EmbeddedWorker worker;
-  const json hello = worker.receive();
+  const json hello = worker.receive(kTimeoutMs);
   ASSERT_FALSE(hello.is_null());
   EXPECT_EQ(hello.value("executor", ""), "embedded-python");
 
