@@ -128,7 +128,17 @@ host::ExecutionOutcome PythonExecutor::run(const lang::SourceFilePtr& file, bool
       outcome.result = std::move(out);
     }
   } catch (py::error_already_set& e) {
-    py::dict info = state_->shell.attr("describe_error")(e.value(), e.trace());
+    py::dict info;
+    try {
+      info = state_->shell.attr("describe_error")(e.value(), e.trace());
+    } catch (py::error_already_set& failed) {
+      // Describing it failed (an exception whose str() raises, say): report what is known.
+      outcome.status = host::ExecutionOutcome::Status::Error;
+      outcome.errorName = py::str(e.type().attr("__name__")).cast<std::string>();
+      outcome.errorValue = "(the error's message could not be shown: " + std::string(failed.what()) + ")";
+      lastTraceback_ = outcome.errorName + ": " + outcome.errorValue + "\n";
+      return outcome;
+    }
     const bool cancelled = info["cancelled"].cast<bool>();
     outcome.status = cancelled ? host::ExecutionOutcome::Status::Cancelled : host::ExecutionOutcome::Status::Error;
     outcome.errorName = info["name"].cast<std::string>();

@@ -111,3 +111,18 @@ TEST(PythonExecutor, EmbedsTheSystemPythonWithItsStandardLibrary) {
   ASSERT_TRUE(run.ok()) << run.traceback;
   EXPECT_EQ(run.out, std::string(TILESCOPE_PYTHON_HOME) + " [1] True\n");
 }
+
+TEST(PythonExecutor, AnExceptionWhoseMessageCannotBeShownIsStillReported) {
+  PythonExecutor executor;
+  const auto run = runPython(executor, R"(
+class Opaque(Exception):
+    def __str__(self):
+        raise ValueError("no text")
+
+raise Opaque()
+)");
+  ASSERT_EQ(run.outcome.status, ExecutionOutcome::Status::Error);
+  EXPECT_EQ(run.outcome.errorName, "Opaque");
+  EXPECT_NE(run.traceback.find("Opaque"), std::string::npos) << run.traceback;
+  EXPECT_TRUE(runPython(executor, "1 + 1").ok());
+}
