@@ -14,6 +14,30 @@ namespace py = pybind11;
 
 namespace tilescope::python {
 
+namespace {
+
+struct LaunchValues {
+  host::Value grid;
+  host::ValueList args;
+  std::vector<std::pair<std::string, host::Value>> options;
+};
+
+LaunchValues launchValues(const PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
+  const std::vector<std::string> names = k.parameterNames();
+  LaunchValues out;
+  host::ValueList dims;
+  for (py::handle d : grid) dims.push_back(launchArgumentOf(d, "grid"));
+  out.grid = host::makeTuple(std::move(dims));
+  for (size_t i = 0; i < args.size(); ++i) out.args.push_back(launchArgumentOf(args[i], i < names.size() ? names[i] : "?"));
+  for (auto [name, value] : options) {
+    const std::string n = name.cast<std::string>();
+    out.options.emplace_back(n, launchArgumentOf(value, n));
+  }
+  return out;
+}
+
+}  // namespace
+
 void bindKernels(py::module_& m) {
   py::class_<PythonKernel, std::shared_ptr<PythonKernel>>(m, "Kernel")
       .def(py::init<const std::string&, const std::string&, const std::string&, int, const std::vector<std::string>&,
@@ -33,19 +57,14 @@ void bindKernels(py::module_& m) {
              }
              k.setGlobals(values, helpers);
            })
-      .def("launch", [](PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
-        const std::vector<std::string> names = k.parameterNames();
-        host::ValueList dims;
-        for (py::handle d : grid) dims.push_back(launchArgumentOf(d, "grid"));
-        host::ValueList values;
-        for (size_t i = 0; i < args.size(); ++i)
-          values.push_back(launchArgumentOf(args[i], i < names.size() ? names[i] : "?"));
-        std::vector<std::pair<std::string, host::Value>> launchOptions;
-        for (auto [name, value] : options) {
-          const std::string n = name.cast<std::string>();
-          launchOptions.emplace_back(n, launchArgumentOf(value, n));
-        }
-        k.launch(host::makeTuple(std::move(dims)), std::move(values), std::move(launchOptions));
+      .def("launch",
+           [](PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
+             LaunchValues v = launchValues(k, grid, args, options);
+             k.launch(v.grid, std::move(v.args), std::move(v.options));
+           })
+      .def("check", [](PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
+        LaunchValues v = launchValues(k, grid, args, options);
+        k.check(v.grid, std::move(v.args), std::move(v.options));
       });
 }
 

@@ -71,15 +71,30 @@ void PythonKernel::setGlobals(const std::vector<std::pair<std::string, lang::Val
   jit_->cache.reset();  // checked against other globals
 }
 
+namespace {
+
+host::Interpreter& launchContext(const std::string& kernel) {
+  EngineSession* session = EngineSession::active();
+  if (!session) throw host::PyError("RuntimeError", "kernel '" + kernel + "' launched while no tilescope session runs code");
+  return session->launchContext();
+}
+
+}  // namespace
+
 void PythonKernel::launch(const host::Value& grid, host::ValueList args,
                           std::vector<std::pair<std::string, host::Value>> options) {
-  EngineSession* session = EngineSession::active();
-  if (!session) throw host::PyError("RuntimeError", "kernel '" + name() + "' launched while no tilescope session runs code");
+  host::Interpreter& context = launchContext(name());
   host::CallArgs call(std::move(args));
   call.keywords = std::move(options);
-  host::Interpreter& context = session->launchContext();
   const host::PreparedLaunch prepared = host::KernelLauncher::prepare(context, *jit_, grid, call);
   host::KernelLauncher::run(context, *jit_, prepared);
+}
+
+void PythonKernel::check(const host::Value& grid, host::ValueList args,
+                         std::vector<std::pair<std::string, host::Value>> options) {
+  host::CallArgs call(std::move(args));
+  call.keywords = std::move(options);
+  host::KernelLauncher::prepare(launchContext(name()), *jit_, grid, call);
 }
 
 }  // namespace tilescope::python

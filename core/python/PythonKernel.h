@@ -36,6 +36,9 @@ public:
   // kernel's parameters in order (bound by Python), `options` num_warps and friends, `grid` 1 to 3
   // ints. Errors are host::PyError, as from the hand-written interpreter.
   void launch(const host::Value& grid, host::ValueList args, std::vector<std::pair<std::string, host::Value>> options);
+  // Only checks the kernel for these arguments (cached like a launch's check): what autotune does on
+  // the simulator, which cannot time configs. Throws like launch().
+  void check(const host::Value& grid, host::ValueList args, std::vector<std::pair<std::string, host::Value>> options);
 
 private:
   std::shared_ptr<const lang::Module> module_;

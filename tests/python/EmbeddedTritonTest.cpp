@@ -155,3 +155,35 @@ print(first, z[0].item())
   ASSERT_TRUE(run.ok()) << run.traceback << run.err;
   EXPECT_EQ(run.out, "4.0 11.0\n");
 }
+
+TEST(EmbeddedTriton, AutotuneTakesTheFirstConfigThatChecksAndHeuristicsComputeMetaParameters) {
+  PythonExecutor executor;
+  const auto run = runPython(executor, std::string(kImports) + R"(
+@triton.autotune(configs=[triton.Config({'LANES': 12}), triton.Config({'LANES': 16}, num_warps=2)], key=['n'])
+@triton.jit
+def ramp(out_ptr, n, LANES: tl.constexpr):
+    i = tl.program_id(0) * LANES + tl.arange(0, LANES)
+    tl.store(out_ptr + i, i, mask=i < n)
+
+out = torch.zeros(40, dtype=torch.int32)
+ramp[lambda meta: (triton.cdiv(meta['n'], meta['LANES']),)](out, 40)
+ramp[lambda meta: (triton.cdiv(meta['n'], meta['LANES']),)](out, 40)
+print(out.tolist() == list(range(40)), ramp.best_config)
+
+@triton.heuristics({'WIDTH': lambda args: triton.next_power_of_2(args['n'])})
+@triton.jit
+def fill(out_ptr, n, WIDTH: tl.constexpr):
+    i = tl.arange(0, WIDTH)
+    tl.store(out_ptr + i, n, mask=i < n)
+
+small = torch.zeros(5, dtype=torch.int32)
+fill[(1,)](small, 5)
+print(small.tolist())
+)");
+  ASSERT_TRUE(run.ok()) << run.traceback << run.err;
+  EXPECT_EQ(run.out,
+            "autotune: tilescope's embedded Python does not time configs yet; ramp uses the first config that checks: "
+            "LANES: 16, num_warps: 2, num_ctas: 1, num_stages: 3\n"
+            "True LANES: 16, num_warps: 2, num_ctas: 1, num_stages: 3\n"
+            "[5, 5, 5, 5, 5]\n");
+}

@@ -12,7 +12,8 @@ import _tilescope
 
 from . import language
 
-__all__ = ["jit", "JITFunction", "cdiv", "next_power_of_2", "CompilationError", "language"]
+__all__ = ["jit", "JITFunction", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "CompilationError",
+           "language"]
 
 __version__ = "3.6.0+tilescope"
 
@@ -103,7 +104,8 @@ class JITFunction:
     def _globals_changed(self):
         return any(scope.get(name, _MISSING) is not value for scope, name, value in self._globals_read)
 
-    def run(self, *args, grid, **kwargs):
+    def _bind(self, args, kwargs, grid):
+        """(grid, arguments in parameter order, launch options), bound as a Python call binds."""
         options = {k: kwargs.pop(k) for k in _LAUNCH_OPTIONS if k in kwargs and k not in self.arg_names}
         bound = self.signature.bind(*args, **kwargs)
         bound.apply_defaults()
@@ -113,7 +115,130 @@ class JITFunction:
             grid = (grid,)
         if not self._kernel.has_globals or self._globals_changed():
             self._resolve_globals()
-        self._kernel.launch(tuple(grid), list(bound.arguments.values()), options)
+        return tuple(grid), list(bound.arguments.values()), options
+
+    def run(self, *args, grid, **kwargs):
+        self._kernel.launch(*self._bind(args, kwargs, grid))
+
+    def _check(self, *args, grid, **kwargs):
+        """Checks the kernel for these arguments without launching it (CompilationError if it fails)."""
+        self._kernel.check(*self._bind(args, kwargs, grid))
+
+
+class Config:
+    """triton.Config: meta-parameters and launch options for @triton.autotune."""
+
+    def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None):
+        self.kwargs = dict(kwargs)
+        self.num_warps = num_warps
+        self.num_stages = num_stages
+        self.num_ctas = num_ctas
+        self.maxnreg = maxnreg
+        self.pre_hook = pre_hook
+
+    def all_kwargs(self):
+        return {**self.kwargs, "num_warps": self.num_warps, "num_stages": self.num_stages}
+
+    def __str__(self):
+        fields = [f"{k}: {v!r}" for k, v in self.kwargs.items()]
+        fields += [f"num_warps: {self.num_warps}", f"num_ctas: {self.num_ctas}", f"num_stages: {self.num_stages}"]
+        return ", ".join(fields)
+
+    __repr__ = __str__
+
+
+def _innermost(fn):
+    while not isinstance(fn, JITFunction):
+        fn = fn.fn
+    return fn
+
+
+def _named_arguments(fn, args, kwargs):
+    jit = _innermost(fn)
+    return dict(jit.signature.bind_partial(*args, **kwargs).arguments)
+
+
+class Autotuner:
+    """@triton.autotune: the embedded Python does not time configs yet; each key takes the first config
+    that checks for its arguments, and a note says so once."""
+
+    def __init__(self, fn, configs, key):
+        if not configs:
+            raise ValueError("triton.autotune needs at least one triton.Config")
+        self.fn = fn
+        self.configs = list(configs)
+        self.keys = list(key)
+        self.cache = {}
+        self.best_config = None
+        functools.update_wrapper(self, _innermost(fn), updated=())
+
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid)
+
+    def _choose(self, args, kwargs, grid):
+        named = _named_arguments(self.fn, args, kwargs)
+        key = tuple(repr(named.get(k)) for k in self.keys)
+        if key not in self.cache:
+            first_error = None
+            for config in self.configs:
+                try:
+                    _check(self.fn, args, {**kwargs, **config.all_kwargs()}, grid)
+                except CompilationError as e:
+                    first_error = first_error or e
+                    continue
+                self.cache[key] = config
+                if not _noted.get(id(self)):
+                    _noted[id(self)] = True
+                    print(f"autotune: tilescope's embedded Python does not time configs yet; {self.__name__} uses "
+                          f"the first config that checks: {config}")
+                break
+            else:
+                raise first_error
+        self.best_config = self.cache[key]
+        return self.best_config
+
+    def run(self, *args, grid, **kwargs):
+        config = self._choose(args, kwargs, grid)
+        return self.fn.run(*args, grid=grid, **kwargs, **config.all_kwargs())
+
+
+class Heuristics:
+    """@triton.heuristics({'NAME': lambda args: ...}): meta-parameters computed from the arguments."""
+
+    def __init__(self, fn, values):
+        self.fn = fn
+        self.values = dict(values)
+        functools.update_wrapper(self, _innermost(fn), updated=())
+
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid)
+
+    def _with_values(self, args, kwargs):
+        named = _named_arguments(self.fn, args, kwargs)
+        for name, rule in self.values.items():
+            named[name] = kwargs[name] = rule(named)
+        return kwargs
+
+    def run(self, *args, grid, **kwargs):
+        return self.fn.run(*args, grid=grid, **self._with_values(args, dict(kwargs)))
+
+
+def _check(fn, args, kwargs, grid):
+    if isinstance(fn, Heuristics):
+        kwargs = fn._with_values(args, dict(kwargs))
+        fn = fn.fn
+    _innermost(fn)._check(*args, grid=grid, **kwargs)
+
+
+_noted = {}
+
+
+def autotune(configs, key, **_options):
+    return lambda fn: Autotuner(fn, configs, key)
+
+
+def heuristics(values):
+    return lambda fn: Heuristics(fn, values)
 
 
 def jit(fn=None, **options):
