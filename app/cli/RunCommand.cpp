@@ -14,6 +14,10 @@
 #include "core/host/HostExecutor.h"
 #include "core/notebook/NotebookFile.h"
 #include "core/sim/PidFilter.h"
+#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
+#include "core/python/EmbeddedInterpreter.h"
+#include "core/python/PythonExecutor.h"
+#endif
 
 namespace tilescope::cli {
 
@@ -22,7 +26,7 @@ namespace {
 const char* kUsage =
     "usage: tilescope-cli run FILE.py|FILE.ipynb [--backend sim|gpu|auto] [--trace DIR] [--pid-filter EXPR]\n"
     "                         [--out OUT.ipynb] [--allow-errors] [--out-of-bounds stop|warn]\n"
-    "                         [--program-timing FILE.jsonl] [--timeout SECONDS]\n"
+    "                         [--program-timing FILE.jsonl] [--timeout SECONDS] [--python interpreter|embedded]\n"
     "\n"
     "Runs a script, or every code cell of a notebook in order (cells share one namespace), with\n"
     "tilescope's host interpreter; kernels run on the simulator. Exits 0 on success, 1 when the code\n"
@@ -41,6 +45,8 @@ const char* kUsage =
     "                    \"programs\": [[x, y, z, sm, start_ns, end_ns], ...]} (ns from the launch's first start)\n"
     "  --timeout S       stop after S seconds (an endless loop in host code or in a kernel included) and\n"
     "                    exit with code 124, saying the timeout was hit\n"
+    "  --python P        interpreter (default): tilescope's own interpreter of a Python subset;\n"
+    "                    embedded (in progress): real Python, the embedded CPython (docs/HOST_LANGUAGE.md)\n"
     "Notebook cells tagged 'raises-exception' (Jupyter's convention) may fail: their error is shown\n"
     "and the run goes on. Cells tagged 'gpu-only' (benchmarks at GPU sizes) run only when kernels run on\n"
     "a GPU; on the simulator they are skipped and their output says so.\n";
@@ -56,6 +62,7 @@ struct Options {
   bool stopOnOutOfBounds = true;
   bool outOfBoundsGiven = false;
   double timeoutSeconds = 0;  // 0: no limit
+  std::string python = "interpreter";  // or "embedded" (issue 22, in progress)
 };
 
 bool endsWith(const std::string& s, const std::string& suffix) {
@@ -98,21 +105,24 @@ struct Recorder {
   }
 };
 
-int finish(const host::HostExecutor& executor, const host::ExecutionOutcome& outcome) {
+template <class Executor>
+int finish(const Executor& executor, const host::ExecutionOutcome& outcome) {
   if (outcome.status == host::ExecutionOutcome::Status::Ok) return 0;
   std::fflush(stdout);
   std::fputs(executor.lastTraceback().c_str(), stderr);
   return 1;
 }
 
-int runScript(host::HostExecutor& executor, const Options& o, const std::string& text, host::CancelToken& cancel) {
+template <class Executor>
+int runScript(Executor& executor, const Options& o, const std::string& text, host::CancelToken& cancel) {
   Recorder recorder;
   const host::ExecutionCallbacks cb = recorder.callbacks();
   const host::ExecutionOutcome outcome = executor.run(std::make_shared<lang::SourceFile>(o.path, text), false, cb, &cancel);
   return finish(executor, outcome);
 }
 
-int runNotebook(host::HostExecutor& executor, const Options& o, host::CancelToken& cancel) {
+template <class Executor>
+int runNotebook(Executor& executor, const Options& o, host::CancelToken& cancel) {
   notebook::LoadResult loaded = notebook::loadNotebook(o.path);
   if (!loaded.notebook) {
     std::fprintf(stderr, "tilescope-cli run: %s\n", loaded.error.c_str());
@@ -174,6 +184,10 @@ int runNotebook(host::HostExecutor& executor, const Options& o, host::CancelToke
   return status;
 }
 
+// Runs the file with the options parsed; HostExecutor or python::PythonExecutor.
+template <class Executor>
+int runWith(Executor& executor, const Options& o);
+
 }  // namespace
 
 int runRun(const Args& args) {
@@ -215,6 +229,12 @@ int runRun(const Args& args) {
         return 2;
       }
       o.timeoutSeconds = *parsed;
+    } else if (a == "--python") {
+      if (!value(o.python)) return 2;
+      if (o.python != "interpreter" && o.python != "embedded") {
+        std::fprintf(stderr, "tilescope-cli run: --python takes 'interpreter' or 'embedded', not '%s'\n", o.python.c_str());
+        return 2;
+      }
     } else if (a == "--allow-errors") {
       o.allowErrors = true;
     } else if (a == "--out-of-bounds") {
@@ -240,7 +260,29 @@ int runRun(const Args& args) {
     std::fprintf(stderr, "tilescope-cli run: no file given\n\n%s", kUsage);
     return 2;
   }
+  if (o.python == "embedded") {
+#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
+    try {
+      python::PythonExecutor executor;
+      return runWith(executor, o);
+    } catch (const python::PythonStartError& e) {
+      std::fprintf(stderr, "tilescope-cli run: %s\n", e.what());
+      return 1;
+    }
+#else
+    std::fprintf(stderr, "tilescope-cli run: --python embedded: this build has no embedded Python; install "
+                         "libpython3-dev and pybind11-dev (scripts/setup.sh) and build again\n");
+    return 2;
+#endif
+  }
   host::HostExecutor executor;
+  return runWith(executor, o);
+}
+
+namespace {
+
+template <class Executor>
+int runWith(Executor& executor, const Options& o) {
   // The limit covers everything from here: the device probe and warm-up too.
   host::CancelToken cancel;
   CommandTimeout timeout("run", o.timeoutSeconds, &cancel);
@@ -296,5 +338,7 @@ int runRun(const Args& args) {
   }
   return finished(runScript(executor, o, text.str(), cancel));
 }
+
+}  // namespace
 
 }  // namespace tilescope::cli

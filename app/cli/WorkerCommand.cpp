@@ -12,6 +12,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
 #include "app/cli/Commands.h"
@@ -20,6 +21,10 @@
 #include "core/host/WorkerRequest.h"
 #include "core/base/WorkerExitCodes.h"
 #include "app/cli/TestCellExecutor.h"
+#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
+#include "core/python/EmbeddedInterpreter.h"
+#include "core/python/PythonExecutor.h"
+#endif
 #include "app/cli/WorkerChannel.h"
 
 namespace tilescope::cli {
@@ -93,9 +98,15 @@ extern "C" void onSigint(int) {
   if (g_cancelForSignal) g_cancelForSignal->cancel();
 }
 
-std::unique_ptr<host::CellExecutor> makeExecutor() {
+// `embedded`: host code on embedded CPython (issue 22, in progress); else the hand-written interpreter.
+std::unique_ptr<host::CellExecutor> makeExecutor(bool embedded) {
   const char* test = std::getenv(TestCellExecutor::kEnvironmentVariable);
   if (test && std::strcmp(test, "1") == 0) return std::make_unique<TestCellExecutor>();
+#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
+  if (embedded) return std::make_unique<python::PythonExecutor>();
+#else
+  (void)embedded;
+#endif
   return std::make_unique<host::HostExecutor>();
 }
 
@@ -233,13 +244,25 @@ private:
 }  // namespace
 
 int runWorker(const Args& args) {
-  if (!args.empty()) {
+  bool embedded = false;
+  const bool pythonOption = args.size() == 2 && args[0] == "--python" && (args[1] == "interpreter" || args[1] == "embedded");
+  if (pythonOption) embedded = args[1] == "embedded";
+#ifndef TILESCOPE_HAVE_EMBEDDED_PYTHON
+  if (embedded) {
+    std::fprintf(stderr, "tilescope-cli worker: --python embedded: this build has no embedded Python; install "
+                         "libpython3-dev and pybind11-dev (scripts/setup.sh) and build again\n");
+    return 2;
+  }
+#endif
+  if (!args.empty() && !pythonOption) {
     const bool help = args[0] == "--help" || args[0] == "-h";
     std::fprintf(help ? stdout : stderr,
-                 "usage: tilescope-cli worker\n\n"
+                 "usage: tilescope-cli worker [--python interpreter|embedded]\n\n"
                  "Runs notebook cells for the tilescope GUI: reads execute requests on stdin and writes\n"
                  "results on stdout as length-prefixed JSON frames (docs/PROTOCOL.md). Not meant to be\n"
-                 "used by hand. TILESCOPE_WORKER_TEST_EXECUTOR=1 selects the test double (tests only).\n");
+                 "used by hand. TILESCOPE_WORKER_TEST_EXECUTOR=1 selects the test double (tests only).\n"
+                 "--python embedded runs cells on embedded CPython (in progress; the default is tilescope's\n"
+                 "own interpreter).\n");
     return help ? 0 : 2;
   }
   // The protocol keeps a private copy of stdout; fd 1 then points at stderr, so whatever user code
@@ -252,7 +275,13 @@ int runWorker(const Args& args) {
   std::signal(SIGPIPE, SIG_IGN);  // a vanished GUI shows up as a failed write instead of killing us
 
   WorkerChannel channel(STDIN_FILENO, protocolFd);
-  std::unique_ptr<host::CellExecutor> executor = makeExecutor();
+  std::unique_ptr<host::CellExecutor> executor;
+  try {
+    executor = makeExecutor(embedded);
+  } catch (const std::runtime_error& e) {  // the embedded Python cannot start (python::PythonStartError)
+    std::fprintf(stderr, "tilescope-cli worker: %s\n", e.what());
+    return 1;
+  }
   host::CancelToken cancel;
   RequestQueue queue(cancel);
 

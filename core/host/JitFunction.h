@@ -9,6 +9,7 @@
 
 #include "core/host/Function.h"
 #include "core/host/Value.h"
+#include "core/kernel/Program.h"
 
 namespace tilescope::host {
 
@@ -30,6 +31,9 @@ public:
   // the second keeps the specialization on 1 and drops only the divisibility.
   std::vector<bool> doNotSpecialize, doNotSpecializeOnAlignment;
   std::shared_ptr<CheckedKernelCache> cache;
+  // The Program this kernel is checked in when its host code does not run in this interpreter (embedded
+  // CPython, core/python, builds it from the function's __globals__); null: the interpreter's modules.
+  std::shared_ptr<lang::Program> program;
   const std::string& name() const { return fn->name; }
 };
 

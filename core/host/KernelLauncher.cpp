@@ -194,7 +194,8 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
     out.kernel = cached->second;
   } else {
     const auto t0 = std::chrono::steady_clock::now();
-    lang::Program& program = programFor(in);
+    // Kernels of embedded CPython bring their own Program (built from fn.__globals__).
+    lang::Program& program = jit.program ? *jit.program : programFor(in);
     const lang::JitFunctionInfo* info = program.infoFor(jit.fn->def);
     if (!info) {
       throw PyError("CompilationError", "kernel '" + jit.name() +

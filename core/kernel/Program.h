@@ -46,6 +46,10 @@ public:
   const JitFunctionInfo* findJitFunction(const std::string& name) const;
   const JitFunctionInfo* infoFor(const FunctionDef* def) const;
 
+  // Sets a module-level name from outside the source (embedded CPython resolves a kernel's globals
+  // through the function's __globals__ instead of reading module statements).
+  void defineGlobal(const std::string& name, Value value) { globals_[name] = std::move(value); }
+
   // A module-level name, or nullptr.
   const Value* lookupGlobal(const std::string& name) const;
   std::vector<std::string> globalNames() const;

@@ -1,0 +1,100 @@
+#include "core/python/PythonKernel.h"
+
+#include <algorithm>
+
+#include "core/host/Function.h"
+#include "core/host/KernelLauncher.h"
+#include "core/host/PyError.h"
+#include "core/kernel/Checker.h"
+#include "core/syntax/Parser.h"
+#include "core/kernel/Program.h"
+#include "core/python/EngineSession.h"
+
+namespace tilescope::python {
+
+namespace {
+
+std::vector<bool> flagsFor(const lang::FunctionDef& def, const std::vector<std::string>& names) {
+  std::vector<bool> flags;
+  for (const lang::Param& p : def.params.params)
+    flags.push_back(std::find(names.begin(), names.end(), p.name) != names.end());
+  return flags;
+}
+
+}  // namespace
+
+PythonKernel::PythonKernel(const std::string& name, const std::string& source, const std::string& file, int firstLine,
+                           const std::vector<std::string>& doNotSpecialize,
+                           const std::vector<std::string>& doNotSpecializeOnAlignment) {
+  lang::ParseResult parsed = lang::parseModule(std::make_shared<lang::SourceFile>(file, source, firstLine));
+  if (!parsed.ok()) {
+    host::PyError err("CompilationError", "kernel '" + name + "' uses Python the kernel language does not have");
+    err.setDiagnostics(parsed.diagnostics);
+    throw err;
+  }
+  module_ = std::shared_ptr<const lang::Module>(std::move(parsed.module));
+  const lang::FunctionDef* def = nullptr;
+  for (const lang::StmtPtr& s : module_->body)
+    if (const auto* f = s->as<lang::FunctionDef>(); f && f->name == name) def = f;
+  if (!def) {
+    throw host::PyError("CompilationError", "@triton.jit: the source of '" + name + "' (" + file +
+                                                ") holds no top-level def of that name; define kernels at the top level");
+  }
+  auto fn = std::make_shared<host::FunctionObject>();
+  fn->name = name;
+  fn->def = def;
+  fn->module = module_;
+  std::vector<host::ParamSpec> params;
+  for (const lang::Param& p : def->params.params) params.push_back(host::ParamSpec{p.name, host::ParamSpec::Kind::Normal, {}});
+  fn->signature = host::Signature(name, std::move(params));
+  jit_ = std::make_shared<host::JitFunction>();
+  jit_->fn = fn;
+  for (const lang::Param& p : def->params.params) jit_->isConstexpr.push_back(lang::isConstexprParam(p));
+  jit_->doNotSpecialize = flagsFor(*def, doNotSpecialize);
+  jit_->doNotSpecializeOnAlignment = flagsFor(*def, doNotSpecializeOnAlignment);
+}
+
+std::vector<std::string> PythonKernel::parameterNames() const {
+  std::vector<std::string> names;
+  for (const lang::Param& p : jit_->fn->def->params.params) names.push_back(p.name);
+  return names;
+}
+
+void PythonKernel::setGlobals(const std::vector<std::pair<std::string, lang::Value>>& globals,
+                              const std::vector<std::shared_ptr<PythonKernel>>& helpers) {
+  auto program = std::make_shared<lang::Program>();
+  for (const auto& [name, value] : globals) program->defineGlobal(name, value);
+  for (const std::shared_ptr<PythonKernel>& helper : helpers)
+    if (helper.get() != this) program->addModule(helper->module_);
+  program->addModule(module_);
+  jit_->program = std::move(program);
+  jit_->cache.reset();  // checked against other globals
+}
+
+namespace {
+
+host::Interpreter& launchContext(const std::string& kernel) {
+  EngineSession* session = EngineSession::active();
+  if (!session) throw host::PyError("RuntimeError", "kernel '" + kernel + "' launched while no tilescope session runs code");
+  return session->launchContext();
+}
+
+}  // namespace
+
+void PythonKernel::launch(const host::Value& grid, host::ValueList args,
+                          std::vector<std::pair<std::string, host::Value>> options) {
+  host::Interpreter& context = launchContext(name());
+  host::CallArgs call(std::move(args));
+  call.keywords = std::move(options);
+  const host::PreparedLaunch prepared = host::KernelLauncher::prepare(context, *jit_, grid, call);
+  host::KernelLauncher::run(context, *jit_, prepared);
+}
+
+void PythonKernel::check(const host::Value& grid, host::ValueList args,
+                         std::vector<std::pair<std::string, host::Value>> options) {
+  host::CallArgs call(std::move(args));
+  call.keywords = std::move(options);
+  host::KernelLauncher::prepare(launchContext(name()), *jit_, grid, call);
+}
+
+}  // namespace tilescope::python

@@ -1,0 +1,48 @@
+#pragma once
+// A @triton.jit function of embedded Python, on the engine's side: its source (what inspect.getsource
+// returned, at its line in its file or cell) parsed by our front end, the host::JitFunction that
+// KernelLauncher checks and launches, and the Program the checker sees: built at the first launch
+// from the Python function's __globals__ (constexprs, modules, other @triton.jit functions), as Triton
+// resolves globals when it first compiles.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/host/JitFunction.h"
+#include "core/syntax/Ast.h"
+#include "core/kernel/Value.h"
+
+namespace tilescope::python {
+
+class PythonKernel {
+public:
+  // Throws host::PyError (CompilationError, with the diagnostic) when the front end cannot parse the
+  // source or it holds no top-level def of that name.
+  PythonKernel(const std::string& name, const std::string& source, const std::string& file, int firstLine,
+               const std::vector<std::string>& doNotSpecialize, const std::vector<std::string>& doNotSpecializeOnAlignment);
+
+  const std::string& name() const { return jit_->name(); }
+  std::vector<std::string> parameterNames() const;
+  const std::shared_ptr<const lang::Module>& module() const { return module_; }
+
+  bool hasGlobals() const { return jit_->program != nullptr; }
+  // The checker's view of the kernel's module: `globals` (name -> lang value) and the helper kernels
+  // it calls (their modules define them), then the kernel itself.
+  void setGlobals(const std::vector<std::pair<std::string, lang::Value>>& globals,
+                  const std::vector<std::shared_ptr<PythonKernel>>& helpers);
+
+  // Checks (once per specialization) and runs the kernel in the active EngineSession. `args` are the
+  // kernel's parameters in order (bound by Python), `options` num_warps and friends, `grid` 1 to 3
+  // ints. Errors are host::PyError, as from the hand-written interpreter.
+  void launch(const host::Value& grid, host::ValueList args, std::vector<std::pair<std::string, host::Value>> options);
+  // Only checks the kernel for these arguments (cached like a launch's check): what autotune does on
+  // the simulator, which cannot time configs. Throws like launch().
+  void check(const host::Value& grid, host::ValueList args, std::vector<std::pair<std::string, host::Value>> options);
+
+private:
+  std::shared_ptr<const lang::Module> module_;
+  std::shared_ptr<host::JitFunction> jit_;
+};
+
+}  // namespace tilescope::python

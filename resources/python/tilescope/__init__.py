@@ -1,0 +1,1 @@
+"""tilescope's own helpers for host code on embedded CPython (core/python)."""

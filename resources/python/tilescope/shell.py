@@ -1,0 +1,105 @@
+"""Runs scripts and notebook cells in the embedded interpreter (core/python/PythonExecutor).
+
+Every piece of code is registered with linecache under its file name before it runs, so tracebacks
+show its lines and inspect.getsource finds the kernels defined in it, as in IPython. Errors are
+described as plain values for the worker's protocol, with the frames of our own packages left out:
+the user's code is what the traceback is about.
+"""
+import ast
+import linecache
+import os
+import sys
+import traceback
+import types
+
+import _tilescope
+
+_PACKAGES = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+# Output goes to the running cell's callbacks as it is written.
+sys.stdout = _tilescope.OutputStream("stdout")
+sys.stderr = _tilescope.OutputStream("stderr")
+
+
+def new_main_module():
+    """A fresh __main__ namespace (one per executor: each notebook worker starts clean)."""
+    module = types.ModuleType("__main__")
+    module.__dict__["__builtins__"] = __builtins__
+    return module
+
+
+def release_main_module(module):
+    module.__dict__.clear()
+
+
+def _register(source, filename):
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+
+
+def _ends_with_semicolon(source):
+    lines = [line.split("#", 1)[0].rstrip() for line in source.splitlines()]
+    lines = [line for line in lines if line]
+    return bool(lines) and lines[-1].endswith(";")
+
+
+def run_code(source, filename, first_line, main, display_last, script_dir):
+    """Runs `source` in `main`'s namespace; returns the repr of a trailing expression when
+    `display_last` (Jupyter's Out[n]; a trailing ';' suppresses it), else None."""
+    padded = "\n" * (first_line - 1) + source  # lines count in the file the code came from
+    _register(padded, filename)
+    sys.modules["__main__"] = main
+    namespace = main.__dict__
+    namespace.setdefault("__name__", "__main__")
+    if script_dir:
+        namespace["__file__"] = filename
+        if script_dir not in sys.path:
+            sys.path.insert(0, script_dir)
+    tree = ast.parse(padded, filename, "exec")
+    last = None
+    if display_last and tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(source):
+        last = ast.Expression(tree.body.pop().value)
+    exec(compile(tree, filename, "exec"), namespace)
+    if last is None:
+        return None
+    value = eval(compile(last, filename, "eval"), namespace)
+    return None if value is None else repr(value)
+
+
+def _user_frames(exc, tb):
+    """The frames from the user's code: without the runner's own frame (outermost) and without our
+    packages' frames innermost (a launch's or a torch call's insides), unless nothing else is left."""
+    frames = list(traceback.extract_tb(tb or exc.__traceback__))
+    while frames and frames[0].filename == __file__:
+        frames.pop(0)
+    inner = len(frames)
+    while inner > 0 and frames[inner - 1].filename.startswith(_PACKAGES):
+        inner -= 1
+    return frames[:inner] if inner > 0 else frames
+
+
+def describe_error(exc, tb=None):
+    """name, value, frames [{file, line, col, text}], diagnostics and the traceback text of `exc`
+    raised with the traceback `tb`."""
+    frames = _user_frames(exc, tb)
+    text = ""
+    if frames:
+        text = "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
+    text += "".join(traceback.format_exception_only(type(exc), exc))
+    described = [{"file": f.filename, "line": f.lineno or 0, "col": (getattr(f, "colno", None) or 0) + 1,
+                  "text": (f.line or "").strip()} for f in frames]
+    if isinstance(exc, SyntaxError) and exc.filename:
+        described.append({"file": exc.filename, "line": exc.lineno or 0, "col": exc.offset or 0,
+                          "text": (exc.text or "").strip()})
+    diagnostics = list(getattr(exc, "diagnostics", []) or [])
+    if isinstance(exc, _tilescope.CompilationError) or diagnostics:
+        value = diagnostics[0]["message"] if diagnostics else str(exc)
+    else:
+        value = str(exc)
+    return {
+        "name": type(exc).__name__,
+        "value": value,
+        "frames": described,
+        "diagnostics": diagnostics,
+        "text": text,
+        "cancelled": isinstance(exc, KeyboardInterrupt),
+    }

@@ -1,0 +1,251 @@
+"""The built-in torch: tilescope's C++ tensor library (torch's semantics, printing and CPU random
+generator) behind torch's Python API, so that code written for torch and a GPU runs on any machine.
+`device='cuda'` tensors live in host memory and work on every backend. What is not here yet is an
+AttributeError saying so; installed PyTorch is the other choice (issue 22)."""
+import builtins as _builtins
+import operator as _operator
+import sys as _sys
+import types as _types
+
+import _tilescope
+from _tilescope import Tensor, dtype
+
+__version__ = "2.11.0+tilescope"
+
+
+class Size(tuple):
+    """tensor.shape: a tuple that prints as torch.Size([2, 3])."""
+
+    def __repr__(self):
+        return f"torch.Size([{', '.join(str(s) for s in self)}])"
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class device:
+    """torch.device('cuda:0'); compares equal to its string."""
+
+    def __init__(self, type, index=None):
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        elif ":" in type:
+            type, _, number = type.partition(":")
+            index = _builtins.int(number)
+        if type not in ("cpu", "cuda"):
+            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {type}")
+        self.type = type
+        self.index = index
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __repr__(self):
+        return f"device(type='{self.type}')" if self.index is None else f"device(type='{self.type}', index={self.index})"
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+
+def _size(args):
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = args[0]
+    return [_operator.index(s) for s in args]
+
+
+def _device(d):
+    return None if d is None else str(d)
+
+
+# --- Tensor's Python-side API (the C++ type provides the primitives) -----------------------------
+Tensor.shape = property(lambda self: Size(self._shape()))
+Tensor.device = property(lambda self: device(self._device()))
+Tensor.__module__ = "torch"
+
+
+def _tensor_size(self, dim=None):
+    shape = self._shape()
+    return Size(shape) if dim is None else shape[dim]
+
+
+def _tensor_stride(self, dim=None):
+    strides = self._stride()
+    return strides if dim is None else strides[dim]
+
+
+def _tensor_to(self, *args, dtype=None, device=None, **_ignored):
+    for a in args:
+        if isinstance(a, _tilescope.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype, device = a.dtype, a.device
+        else:
+            device = a
+    out = self
+    if device is not None:
+        out = out._to_device(str(globals()["device"](device)))
+    if dtype is not None:
+        out = out._to_dtype(dtype)
+    return out
+
+
+Tensor.size = _tensor_size
+Tensor.stride = _tensor_stride
+Tensor.view = lambda self, *shape: self._view(_size(shape))
+Tensor.reshape = lambda self, *shape: self._reshape(_size(shape))
+Tensor.to = _tensor_to
+Tensor.expand = lambda self, *sizes: self._expand(_size(sizes))
+Tensor.permute = lambda self, *dims: self._permute(_size(dims))
+
+
+def _tensor_missing(self, name):
+    raise AttributeError(f"'Tensor' object has no attribute '{name}': tilescope's built-in torch does not have it "
+                         "(yet); docs/HOST_LANGUAGE.md lists what it has")
+
+
+Tensor.__getattr__ = _tensor_missing
+
+
+# --- factories ------------------------------------------------------------------------------------
+def tensor(data, dtype=None, device=None, requires_grad=False):
+    return _tilescope.tensor(data, dtype, _device(device))
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False, **_layout):
+    return _tilescope.empty(_size(size), dtype, _device(device))
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False, **_layout):
+    return _tilescope.zeros(_size(size), dtype, _device(device))
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False, **_layout):
+    return _tilescope.ones(_size(size), dtype, _device(device))
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    return _tilescope.full(_size((size,)), fill_value, dtype, _device(device))
+
+
+def rand(*size, dtype=None, device=None, generator=None, requires_grad=False):
+    return _tilescope.rand(_size(size), dtype, _device(device))
+
+
+def randn(*size, dtype=None, device=None, generator=None, requires_grad=False):
+    return _tilescope.randn(_size(size), dtype, _device(device))
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+    if end is None:
+        start, end = 0, start
+    return _tilescope.arange(start, end, step, dtype, _device(device))
+
+
+def empty_like(input, dtype=None, device=None, requires_grad=False):
+    return _tilescope.empty_like(input, dtype, _device(device))
+
+
+def zeros_like(input, dtype=None, device=None, requires_grad=False):
+    return _tilescope.zeros_like(input, dtype, _device(device))
+
+
+def ones_like(input, dtype=None, device=None, requires_grad=False):
+    return _tilescope.ones_like(input, dtype, _device(device))
+
+
+def manual_seed(seed):
+    _tilescope.manual_seed(_builtins.int(seed))
+
+
+# --- functions ------------------------------------------------------------------------------------
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _tilescope.allclose(input, other, rtol, atol, equal_nan)
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _tilescope.isclose(input, other, rtol, atol, equal_nan)
+
+
+def equal(input, other):
+    return _tilescope.equal(input, other)
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    return input.numel()
+
+
+def abs(input):
+    return input.abs()
+
+
+def sum(input):
+    return input.sum()
+
+
+def mean(input):
+    return input.mean()
+
+
+def max(input, other=None):
+    return input.max() if other is None else _tilescope.maximum(input, other)
+
+
+def min(input, other=None):
+    return input.min() if other is None else _tilescope.minimum(input, other)
+
+
+maximum = _tilescope.maximum
+minimum = _tilescope.minimum
+exp = _tilescope.exp
+log = _tilescope.log
+sqrt = _tilescope.sqrt
+
+
+class no_grad:
+    """There is no autograd in the built-in torch: a context manager (and decorator) that does nothing."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __call__(self, fn):
+        return fn
+
+
+# --- torch.cuda: device='cuda' works on every machine ----------------------------------------------
+cuda = _types.ModuleType("torch.cuda", "CUDA as the built-in torch sees it: always there.")
+cuda.is_available = lambda: True
+cuda.device_count = lambda: 1
+cuda.current_device = lambda: 0
+cuda.synchronize = lambda device=None: None
+cuda.manual_seed = manual_seed
+cuda.manual_seed_all = manual_seed
+_sys.modules["torch.cuda"] = cuda
+
+# dtypes; `float`, `int` and `bool` shadow the builtins only from here on.
+globals().update({
+    "float16": dtype("float16"), "half": dtype("float16"), "bfloat16": dtype("bfloat16"),
+    "float32": dtype("float32"), "float": dtype("float32"), "float64": dtype("float64"),
+    "double": dtype("float64"), "int8": dtype("int8"), "int16": dtype("int16"), "short": dtype("int16"),
+    "int32": dtype("int32"), "int": dtype("int32"), "int64": dtype("int64"), "long": dtype("int64"),
+    "uint8": dtype("uint8"), "bool": dtype("bool"),
+})
+
+
+def __getattr__(name):
+    raise AttributeError(f"module 'torch' has no attribute '{name}': tilescope's built-in torch does not have it "
+                         "(yet); docs/HOST_LANGUAGE.md lists what it has")

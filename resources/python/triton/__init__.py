@@ -1,0 +1,248 @@
+"""tilescope's triton for host code on embedded CPython: @triton.jit kernels are checked by tilescope's
+front end and run on its simulator or GPU backend (the native module _tilescope).
+
+The kernel's source comes from inspect.getsource (notebook cells are registered with linecache, so
+kernels defined in cells work), its globals from the function's __globals__ at the first launch, as
+Triton resolves them when it first compiles, and again when one of them has changed since. Launch arguments bind exactly as a Python call would.
+"""
+import functools
+import inspect
+
+import _tilescope
+
+from . import language
+
+__all__ = ["jit", "JITFunction", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "CompilationError",
+           "language"]
+
+__version__ = "3.6.0+tilescope"
+
+# A kernel that does not compile; str() is the clang-style diagnostic with its caret.
+CompilationError = _tilescope.CompilationError
+
+_MISSING = object()
+
+# Launch options a call may pass next to the kernel's own parameters.
+_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "enable_fp_fusion", "maxnreg", "debug")
+
+
+def cdiv(x, y):
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n):
+    n = int(n)
+    if n <= 1:
+        return 1
+    return 1 << (n - 1).bit_length()
+
+
+def _code_names(code):
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if inspect.iscode(const):
+            names |= _code_names(const)
+    return names
+
+
+def _parameter_names(fn, which):
+    if not which:
+        return []
+    params = list(inspect.signature(fn).parameters)
+    return [params[p] if isinstance(p, int) else p for p in which]
+
+
+class JITFunction:
+    """A @triton.jit function: `kernel[grid](*args, **kwargs)` launches it."""
+
+    def __init__(self, fn, do_not_specialize=None, do_not_specialize_on_alignment=None, **options):
+        self.fn = fn
+        self.signature = inspect.signature(fn)
+        self.arg_names = list(self.signature.parameters)
+        self.options = options
+        lines, first_line = inspect.getsourcelines(fn)
+        self.src = "".join(lines)
+        functools.update_wrapper(self, fn)
+        self._kernel = _tilescope.Kernel(fn.__name__, self.src, fn.__code__.co_filename, max(first_line, 1),
+                                         _parameter_names(fn, do_not_specialize),
+                                         _parameter_names(fn, do_not_specialize_on_alignment))
+
+    def __repr__(self):
+        return f"JITFunction({self.fn.__module__}:{self.fn.__qualname__})"
+
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"'{self.__name__}' is a @triton.jit kernel: launch it with {self.__name__}[grid](...); "
+                           "it can be called directly only from another kernel")
+
+    def _collect(self, values, helpers, seen, read):
+        if id(self) in seen:
+            return
+        seen.add(id(self))
+        scope = self.fn.__globals__
+        for name in sorted(_code_names(self.fn.__code__)):
+            value = scope.get(name, _MISSING)
+            read.append((scope, name, value))
+            if value is _MISSING:
+                continue
+            if isinstance(value, JITFunction):
+                value._collect(values, helpers, seen, read)
+                helpers.append(value._kernel)
+            else:
+                values.setdefault(name, value)
+
+    def _resolve_globals(self):
+        """Gives the checker the globals the kernel (and the kernels it calls) read, and remembers
+        them: a launch after one of them changed (a notebook cell run again) resolves them again."""
+        values, helpers, read = {}, [], []
+        self._collect(values, helpers, set(), read)
+        self._kernel.set_globals(values, helpers)
+        self._globals_read = read
+
+    def _globals_changed(self):
+        return any(scope.get(name, _MISSING) is not value for scope, name, value in self._globals_read)
+
+    def _bind(self, args, kwargs, grid):
+        """(grid, arguments in parameter order, launch options), bound as a Python call binds."""
+        options = {k: kwargs.pop(k) for k in _LAUNCH_OPTIONS if k in kwargs and k not in self.arg_names}
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        if callable(grid):
+            grid = grid(dict(bound.arguments))
+        if not isinstance(grid, (tuple, list)):
+            grid = (grid,)
+        if not self._kernel.has_globals or self._globals_changed():
+            self._resolve_globals()
+        return tuple(grid), list(bound.arguments.values()), options
+
+    def run(self, *args, grid, **kwargs):
+        self._kernel.launch(*self._bind(args, kwargs, grid))
+
+    def _check(self, *args, grid, **kwargs):
+        """Checks the kernel for these arguments without launching it (CompilationError if it fails)."""
+        self._kernel.check(*self._bind(args, kwargs, grid))
+
+
+class Config:
+    """triton.Config: meta-parameters and launch options for @triton.autotune."""
+
+    def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None):
+        self.kwargs = dict(kwargs)
+        self.num_warps = num_warps
+        self.num_stages = num_stages
+        self.num_ctas = num_ctas
+        self.maxnreg = maxnreg
+        self.pre_hook = pre_hook
+
+    def all_kwargs(self):
+        return {**self.kwargs, "num_warps": self.num_warps, "num_stages": self.num_stages}
+
+    def __str__(self):
+        fields = [f"{k}: {v!r}" for k, v in self.kwargs.items()]
+        fields += [f"num_warps: {self.num_warps}", f"num_ctas: {self.num_ctas}", f"num_stages: {self.num_stages}"]
+        return ", ".join(fields)
+
+    __repr__ = __str__
+
+
+def _innermost(fn):
+    while not isinstance(fn, JITFunction):
+        fn = fn.fn
+    return fn
+
+
+def _named_arguments(fn, args, kwargs):
+    jit = _innermost(fn)
+    return dict(jit.signature.bind_partial(*args, **kwargs).arguments)
+
+
+class Autotuner:
+    """@triton.autotune: the embedded Python does not time configs yet; each key takes the first config
+    that checks for its arguments, and a note says so once."""
+
+    def __init__(self, fn, configs, key):
+        if not configs:
+            raise ValueError("triton.autotune needs at least one triton.Config")
+        self.fn = fn
+        self.configs = list(configs)
+        self.keys = list(key)
+        self.cache = {}
+        self.best_config = None
+        functools.update_wrapper(self, _innermost(fn), updated=())
+
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid)
+
+    def _choose(self, args, kwargs, grid):
+        named = _named_arguments(self.fn, args, kwargs)
+        key = tuple(repr(named.get(k)) for k in self.keys)
+        if key not in self.cache:
+            first_error = None
+            for config in self.configs:
+                try:
+                    _check(self.fn, args, {**kwargs, **config.all_kwargs()}, grid)
+                except CompilationError as e:
+                    first_error = first_error or e
+                    continue
+                self.cache[key] = config
+                if not _noted.get(id(self)):
+                    _noted[id(self)] = True
+                    print(f"autotune: tilescope's embedded Python does not time configs yet; {self.__name__} uses "
+                          f"the first config that checks: {config}")
+                break
+            else:
+                raise first_error
+        self.best_config = self.cache[key]
+        return self.best_config
+
+    def run(self, *args, grid, **kwargs):
+        config = self._choose(args, kwargs, grid)
+        return self.fn.run(*args, grid=grid, **kwargs, **config.all_kwargs())
+
+
+class Heuristics:
+    """@triton.heuristics({'NAME': lambda args: ...}): meta-parameters computed from the arguments."""
+
+    def __init__(self, fn, values):
+        self.fn = fn
+        self.values = dict(values)
+        functools.update_wrapper(self, _innermost(fn), updated=())
+
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid)
+
+    def _with_values(self, args, kwargs):
+        named = _named_arguments(self.fn, args, kwargs)
+        for name, rule in self.values.items():
+            named[name] = kwargs[name] = rule(named)
+        return kwargs
+
+    def run(self, *args, grid, **kwargs):
+        return self.fn.run(*args, grid=grid, **self._with_values(args, dict(kwargs)))
+
+
+def _check(fn, args, kwargs, grid):
+    if isinstance(fn, Heuristics):
+        kwargs = fn._with_values(args, dict(kwargs))
+        fn = fn.fn
+    _innermost(fn)._check(*args, grid=grid, **kwargs)
+
+
+_noted = {}
+
+
+def autotune(configs, key, **_options):
+    return lambda fn: Autotuner(fn, configs, key)
+
+
+def heuristics(values):
+    return lambda fn: Heuristics(fn, values)
+
+
+def jit(fn=None, **options):
+    """@triton.jit or @triton.jit(do_not_specialize=[...], ...)."""
+    if fn is None:
+        return lambda f: JITFunction(f, **options)
+    return JITFunction(fn, **options)

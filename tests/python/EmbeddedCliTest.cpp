@@ -1,0 +1,67 @@
+// `tilescope-cli run --python embedded FILE`: a script on embedded CPython from the command line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/cli/CliRunner.h"
+
+using tilescope::testing::runCli;
+
+namespace {
+
+std::string writeScript(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / ("tilescope-pyembed-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+}  // namespace
+
+TEST(EmbeddedCli, RunsAScriptWithAKernelAndImportsItsSiblingModules) {
+  writeScript("helper_consts.py", "LANES = 64\n");
+  const std::string script = writeScript("fill.py", R"(import torch, triton
+import triton.language as tl
+from helper_consts import LANES
+
+@triton.jit
+def fill(out_ptr, value, n, LANES: tl.constexpr):
+    i = tl.program_id(0) * LANES + tl.arange(0, LANES)
+    tl.store(out_ptr + i, value, mask=i < n)
+
+out = torch.zeros(100, device='cuda')
+fill[(triton.cdiv(100, LANES),)](out, 2.5, out.numel(), LANES=LANES)
+print(f"{out.sum().item():.1f}", sorted({v for v in out.tolist()}), triton.next_power_of_2(100))
+)");
+  const std::string traces = std::filesystem::path(script).parent_path() / "traces";
+  std::filesystem::remove_all(traces);
+  const auto r = runCli("run --python embedded --trace " + traces + " " + script);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.output, "250.0 [2.5] 128\n");
+  EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::path(traces) / "1-fill.tstrace"));
+}
+
+TEST(EmbeddedCli, AKernelErrorExitsWithOneAndPrintsTheDiagnostic) {
+  const std::string script = writeScript("bad.py", R"(import torch, triton
+import triton.language as tl
+
+@triton.jit
+def bad(out_ptr):
+    tl.store(out_ptr + tl.arange(0, 12), 1.0)
+
+bad[(1,)](torch.zeros(12))
+)");
+  const auto r = runCli("run --python embedded " + script);
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find("Traceback (most recent call last):"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(script + ":6:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("power of 2"), std::string::npos) << r.output;
+}
+
+TEST(EmbeddedCli, PythonOptionTakesOnlyKnownValues) {
+  const auto r = runCli("run --python cpython x.py");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.output.find("'interpreter' or 'embedded'"), std::string::npos) << r.output;
+}

@@ -1,0 +1,84 @@
+// `tilescope-cli worker --python embedded`: cells on embedded CPython behind the worker protocol
+// (docs/PROTOCOL.md), spoken to a real worker process over pipes.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/cli/WorkerProcess.h"
+
+using nlohmann::json;
+
+namespace {
+
+// Cells on a loaded machine may take a while: a generous timeout.
+constexpr int kTimeoutMs = 20000;
+
+struct EmbeddedWorker : tilescope::testing::WorkerProcess {
+  EmbeddedWorker() : WorkerProcess(false, {"--python", "embedded"}) {}
+  std::vector<json> receiveUntil(const std::string& type) { return WorkerProcess::receiveUntil(type, kTimeoutMs); }
+};
+
+json execute(const std::string& id, const std::string& cell, const std::string& code) {
+  return {{"type", "execute_request"}, {"id", id}, {"cell_id", cell}, {"code", code}, {"backend", "simulator"}};
+}
+
+const json* find(const std::vector<json>& messages, const std::string& type) {
+  for (const json& m : messages)
+    if (m.value("type", "") == type) return &m;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(EmbeddedWorker, RunsCellsAndReportsKernelErrorsAsDiagnosticFrames) {
+  EmbeddedWorker worker;
+  const json hello = worker.receive(kTimeoutMs);
+  ASSERT_FALSE(hello.is_null());
+  EXPECT_EQ(hello.value("executor", ""), "embedded-python");
+
+  worker.send(execute("r1", "c1", "import torch, triton\nimport triton.language as tl\nclass Box:\n    pass\nprint(f'{2.5:06.2f}')\n"));
+  const auto first = worker.receiveUntil("execute_reply");
+  std::string printed;  // print() writes its text and its end separately, each sent as it comes
+  for (const json& m : first)
+    if (m.value("type", "") == "stream" && m.value("name", "") == "stdout") printed += m.value("text", "");
+  EXPECT_EQ(printed, "002.50\n");
+  EXPECT_EQ(find(first, "execute_reply")->value("status", ""), "ok");
+
+  worker.send(execute("r2", "c2", "@triton.jit\ndef k(p):\n    tl.store(p + tl.arange(0, 4), missing)\n"));
+  EXPECT_EQ(find(worker.receiveUntil("execute_reply"), "execute_reply")->value("status", ""), "ok");
+
+  worker.send(execute("r3", "c3", "x = torch.zeros(4)\nk[(1,)](x)\n"));
+  const auto third = worker.receiveUntil("execute_reply");
+  const json* error = find(third, "error");
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(error->value("ename", ""), "CompilationError");
+  EXPECT_NE(error->value("evalue", "").find("missing"), std::string::npos) << error->dump();
+  const json& frames = (*error)["traceback"];
+  ASSERT_EQ(frames.size(), 2u) << error->dump();
+  EXPECT_EQ(frames[0].value("file", ""), "<cell:c3>");
+  EXPECT_EQ(frames[0].value("line", 0), 2);
+  EXPECT_EQ(frames[1].value("file", ""), "<cell:c2>");
+  EXPECT_EQ(frames[1].value("line", 0), 3);
+  EXPECT_EQ(frames[1].value("col", 0), 35);
+  EXPECT_EQ(frames[1].value("severity", ""), "error");
+  EXPECT_EQ(find(third, "execute_reply")->value("status", ""), "error");
+
+  // A cell run for the inspector reports its launches, with the simulator's trace.
+  worker.send(execute("r4", "c4", "@triton.jit\ndef ok(p):\n    tl.store(p + tl.arange(0, 4), 1.0)\n"));
+  worker.receiveUntil("execute_reply");
+  json inspected = execute("r5", "c5", "ok[(2,)](x)\nprint(x.tolist())");
+  inspected["inspect"] = true;
+  worker.send(inspected);
+  const auto fifth = worker.receiveUntil("execute_reply");
+  const json* launch = find(fifth, "launch");
+  ASSERT_NE(launch, nullptr);
+  EXPECT_EQ(launch->value("kernel", ""), "ok");
+  EXPECT_EQ(launch->value("backend", ""), "simulator");
+  EXPECT_EQ((*launch)["grid"], json::array({2, 1, 1}));
+  EXPECT_EQ(launch->value("traced_programs", 0), 2);
+  ASSERT_TRUE(launch->contains("blobs")) << launch->dump();
+  EXPECT_EQ((*launch)["blobs"][0].value("mime", ""), "application/vnd.tilescope.trace");
+  EXPECT_EQ(find(fifth, "execute_reply")->value("status", ""), "ok");
+}

@@ -1,0 +1,30 @@
+#pragma once
+// Running code on embedded CPython in tests: one call runs a cell (or script) and collects what it
+// printed, its outcome and its traceback text.
+#include <memory>
+#include <string>
+
+#include "core/python/PythonExecutor.h"
+
+namespace tilescope::testing {
+
+struct PythonRun {
+  host::ExecutionOutcome outcome;
+  std::string out;
+  std::string err;
+  std::string traceback;
+  bool ok() const { return outcome.status == host::ExecutionOutcome::Status::Ok; }
+  std::string result() const { return outcome.result ? outcome.result->data.value("text/plain", "") : ""; }
+};
+
+inline PythonRun runPython(python::PythonExecutor& executor, const std::string& code, const std::string& file = "Cell [1]",
+                           bool displayLast = true, const host::CancelToken* cancel = nullptr, int firstLine = 1) {
+  PythonRun run;
+  host::ExecutionCallbacks callbacks;
+  callbacks.stream = [&run](const std::string& name, const std::string& text) { (name == "stderr" ? run.err : run.out) += text; };
+  run.outcome = executor.run(std::make_shared<lang::SourceFile>(file, code, firstLine), displayLast, callbacks, cancel);
+  run.traceback = executor.lastTraceback();
+  return run;
+}
+
+}  // namespace tilescope::testing
