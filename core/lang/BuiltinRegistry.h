@@ -59,6 +59,8 @@ struct BuiltinEntry {
   std::string name;  // canonical: "tl.load", "min", "tensor.to"
   std::vector<BuiltinParam> params;
   BuiltinHandler handler;
+  // False for names of Triton's API that are registered only to say they are not supported yet.
+  bool implemented = true;
 };
 
 class BuiltinRegistry {
@@ -72,6 +74,9 @@ public:
   // Registration (during construction only). `signature` is Python-like:
   // "pointer, mask=None, *, cache_modifier=''" - names; '=...' marks optional; '*name' variadic.
   void add(const std::string& name, const std::string& signature, BuiltinHandler handler);
+  // A name of Triton's API that tilescope does not implement: calling it says so, and
+  // docs/KERNEL_LANGUAGE.md's parity table must give the reason (tests/lang/KernelLanguageParityTest).
+  void addUnsupported(const std::string& name);
 
   // Binds call arguments to entry's parameters, reporting Python-style errors through ec.
   static BoundArgs bind(ExprChecker& ec, const BuiltinEntry& entry, const CallArgs& args);
