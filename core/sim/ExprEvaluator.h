@@ -22,6 +22,8 @@ private:
   TileRef compute(const ir::Expr& e);
   TileRef computeMemory(const ir::Expr& e);
   void checkHint(const ir::Hint& n, const Tile& value);
+  // Integers made pointers: device addresses of the GPU backend become the simulated ones.
+  void translateAddresses(Tile& pointers) const;
 
   LaunchContext& launch_;
   ProgramState& program_;
