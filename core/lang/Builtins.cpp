@@ -16,15 +16,23 @@ constexpr const char* kExtraCuda = "triton.language.extra.cuda";
 constexpr const char* kLibdevice = "triton.language.extra.libdevice";
 
 // CUDA libdevice functions (`tl.extra.cuda.libdevice.tanh`, `from triton.language.extra import
-// libdevice`) that are tl builtins under another name.
+// libdevice`): tl builtins under another name, and libdevice's own.
 const std::vector<std::pair<std::string, std::string>>& libdeviceNames() {
-  static const std::vector<std::pair<std::string, std::string>> names = {
+  static const std::vector<std::pair<std::string, std::string>> names = [] {
+    std::vector<std::pair<std::string, std::string>> v = {
       {"exp", "tl.exp"},       {"exp2", "tl.exp2"},         {"log", "tl.log"},        {"log2", "tl.log2"},
       {"sqrt", "tl.sqrt_rn"},  {"sqrt_rn", "tl.sqrt_rn"},   {"rsqrt", "tl.rsqrt"},    {"sin", "tl.sin"},
       {"cos", "tl.cos"},       {"tanh", "tl.math.tanh"},    {"floor", "tl.floor"},    {"ceil", "tl.ceil"},
       {"erf", "tl.erf"},       {"fabs", "tl.abs"},          {"abs", "tl.abs"},        {"fma", "tl.fma"},
       {"fmin", "tl.minimum"},  {"fmax", "tl.maximum"},      {"div_rn", "tl.div_rn"},  {"fast_dividef", "tl.fdiv"},
       {"umulhi", "tl.umulhi"}};
+    // libdevice's own math (MathBuiltins.cpp registers them as libdevice.<name>).
+    for (int f = static_cast<int>(ir::MathFn::Acos); f <= static_cast<int>(ir::MathFn::Nextafter); ++f) {
+      const std::string n(ir::mathFnName(static_cast<ir::MathFn>(f)));
+      v.emplace_back(n, "libdevice." + n);
+    }
+    return v;
+  }();
   return names;
 }
 

@@ -107,6 +107,21 @@ void registerMathBuiltins(BuiltinRegistry& r) {
   };
   for (const auto& [name, fn] : unary) addUnaryMath(r, name, fn);
 
+  // libdevice's own functions, reached as libdevice.<name> only (Builtins.cpp's libdeviceNames).
+  for (int f = static_cast<int>(MathFn::Acos); f <= static_cast<int>(MathFn::Nextafter); ++f) {
+    const MathFn fn = static_cast<MathFn>(f);
+    const std::string name = "libdevice." + std::string(ir::mathFnName(fn));
+    if (ir::mathFnArity(fn) == 1) {
+      addUnaryMath(r, name, fn);
+      continue;
+    }
+    r.add(name, "x, y", [fn](ExprChecker& ec, const BoundArgs& a) {
+      auto ops = legalize(ec, a, {"x", "y"}, false);
+      if (std::string err = ir::mathDTypeError(fn, ops[0].type().dtype()); !err.empty()) ec.error(a.callRange(), err);
+      return Value::ofTensor(ir::MathCall::make(fn, ops, a.callRange()));
+    });
+  }
+
   r.add("tl.fdiv", "x, y, ieee_rounding=False", [](ExprChecker& ec, const BoundArgs& a) {
     for (const char* p : {"x", "y"}) {
       ir::Expr e = tensorArg(ec, a, p);
