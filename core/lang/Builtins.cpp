@@ -104,6 +104,7 @@ std::optional<Value> moduleMember(const std::string& module, const std::string& 
     if (attr == "extra") return Value::ofModule(kExtra);
     if (attr == "core" || attr == "standard") return Value::ofModule(kTritonLanguage);
     if (attr == "PropagateNan") return Value::ofModule(kPropagateNan);
+    if (attr == "TRITON_MAX_TENSOR_NUMEL") return Value::ofConst(ConstValue::integer(ir::kMaxTileNumel));
     if (BuiltinRegistry::instance().find("tl." + attr)) return Value::ofBuiltin("tl." + attr);
     return std::nullopt;
   }
@@ -149,7 +150,7 @@ std::vector<std::string> moduleMemberNames(const std::string& module) {
     out.erase(std::remove_if(out.begin(), out.end(), [](const std::string& s) { return s.find('.') != std::string::npos; }),
               out.end());
     out.insert(out.end(), tlDTypeNames().begin(), tlDTypeNames().end());
-    for (const char* n : {"math", "PropagateNan"}) out.emplace_back(n);
+    for (const char* n : {"math", "PropagateNan", "TRITON_MAX_TENSOR_NUMEL"}) out.emplace_back(n);
   } else if (module == kMath) {
     out = mathNames();
   } else if (module == "triton") {

@@ -164,6 +164,13 @@ void registerMathBuiltins(BuiltinRegistry& r) {
     ir::Expr lo = ir::Binary::make(ir::BinaryOp::Max, ops[0], ops[1], a.callRange(), nan);
     return Value::ofTensor(ir::Binary::make(ir::BinaryOp::Min, lo, ops[2], a.callRange(), nan));
   });
+  // Triton 3.6's function forms of + - * (sanitize_overflow checks only in Triton's debug mode).
+  for (const auto& [name, op] : {std::pair{"tl.add", ir::BinaryOp::Add}, std::pair{"tl.sub", ir::BinaryOp::Sub},
+                                 std::pair{"tl.mul", ir::BinaryOp::Mul}}) {
+    r.add(name, "x, y, sanitize_overflow=True", [op = op](ExprChecker& ec, const BoundArgs& a) {
+      return ec.binary(op, a.get("x"), a.get("y"), a.callRange());
+    });
+  }
   r.add("tl.cdiv", "x, div", [](ExprChecker& ec, const BoundArgs& a) { return cdiv(ec, a.get("x"), a.get("div"), a.callRange()); });
   r.add("tl.swizzle2d", "i, j, size_i, size_j, size_g", swizzle2d);
 }

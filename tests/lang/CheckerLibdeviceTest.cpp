@@ -1,6 +1,6 @@
 // The checker on libdevice's own math (libdevice.acos, libdevice.pow, ...): fp32/fp64 operands as in
 // Triton's libdevice, promotion of mixed operands, and clear errors for other dtypes and for the
-// libdevice functions tilescope does not have.
+// libdevice functions tilescope does not have; and Triton 3.6's tl.add / tl.sub / tl.mul.
 #include "CheckerTestUtil.h"
 
 using namespace tilescope;
@@ -61,4 +61,15 @@ TEST(CheckerLibdevice, AFunctionTilescopeLacksIsNamedWithTheOnesItHas) {
   const std::string head = r.diagnostics.items()[0].headline();
   EXPECT_NE(head.find("libdevice.j0 is not supported by tilescope yet"), std::string::npos) << head;
   EXPECT_NE(head.find("acosh"), std::string::npos) << head;
+}
+
+TEST(CheckerLibdevice, TlAddSubMulAreTheOperators) {
+  std::shared_ptr<Program> program;
+  const CheckResult r = checkMath("    y = tl.add(x, 1, sanitize_overflow=False)\n    z = tl.mul(tl.sub(y, x), 3)\n"
+                                  "    tl.static_assert(tl.TRITON_MAX_TENSOR_NUMEL == 1048576)\n    tl.store(out_ptr + offs, z)\n",
+                                  DType::FP32, program);
+  ASSERT_TRUE(r.ok()) << r.diagnostics.render();
+  const std::string ir = r.kernel->dump();
+  for (const char* op : {"let y: tensor<16xfp32> = add x, %2", "%3 = sub y, x", "let z: tensor<16xfp32> = mul %3, %4"})
+    EXPECT_NE(ir.find(op), std::string::npos) << op << "\n" << ir;
 }
