@@ -29,7 +29,7 @@ protected:
 int AddressBook::simulatedId(const Tensor& tensor) {
   const std::shared_ptr<Storage>& storage = tensor.storage();
   if (int id = exposedId(storage.get())) return id;
-  if (nextId_ > kLastId) live();  // ids of dead storages are not reused: their addresses stay invalid
+  // Ids of dead storages are not reused, so that their addresses stay invalid.
   if (nextId_ > kLastId)
     throw PyError("RuntimeError", "data_ptr(): more than " + std::to_string(kLastId - kFirstId + 1) +
                                       " tensors had their address taken in this session; restart the kernel");
@@ -69,9 +69,15 @@ int64_t AddressBook::dataPtr(Interpreter& in, const Tensor& tensor) {
   }
 }
 
-bool AddressBook::makesPointersFromIntegers(const ir::Kernel& kernel) {
+bool AddressBook::makesPointersFromIntegers(const ir::KernelPtr& kernel) {
+  auto it = kernels_.find(kernel.get());
+  if (it != kernels_.end() && it->second.first.lock() == kernel) return it->second.second;
+  if (kernels_.size() > 256) {
+    for (auto k = kernels_.begin(); k != kernels_.end();) k = k->second.first.expired() ? kernels_.erase(k) : std::next(k);
+  }
   IntToPointerFinder finder;
-  finder.visitKernel(kernel);
+  finder.visitKernel(*kernel);
+  kernels_[kernel.get()] = {kernel, finder.found};
   return finder.found;
 }
 

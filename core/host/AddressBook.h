@@ -11,6 +11,7 @@
 // it as an argument. Addresses of storages that died belong to no tensor any more: a kernel using
 // one gets the simulator's out-of-bounds error naming the address.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -37,8 +38,9 @@ public:
 
   // tensor.data_ptr(): the address of the tensor's first element for the backend kernels run on.
   static int64_t dataPtr(Interpreter& in, const Tensor& tensor);
-  // Whether the kernel turns integers into pointers (then every exposed storage must be mapped).
-  static bool makesPointersFromIntegers(const ir::Kernel& kernel);
+  // Whether the kernel turns integers into pointers (then every exposed storage must be mapped);
+  // remembered per kernel, since GPU launches ask on every call.
+  bool makesPointersFromIntegers(const ir::KernelPtr& kernel);
 
   // Simulated ids of exposed storages: above those a launch gives its arguments (1, 2, ...), and
   // small enough that id * 2^40 stays a positive int64.
@@ -55,6 +57,7 @@ private:
   };
   std::vector<Slot> slots_;
   int nextId_ = kFirstId;
+  std::map<const ir::Kernel*, std::pair<std::weak_ptr<const ir::Kernel>, bool>> kernels_;
 };
 
 }  // namespace tilescope::host

@@ -251,8 +251,8 @@ bool runOnGpu(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, b
     }
     // Tensors the kernel may reach through addresses it loads: current on the device, and written
     // (as far as the host knows) afterwards.
-    if (AddressBook::makesPointersFromIntegers(*launch.kernel)) {
-      for (const AddressBook::Entry& e : in.extension<AddressBook>().live()) {
+    if (AddressBook& addresses = in.extension<AddressBook>(); addresses.makesPointersFromIntegers(launch.kernel)) {
+      for (const AddressBook::Entry& e : addresses.live()) {
         DeviceMemory::addressFor(*e.tensor.storage(), forWhat);
         if (std::find(storages.begin(), storages.end(), e.tensor.storage()) == storages.end()) storages.push_back(e.tensor.storage());
       }
@@ -465,7 +465,7 @@ void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch
     std::optional<CrossCheck> check;
     // A kernel writing through addresses loaded from memory reaches tensors the cross-check does
     // not save and restore; running it twice could apply its updates twice.
-    if (checks < crossCheckBudget() && !AddressBook::makesPointersFromIntegers(*launch.kernel)) {
+    if (checks < crossCheckBudget() && !in.extension<AddressBook>().makesPointersFromIntegers(launch.kernel)) {
       ++checks;
       check.emplace(launch);
     }
@@ -532,18 +532,6 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
     }
     return mapped.emplace(storage, Mapped{t, id}).first;
   };
-  // Exposed storages first, so that arguments' ids never take theirs.
-  std::vector<sim::AddressWindow> windows;
-  if (AddressBook::makesPointersFromIntegers(*launch.kernel)) {
-    for (const AddressBook::Entry& e : addresses.live()) {
-      char name[48];
-      std::snprintf(name, sizeof name, "at 0x%llx", static_cast<unsigned long long>(sim::DeviceAddress::make(e.simulatedId, 0)));
-      (void)mapStorage(e.tensor, name);
-      const Storage& storage = *e.tensor.storage();
-      if (const Storage::DeviceMirror& m = storage.deviceMirror(); m.address)
-        windows.push_back({m.address, storage.nbytes(), sim::DeviceAddress::make(e.simulatedId, 0)});
-    }
-  }
   for (size_t i = 0; i < launch.runtimeArgs.size(); ++i) {
     const Value& v = launch.runtimeArgs[i];
     if (const Tensor* t = tensorOf(v)) {
@@ -553,6 +541,18 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
       args.push_back(sim::LaunchArg::real(v.asFloat()));
     } else {
       args.push_back(sim::LaunchArg::integer(v.asInt()));
+    }
+  }
+  // Then every other tensor whose address host code took: the kernel may reach it through one.
+  std::vector<sim::AddressWindow> windows;
+  if (addresses.makesPointersFromIntegers(launch.kernel)) {
+    for (const AddressBook::Entry& e : addresses.live()) {
+      char name[48];
+      std::snprintf(name, sizeof name, "at 0x%llx", static_cast<unsigned long long>(sim::DeviceAddress::make(e.simulatedId, 0)));
+      (void)mapStorage(e.tensor, name);
+      const Storage& storage = *e.tensor.storage();
+      if (const Storage::DeviceMirror& m = storage.deviceMirror(); m.address)
+        windows.push_back({m.address, storage.nbytes(), sim::DeviceAddress::make(e.simulatedId, 0)});
     }
   }
 
