@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/host/Containers.h"
+#include "core/host/AddressBook.h"
 #include "core/host/DeviceMemory.h"
 #include "core/host/ExecutionBackend.h"
 #include "core/host/Interpreter.h"
@@ -251,6 +252,14 @@ bool runOnGpu(Interpreter& in, gpu::GpuRuntime& runtime, JitFunction& jit, const
         args.push_back(gpu::GpuArg::integer(v.asInt()));
       }
     }
+    // Tensors the kernel may reach through addresses it loads: current on the device, and written
+    // (as far as the host knows) afterwards.
+    if (AddressBook& addresses = in.extension<AddressBook>(); addresses.makesPointersFromIntegers(launch.kernel)) {
+      for (const AddressBook::Entry& e : addresses.live()) {
+        DeviceMemory::addressFor(*e.tensor.storage(), forWhat);
+        if (std::find(storages.begin(), storages.end(), e.tensor.storage()) == storages.end()) storages.push_back(e.tensor.storage());
+      }
+    }
   } catch (const gpu::GpuError& e) {
     throw PyError("RuntimeError", e.what());
   }
@@ -453,7 +462,9 @@ void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch
                             ",warps=" + std::to_string(launch.numWarps);
     int& checks = state.crossChecks[key];
     std::optional<CrossCheck> check;
-    if (checks < crossCheckBudget()) {
+    // A kernel writing through addresses loaded from memory reaches tensors the cross-check does
+    // not save and restore; running it twice could apply its updates twice.
+    if (checks < crossCheckBudget() && !in.extension<AddressBook>().makesPointersFromIntegers(launch.kernel)) {
       ++checks;
       check.emplace(launch);
     }
@@ -497,32 +508,50 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
   };
   std::map<const Storage*, Mapped> mapped;
   std::vector<sim::LaunchArg> args;
+  AddressBook& addresses = in.extension<AddressBook>();
+  // The simulator's copy of a storage: under the id of its simulated addresses when host code took
+  // its address (data_ptr()), so that addresses loaded from memory find it.
+  auto mapStorage = [&](const Tensor& t, const std::string& name) -> std::map<const Storage*, Mapped>::iterator {
+    const Storage* storage = t.storage().get();
+    auto it = mapped.find(storage);
+    if (it != mapped.end()) return it;
+    const int64_t elements = static_cast<int64_t>(storage->nbytes()) / t.elementSize();
+    // Report against the tensor's own shape when the view is the whole storage.
+    const bool whole = t.storageOffset() == 0 && t.isContiguous() && t.numel() == elements;
+    const std::vector<int64_t> shape = whole ? t.shape() : std::vector<int64_t>{elements};
+    const bool initialised = storage->fullyInitialised();
+    const sim::TensorInit init = initialised ? sim::TensorInit::Zeros : sim::TensorInit::Uninitialized;
+    const int exposed = addresses.exposedId(storage);
+    const int id = exposed ? memory.createWithId(exposed, name, t.dtype(), shape, init) : memory.create(name, t.dtype(), shape, init);
+    sim::Tensor& st = memory.get(id);
+    std::memcpy(st.bytes().data(), storage->data(), std::min<size_t>(st.bytes().size(), storage->nbytes()));
+    if (!initialised) {
+      for (int64_t e = 0; e < elements; ++e)
+        if (storage->isInitialised(static_cast<size_t>(e * t.elementSize()), static_cast<size_t>(t.elementSize()))) st.markInitialized(e);
+    }
+    return mapped.emplace(storage, Mapped{t, id}).first;
+  };
   for (size_t i = 0; i < launch.runtimeArgs.size(); ++i) {
     const Value& v = launch.runtimeArgs[i];
     if (const Tensor* t = tensorOf(v)) {
-      const Storage* storage = t->storage().get();
-      auto it = mapped.find(storage);
-      if (it == mapped.end()) {
-        const int64_t elements = static_cast<int64_t>(storage->nbytes()) / t->elementSize();
-        // Report against the tensor's own shape when the view is the whole storage.
-        const bool whole = t->storageOffset() == 0 && t->isContiguous() && t->numel() == elements;
-        const std::vector<int64_t> shape = whole ? t->shape() : std::vector<int64_t>{elements};
-        const bool initialised = storage->fullyInitialised();
-        const int id = memory.create(launch.runtimeNames[i], t->dtype(), shape,
-                                     initialised ? sim::TensorInit::Zeros : sim::TensorInit::Uninitialized);
-        sim::Tensor& st = memory.get(id);
-        std::memcpy(st.bytes().data(), storage->data(), std::min<size_t>(st.bytes().size(), storage->nbytes()));
-        if (!initialised) {
-          for (int64_t e = 0; e < elements; ++e)
-            if (storage->isInitialised(static_cast<size_t>(e * t->elementSize()), static_cast<size_t>(t->elementSize()))) st.markInitialized(e);
-        }
-        it = mapped.emplace(storage, Mapped{*t, id}).first;
-      }
+      auto it = mapStorage(*t, launch.runtimeNames[i]);
       args.push_back(sim::LaunchArg::tensor(it->second.id, t->storageOffset()));
     } else if (v.isFloat()) {
       args.push_back(sim::LaunchArg::real(v.asFloat()));
     } else {
       args.push_back(sim::LaunchArg::integer(v.asInt()));
+    }
+  }
+  // Then every other tensor whose address host code took: the kernel may reach it through one.
+  std::vector<sim::AddressWindow> windows;
+  if (addresses.makesPointersFromIntegers(launch.kernel)) {
+    for (const AddressBook::Entry& e : addresses.live()) {
+      char name[48];
+      std::snprintf(name, sizeof name, "at 0x%llx", static_cast<unsigned long long>(sim::DeviceAddress::make(e.simulatedId, 0)));
+      (void)mapStorage(e.tensor, name);
+      const Storage& storage = *e.tensor.storage();
+      if (const Storage::DeviceMirror& m = storage.deviceMirror(); m.address)
+        windows.push_back({m.address, storage.nbytes(), sim::DeviceAddress::make(e.simulatedId, 0)});
     }
   }
 
@@ -536,6 +565,7 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
   options.recordValues = settings.traceValues || traceForInspector;
   if (settings.traceDir.empty()) options.maxTraceBytes = std::min(options.maxTraceBytes, settings.inspectorTraceBytes);
   options.stopOnOutOfBounds = settings.stopOnOutOfBounds;
+  options.addressWindows = std::move(windows);
   if (!settings.pidFilter.empty()) {
     sim::PidFilterParseResult f = sim::PidFilter::parse(settings.pidFilter);
     if (!f.filter) throwValueError("--pid-filter '" + settings.pidFilter + "': " + f.error);

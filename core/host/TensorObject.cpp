@@ -1,5 +1,6 @@
 #include "core/host/TensorObject.h"
 
+#include "core/host/AddressBook.h"
 #include "core/host/Function.h"
 #include "core/host/GpuMatmul.h"
 #include "core/host/Interpreter.h"
@@ -216,7 +217,7 @@ std::optional<Value> TensorObject::getAttr(Interpreter& in, const std::string& n
   if (name == "is_floating_point") return method("", [t](Interpreter&, ValueList&) { return Value::boolean(t.isFloatingPoint()); });
   if (name == "storage_offset") return method("", [t](Interpreter&, ValueList&) { return Value::integer(t.storageOffset()); });
   if (name == "data_ptr")
-    return method("", [t](Interpreter&, ValueList&) { return Value::integer(static_cast<int64_t>(reinterpret_cast<intptr_t>(t.rawData()))); });
+    return method("", [t](Interpreter& in2, ValueList&) { return Value::integer(AddressBook::dataPtr(in2, t)); });
   if (name == "view" || name == "reshape") {
     const bool view = name == "view";
     return raw([t, view](Interpreter& in2, CallArgs& a) {

@@ -291,6 +291,22 @@ int64_t umulhi(ir::DType t, int64_t a, int64_t b) {
 
 // --- float math ----------------------------------------------------------------------------------
 
+namespace {
+
+// lgamma without the global signgam that std::lgamma writes (programs run on several threads).
+double lgammaOf(double x) {
+  int sign = 0;
+  return ::lgamma_r(x, &sign);
+}
+
+// The next value of t's own precision after a towards b (nextafterf for fp32).
+double nextAfter(ir::DType t, double a, double b) {
+  if (t == ir::DType::FP32) return static_cast<double>(std::nextafter(static_cast<float>(a), static_cast<float>(b)));
+  return std::nextafter(a, b);
+}
+
+}  // namespace
+
 double mathUnary(ir::MathFn fn, ir::DType t, double x) {
   double r = 0;
   switch (fn) {
@@ -309,6 +325,27 @@ double mathUnary(ir::MathFn fn, ir::DType t, double x) {
     case ir::MathFn::Floor: r = std::floor(x); break;
     case ir::MathFn::Ceil: r = std::ceil(x); break;
     case ir::MathFn::Erf: r = std::erf(x); break;
+    case ir::MathFn::Acos: r = std::acos(x); break;
+    case ir::MathFn::Acosh: r = std::acosh(x); break;
+    case ir::MathFn::Asin: r = std::asin(x); break;
+    case ir::MathFn::Asinh: r = std::asinh(x); break;
+    case ir::MathFn::Atan: r = std::atan(x); break;
+    case ir::MathFn::Atanh: r = std::atanh(x); break;
+    case ir::MathFn::Cbrt: r = std::cbrt(x); break;
+    case ir::MathFn::Cosh: r = std::cosh(x); break;
+    case ir::MathFn::Sinh: r = std::sinh(x); break;
+    case ir::MathFn::Tan: r = std::tan(x); break;
+    case ir::MathFn::Erfc: r = std::erfc(x); break;
+    case ir::MathFn::Exp10: r = std::pow(10.0, x); break;
+    case ir::MathFn::Expm1: r = std::expm1(x); break;
+    case ir::MathFn::Log10: r = std::log10(x); break;
+    case ir::MathFn::Log1p: r = std::log1p(x); break;
+    case ir::MathFn::Trunc: r = std::trunc(x); break;
+    case ir::MathFn::Round: r = std::round(x); break;
+    case ir::MathFn::Rint: r = std::nearbyint(x); break;
+    case ir::MathFn::Nearbyint: r = std::nearbyint(x); break;
+    case ir::MathFn::Lgamma: r = lgammaOf(x); break;
+    case ir::MathFn::Tgamma: r = std::tgamma(x); break;
     default: throw lang::InternalError("mathUnary: not a one-argument float function");
   }
   return roundToDType(t, r);
@@ -318,6 +355,14 @@ double mathBinary(ir::MathFn fn, ir::DType t, double a, double b) {
   switch (fn) {
     case ir::MathFn::FDiv:
     case ir::MathFn::DivRn: return roundToDType(t, a / b);  // exact in double, so rounded once
+    case ir::MathFn::Atan2: return roundToDType(t, std::atan2(a, b));
+    case ir::MathFn::Pow: return roundToDType(t, std::pow(a, b));
+    case ir::MathFn::Hypot: return roundToDType(t, std::hypot(a, b));
+    case ir::MathFn::Fmod: return roundToDType(t, std::fmod(a, b));
+    case ir::MathFn::Copysign: return roundToDType(t, std::copysign(a, b));
+    case ir::MathFn::Fdim: return roundToDType(t, std::fdim(a, b));
+    case ir::MathFn::Remainder: return roundToDType(t, std::remainder(a, b));
+    case ir::MathFn::Nextafter: return roundToDType(t, nextAfter(t, a, b));
     default: throw lang::InternalError("mathBinary: not a two-argument float function");
   }
 }

@@ -19,10 +19,21 @@ int mathFnArity(MathFn fn) {
     case MathFn::Fma: return 3;
     case MathFn::FDiv:
     case MathFn::DivRn:
-    case MathFn::Umulhi: return 2;
+    case MathFn::Umulhi:
+    case MathFn::Atan2:
+    case MathFn::Pow:
+    case MathFn::Hypot:
+    case MathFn::Fmod:
+    case MathFn::Copysign:
+    case MathFn::Fdim:
+    case MathFn::Remainder:
+    case MathFn::Nextafter:
+      return 2;
     default: return 1;
   }
 }
+
+bool isLibdeviceMath(MathFn fn) { return fn >= MathFn::Acos; }
 
 std::string_view unaryOpName(UnaryOp op) {
   switch (op) {
@@ -80,6 +91,35 @@ std::string_view mathFnName(MathFn fn) {
     case MathFn::FDiv: return "fdiv";
     case MathFn::DivRn: return "div_rn";
     case MathFn::Umulhi: return "umulhi";
+    case MathFn::Acos: return "acos";
+    case MathFn::Acosh: return "acosh";
+    case MathFn::Asin: return "asin";
+    case MathFn::Asinh: return "asinh";
+    case MathFn::Atan: return "atan";
+    case MathFn::Atanh: return "atanh";
+    case MathFn::Cbrt: return "cbrt";
+    case MathFn::Cosh: return "cosh";
+    case MathFn::Sinh: return "sinh";
+    case MathFn::Tan: return "tan";
+    case MathFn::Erfc: return "erfc";
+    case MathFn::Exp10: return "exp10";
+    case MathFn::Expm1: return "expm1";
+    case MathFn::Log10: return "log10";
+    case MathFn::Log1p: return "log1p";
+    case MathFn::Trunc: return "trunc";
+    case MathFn::Round: return "round";
+    case MathFn::Rint: return "rint";
+    case MathFn::Nearbyint: return "nearbyint";
+    case MathFn::Lgamma: return "lgamma";
+    case MathFn::Tgamma: return "tgamma";
+    case MathFn::Atan2: return "atan2";
+    case MathFn::Pow: return "pow";
+    case MathFn::Hypot: return "hypot";
+    case MathFn::Fmod: return "fmod";
+    case MathFn::Copysign: return "copysign";
+    case MathFn::Fdim: return "fdim";
+    case MathFn::Remainder: return "remainder";
+    case MathFn::Nextafter: return "nextafter";
   }
   return "?";
 }

@@ -58,7 +58,41 @@ enum class MathFn : uint8_t {
   FDiv,    // fast (approximate) float division; 2 args
   DivRn,   // IEEE round-to-nearest division; fp32
   Umulhi,  // high 32/64 bits of the unsigned product of two 32/64-bit integers
+  // CUDA libdevice's elementwise math (libdevice.acos, ...): fp32/fp64, C's <math.h> semantics.
+  Acos,
+  Acosh,
+  Asin,
+  Asinh,
+  Atan,
+  Atanh,
+  Cbrt,
+  Cosh,
+  Sinh,
+  Tan,
+  Erfc,
+  Exp10,
+  Expm1,
+  Log10,
+  Log1p,
+  Trunc,
+  Round,
+  Rint,
+  Nearbyint,
+  Lgamma,
+  Tgamma,
+  // ... and its two-argument functions.
+  Atan2,
+  Pow,
+  Hypot,
+  Fmod,
+  Copysign,
+  Fdim,
+  Remainder,
+  Nextafter,
 };
+
+// A libdevice function that Triton's tl namespace does not have (named "libdevice.<name>").
+bool isLibdeviceMath(MathFn fn);
 
 int mathFnArity(MathFn fn);
 

@@ -424,7 +424,38 @@ std::string mathDTypeError(MathFn fn, DType t) {
     case MathFn::Sigmoid:
     case MathFn::Floor:
     case MathFn::Ceil:
-    case MathFn::Erf: ok = {DType::FP32, DType::FP64}; break;
+    case MathFn::Erf:
+    case MathFn::Acos:
+    case MathFn::Acosh:
+    case MathFn::Asin:
+    case MathFn::Asinh:
+    case MathFn::Atan:
+    case MathFn::Atanh:
+    case MathFn::Cbrt:
+    case MathFn::Cosh:
+    case MathFn::Sinh:
+    case MathFn::Tan:
+    case MathFn::Erfc:
+    case MathFn::Exp10:
+    case MathFn::Expm1:
+    case MathFn::Log10:
+    case MathFn::Log1p:
+    case MathFn::Trunc:
+    case MathFn::Round:
+    case MathFn::Rint:
+    case MathFn::Nearbyint:
+    case MathFn::Lgamma:
+    case MathFn::Tgamma:
+    case MathFn::Atan2:
+    case MathFn::Pow:
+    case MathFn::Hypot:
+    case MathFn::Fmod:
+    case MathFn::Copysign:
+    case MathFn::Fdim:
+    case MathFn::Remainder:
+    case MathFn::Nextafter:
+      ok = {DType::FP32, DType::FP64};
+      break;
     case MathFn::SqrtRn:
     case MathFn::DivRn: ok = {DType::FP32}; break;
     case MathFn::Umulhi: ok = {DType::I32, DType::I64, DType::U32, DType::U64}; break;
@@ -437,7 +468,7 @@ std::string mathDTypeError(MathFn fn, DType t) {
   if (std::find(ok.begin(), ok.end(), t) != ok.end()) return {};
   std::string list;
   for (size_t i = 0; i < ok.size(); ++i) list += (i ? (i + 1 == ok.size() ? " or " : ", ") : "") + name(ok[i]);
-  std::string msg = "tl." + std::string(mathFnName(fn)) + " expects " + list + " (got " + name(t) + ")";
+  std::string msg = (isLibdeviceMath(fn) ? "libdevice." : "tl.") + std::string(mathFnName(fn)) + " expects " + list + " (got " + name(t) + ")";
   if (isFloat(t) || isInt(t)) msg += "; convert first, e.g. x.to(tl." + std::string(dtypePythonName(ok[0])) + ")";
   return msg;
 }

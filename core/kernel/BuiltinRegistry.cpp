@@ -76,6 +76,13 @@ void BuiltinRegistry::add(const std::string& name, const std::string& signature,
   entries_[name] = std::move(e);
 }
 
+void BuiltinRegistry::addUnsupported(const std::string& name) {
+  add(name, "*args", [name](ExprChecker& ec, const BoundArgs& a) -> Value {
+    ec.error(a.callRange(), name + " is not supported by tilescope yet");
+  });
+  entries_[name].implemented = false;
+}
+
 BoundArgs BuiltinRegistry::bind(ExprChecker& ec, const BuiltinEntry& entry, const CallArgs& args) {
   const util::ArgumentBinding binding = bindCallArgs(ec.ctx(), entry.name, entry.params, args);
   BoundArgs bound(entry.name, args.range);

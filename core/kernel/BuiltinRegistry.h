@@ -53,6 +53,8 @@ struct BuiltinEntry {
   std::string name;  // canonical: "tl.load", "min", "tensor.to"
   std::vector<util::ParameterInfo> params;
   BuiltinHandler handler;
+  // False for names of Triton's API that are registered only to say they are not supported yet.
+  bool implemented = true;
 };
 
 class BuiltinRegistry {
@@ -67,6 +69,9 @@ public:
   // "pointer, mask=None, *, cache_modifier=''" (util::parseParameterList): '=...' marks optional,
   // '*name' collects the remaining positional arguments, '*' alone starts keyword-only ones.
   void add(const std::string& name, const std::string& signature, BuiltinHandler handler);
+  // A name of Triton's API that tilescope does not implement: calling it says so, and
+  // docs/KERNEL_LANGUAGE.md's parity table must give the reason (tests/lang/KernelLanguageParityTest).
+  void addUnsupported(const std::string& name);
 
   // Binds call arguments to entry's parameters, reporting Python-style errors through ec.
   static BoundArgs bind(ExprChecker& ec, const BuiltinEntry& entry, const CallArgs& args);

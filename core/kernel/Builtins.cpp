@@ -16,15 +16,23 @@ constexpr const char* kExtraCuda = "triton.language.extra.cuda";
 constexpr const char* kLibdevice = "triton.language.extra.libdevice";
 
 // CUDA libdevice functions (`tl.extra.cuda.libdevice.tanh`, `from triton.language.extra import
-// libdevice`) that are tl builtins under another name.
+// libdevice`): tl builtins under another name, and libdevice's own.
 const std::vector<std::pair<std::string, std::string>>& libdeviceNames() {
-  static const std::vector<std::pair<std::string, std::string>> names = {
+  static const std::vector<std::pair<std::string, std::string>> names = [] {
+    std::vector<std::pair<std::string, std::string>> v = {
       {"exp", "tl.exp"},       {"exp2", "tl.exp2"},         {"log", "tl.log"},        {"log2", "tl.log2"},
       {"sqrt", "tl.sqrt_rn"},  {"sqrt_rn", "tl.sqrt_rn"},   {"rsqrt", "tl.rsqrt"},    {"sin", "tl.sin"},
       {"cos", "tl.cos"},       {"tanh", "tl.math.tanh"},    {"floor", "tl.floor"},    {"ceil", "tl.ceil"},
       {"erf", "tl.erf"},       {"fabs", "tl.abs"},          {"abs", "tl.abs"},        {"fma", "tl.fma"},
       {"fmin", "tl.minimum"},  {"fmax", "tl.maximum"},      {"div_rn", "tl.div_rn"},  {"fast_dividef", "tl.fdiv"},
       {"umulhi", "tl.umulhi"}};
+    // libdevice's own math (MathBuiltins.cpp registers them as libdevice.<name>).
+    for (int f = static_cast<int>(ir::MathFn::Acos); f <= static_cast<int>(ir::MathFn::Nextafter); ++f) {
+      const std::string n(ir::mathFnName(static_cast<ir::MathFn>(f)));
+      v.emplace_back(n, "libdevice." + n);
+    }
+    return v;
+  }();
   return names;
 }
 
@@ -96,6 +104,7 @@ std::optional<Value> moduleMember(const std::string& module, const std::string& 
     if (attr == "extra") return Value::ofModule(kExtra);
     if (attr == "core" || attr == "standard") return Value::ofModule(kTritonLanguage);
     if (attr == "PropagateNan") return Value::ofModule(kPropagateNan);
+    if (attr == "TRITON_MAX_TENSOR_NUMEL") return Value::ofConst(ConstValue::integer(ir::kMaxTileNumel));
     if (BuiltinRegistry::instance().find("tl." + attr)) return Value::ofBuiltin("tl." + attr);
     return std::nullopt;
   }
@@ -141,7 +150,7 @@ std::vector<std::string> moduleMemberNames(const std::string& module) {
     out.erase(std::remove_if(out.begin(), out.end(), [](const std::string& s) { return s.find('.') != std::string::npos; }),
               out.end());
     out.insert(out.end(), tlDTypeNames().begin(), tlDTypeNames().end());
-    for (const char* n : {"math", "PropagateNan"}) out.emplace_back(n);
+    for (const char* n : {"math", "PropagateNan", "TRITON_MAX_TENSOR_NUMEL"}) out.emplace_back(n);
   } else if (module == kMath) {
     out = mathNames();
   } else if (module == "triton") {

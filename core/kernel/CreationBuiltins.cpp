@@ -166,10 +166,7 @@ void registerCreationBuiltins(BuiltinRegistry& r) {
   for (const char* name : {"make_tensor_descriptor", "load_tensor_descriptor",
                            "store_tensor_descriptor", "inline_asm_elementwise",
                            "map_elementwise", "dot_scaled", "softmax", "reduce_or", "to_tensor"}) {
-    const std::string full = std::string("tl.") + name;
-    r.add(full, "*args", [full](ExprChecker& ec, const BoundArgs& a) -> Value {
-      ec.error(a.callRange(), full + " is not supported by tilescope yet");
-    });
+    r.addUnsupported(std::string("tl.") + name);
   }
 }
 

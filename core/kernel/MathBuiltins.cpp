@@ -107,6 +107,21 @@ void registerMathBuiltins(BuiltinRegistry& r) {
   };
   for (const auto& [name, fn] : unary) addUnaryMath(r, name, fn);
 
+  // libdevice's own functions, reached as libdevice.<name> only (Builtins.cpp's libdeviceNames).
+  for (int f = static_cast<int>(MathFn::Acos); f <= static_cast<int>(MathFn::Nextafter); ++f) {
+    const MathFn fn = static_cast<MathFn>(f);
+    const std::string name = "libdevice." + std::string(ir::mathFnName(fn));
+    if (ir::mathFnArity(fn) == 1) {
+      addUnaryMath(r, name, fn);
+      continue;
+    }
+    r.add(name, "x, y", [fn](ExprChecker& ec, const BoundArgs& a) {
+      auto ops = legalize(ec, a, {"x", "y"}, false);
+      if (std::string err = ir::mathDTypeError(fn, ops[0].type().dtype()); !err.empty()) ec.error(a.callRange(), err);
+      return Value::ofTensor(ir::MathCall::make(fn, ops, a.callRange()));
+    });
+  }
+
   r.add("tl.fdiv", "x, y, ieee_rounding=False", [](ExprChecker& ec, const BoundArgs& a) {
     for (const char* p : {"x", "y"}) {
       ir::Expr e = tensorArg(ec, a, p);
@@ -149,6 +164,13 @@ void registerMathBuiltins(BuiltinRegistry& r) {
     ir::Expr lo = ir::Binary::make(ir::BinaryOp::Max, ops[0], ops[1], a.callRange(), nan);
     return Value::ofTensor(ir::Binary::make(ir::BinaryOp::Min, lo, ops[2], a.callRange(), nan));
   });
+  // Triton 3.6's function forms of + - * (sanitize_overflow checks only in Triton's debug mode).
+  for (const auto& [name, op] : {std::pair{"tl.add", ir::BinaryOp::Add}, std::pair{"tl.sub", ir::BinaryOp::Sub},
+                                 std::pair{"tl.mul", ir::BinaryOp::Mul}}) {
+    r.add(name, "x, y, sanitize_overflow=True", [op = op](ExprChecker& ec, const BoundArgs& a) {
+      return ec.binary(op, a.get("x"), a.get("y"), a.callRange());
+    });
+  }
   r.add("tl.cdiv", "x, div", [](ExprChecker& ec, const BoundArgs& a) { return cdiv(ec, a.get("x"), a.get("div"), a.callRange()); });
   r.add("tl.swizzle2d", "i, j, size_i, size_j, size_g", swizzle2d);
 }

@@ -81,7 +81,9 @@ TileRef ExprEvaluator::compute(const ir::Expr& e) {
     }
     case K::Cast: {
       const auto* n = e.as<ir::Cast>();
-      return makeTileRef(tileops::cast(*eval(n->value), type.dtype(), type.isPointer(), n->bitcast, n->rounding));
+      Tile out = tileops::cast(*eval(n->value), type.dtype(), type.isPointer(), n->bitcast, n->rounding);
+      if (type.isPointer() && !n->value.type().isPointer()) translateAddresses(out);
+      return makeTileRef(std::move(out));
     }
     case K::Unary: {
       const auto* n = e.as<ir::Unary>();
@@ -201,6 +203,20 @@ TileRef ExprEvaluator::computeMemory(const ir::Expr& e) {
   const TileRef cmp = eval(n->cmp);
   const TileRef val = eval(n->val);
   return memaccess::atomicCAS(launch_, program_, *n, *ptr, *cmp, val);
+}
+
+void ExprEvaluator::translateAddresses(Tile& pointers) const {
+  const std::vector<AddressWindow>& windows = launch_.options.addressWindows;
+  if (windows.empty()) return;
+  int64_t* p = pointers.ints();
+  for (int64_t i = 0, n = pointers.numel(); i < n; ++i) {
+    const uint64_t a = static_cast<uint64_t>(p[i]);
+    for (const AddressWindow& w : windows)
+      if (a >= w.begin && a - w.begin < w.bytes) {
+        p[i] = w.simulatedBase + static_cast<int64_t>(a - w.begin);
+        break;
+      }
+  }
 }
 
 void ExprEvaluator::checkHint(const ir::Hint& n, const Tile& value) {

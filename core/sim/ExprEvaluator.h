@@ -24,6 +24,8 @@ private:
   void checkHint(const ir::Hint& n, const Tile& value);
   // This program records its dots and reductions (a traced program of a launch that asks for them).
   bool tracingCompute() const { return program_.trace && launch_.recorder && launch_.options.recordCompute; }
+  // Integers made pointers: device addresses of the GPU backend become the simulated ones.
+  void translateAddresses(Tile& pointers) const;
 
   LaunchContext& launch_;
   ProgramState& program_;

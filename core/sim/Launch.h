@@ -65,6 +65,15 @@ using HostCallback = std::function<std::string(const HostCallEvent&)>;
 // Receives each printed line (without newline) in program order.
 using OutputCallback = std::function<void(std::string_view line)>;
 
+// A device address range (the GPU backend's data_ptr() of a host tensor) and the simulated address
+// it stands for: integers turned into pointers inside the range are translated, so a table of
+// addresses taken for the GPU also works when a launch runs on the simulator.
+struct AddressWindow {
+  uint64_t begin = 0;
+  uint64_t bytes = 0;
+  int64_t simulatedBase = 0;
+};
+
 struct LaunchOptions {
   bool trace = false;
   bool recordValues = false;     // trace: also keep loaded/stored values
@@ -83,6 +92,7 @@ struct LaunchOptions {
   bool stopOnOutOfBounds = true;
   OutputCallback output;         // print lines; they are also collected in LaunchResult::output
   HostCallback hostCall;         // HostCall statements; without it they are skipped with a warning
+  std::vector<AddressWindow> addressWindows;  // integer-to-pointer casts translate these
 };
 
 enum class LaunchStatus : uint8_t { Ok, Error, Interrupted };

@@ -78,8 +78,15 @@ void Tensor::touchForLaunch(uint64_t launchId) {
 
 int Memory::create(std::string name, ir::DType dtype, std::vector<int64_t> shape, TensorInit init,
                    std::vector<int64_t> strides) {
+  while (tensors_.count(nextId_)) ++nextId_;
   const int id = nextId_++;
   tensors_.emplace(id, std::make_unique<Tensor>(id, std::move(name), dtype, std::move(shape), std::move(strides), init));
+  return id;
+}
+
+int Memory::createWithId(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, TensorInit init) {
+  if (id < 1 || id >= (1 << 23) || tensors_.count(id)) throw lang::InternalError("sim memory: tensor id " + std::to_string(id) + " is not free");
+  tensors_.emplace(id, std::make_unique<Tensor>(id, std::move(name), dtype, std::move(shape), std::vector<int64_t>{}, init));
   return id;
 }
 

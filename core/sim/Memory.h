@@ -129,6 +129,10 @@ public:
   // A new tensor; strides default to contiguous row-major. Returns its id (>= 1).
   int create(std::string name, ir::DType dtype, std::vector<int64_t> shape, TensorInit init = TensorInit::Zeros,
              std::vector<int64_t> strides = {});
+  // A tensor under a chosen id (a host tensor whose address a kernel may have read from memory keeps
+  // one id across launches); ids create() hands out skip it. InternalError when the id is taken.
+  int createWithId(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape,
+                   TensorInit init = TensorInit::Zeros);
   // Convenience: a 1-D or shaped tensor filled from values (all marked initialized).
   int createFromDoubles(std::string name, ir::DType dtype, std::vector<int64_t> shape, std::span<const double> values);
   int createFromInts(std::string name, ir::DType dtype, std::vector<int64_t> shape, std::span<const int64_t> values);

@@ -4,6 +4,7 @@
 #include <iterator>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -70,7 +71,9 @@ lang::Diagnostic outOfBounds(bool fatal, LaunchContext& L, ProgramState& P, cons
       shown.push_back(off % size == 0 ? std::to_string(off / size) : "byte " + std::to_string(off) + " (misaligned)");
     } else {
       strayed = true;
-      shown.push_back("lane " + std::to_string(lane) + " at an address in no tensor");
+      char hex[32];
+      std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(a));
+      shown.push_back("lane " + std::to_string(lane) + " at address " + hex + ", in no tensor");
     }
   }
   if (main) {
@@ -83,7 +86,8 @@ lang::Diagnostic outOfBounds(bool fatal, LaunchContext& L, ProgramState& P, cons
   if (!fatal) msg += "; those lanes read as 0 and are not written (the launch goes on because out-of-bounds stops are off)";
   lang::Diagnostic d = fatal ? lang::Diagnostic::error(range, msg) : lang::Diagnostic::warning(range, msg);
   if (strayed || !main)
-    d.withNote({}, "pointers must be derived from a tensor argument by adding offsets to it");
+    d.withNote({}, "pointers must be derived from a tensor argument by adding offsets to it, or be addresses of "
+                   "live tensors (tensor.data_ptr()) loaded from memory");
   else
     d.withNote({}, "mask the access so that lanes outside the tensor are not touched, e.g. "
                    "tl.load(ptr + offsets, mask=offsets < n)");

@@ -478,6 +478,16 @@ Tile math(ir::MathFn fn, std::span<const Tile* const> args) {
       for (int64_t i = 0; i < n; ++i) o[i] = a[i] / args[1]->floats()[i];
       roundInPlace(o, n, t);
       return out;
+    case ir::MathFn::Atan2:
+    case ir::MathFn::Pow:
+    case ir::MathFn::Hypot:
+    case ir::MathFn::Fmod:
+    case ir::MathFn::Copysign:
+    case ir::MathFn::Fdim:
+    case ir::MathFn::Remainder:
+    case ir::MathFn::Nextafter:
+      for (int64_t i = 0; i < n; ++i) o[i] = mathBinary(fn, t, a[i], args[1]->floats()[i]);
+      return out;
     case ir::MathFn::Abs:
       for (int64_t i = 0; i < n; ++i) o[i] = std::fabs(a[i]);
       return out;

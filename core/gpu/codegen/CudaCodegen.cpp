@@ -815,6 +815,39 @@ std::string CudaEmitter::math(const ir::MathCall& n) {
     case ir::MathFn::FDiv:
     case ir::MathFn::DivRn: r = "((" + a[0] + ") / (" + a[1] + "))"; break;
     case ir::MathFn::Umulhi: unsupported(n.range, "umulhi on floats");
+    case ir::MathFn::Acos:
+    case ir::MathFn::Acosh:
+    case ir::MathFn::Asin:
+    case ir::MathFn::Asinh:
+    case ir::MathFn::Atan:
+    case ir::MathFn::Atanh:
+    case ir::MathFn::Cbrt:
+    case ir::MathFn::Cosh:
+    case ir::MathFn::Sinh:
+    case ir::MathFn::Tan:
+    case ir::MathFn::Erfc:
+    case ir::MathFn::Exp10:
+    case ir::MathFn::Expm1:
+    case ir::MathFn::Log10:
+    case ir::MathFn::Log1p:
+    case ir::MathFn::Trunc:
+    case ir::MathFn::Round:
+    case ir::MathFn::Rint:
+    case ir::MathFn::Nearbyint:
+    case ir::MathFn::Lgamma:
+    case ir::MathFn::Tgamma:
+      r = f(std::string(ir::mathFnName(n.fn)).c_str());  // CUDA's <math.h>: acosf / acos, ...
+      break;
+    case ir::MathFn::Atan2:
+    case ir::MathFn::Pow:
+    case ir::MathFn::Hypot:
+    case ir::MathFn::Fmod:
+    case ir::MathFn::Copysign:
+    case ir::MathFn::Fdim:
+    case ir::MathFn::Remainder:
+    case ir::MathFn::Nextafter:
+      r = std::string(ir::mathFnName(n.fn)) + (dbl ? "(" : "f(") + a[0] + ", " + a[1] + ")";
+      break;
   }
   return isNarrowFloat(t) ? roundTo(t, r) : r;
 }

@@ -1,0 +1,58 @@
+// libdevice's own math on the GPU backend without a GPU (ctest label nvrtc): each function becomes
+// CUDA's <math.h> function of the element type (acosf for fp32, acos for fp64) and NVRTC compiles
+// them all. GpuRun.LibdeviceMathMatchesTheSimulator (GpuRunLibdeviceMathTest.cpp) runs them.
+#include <gtest/gtest.h>
+
+#include "core/gpu/codegen/CudaCodegen.h"
+#include "core/gpu/runtime/GpuCompiler.h"
+#include "core/gpu/runtime/Nvrtc.h"
+#include "tests/lang/CheckerTestUtil.h"
+
+using namespace tilescope;
+
+namespace {
+
+const char* const kUnary[] = {"acos", "acosh", "asin",  "asinh", "atan",  "atanh", "cbrt",  "cosh",      "sinh",   "tan", "erfc",
+                              "exp10", "expm1", "log10", "log1p", "trunc", "round", "rint", "nearbyint", "lgamma", "tgamma"};
+const char* const kBinary[] = {"atan2", "pow", "hypot", "fmod", "copysign", "fdim", "remainder", "nextafter"};
+
+ir::KernelPtr allFunctions(ir::DType t, std::shared_ptr<lang::Program>& program) {
+  std::string src = "import triton\nimport triton.language as tl\nfrom triton.language.extra import libdevice\n\n@triton.jit\n"
+                    "def k(x_ptr, y_ptr, out_ptr):\n    offs = tl.arange(0, 32)\n    x = tl.load(x_ptr + offs)\n"
+                    "    y = tl.load(y_ptr + offs)\n    acc = x\n";
+  for (const char* f : kUnary) src += std::string("    acc += libdevice.") + f + "(x)\n";
+  for (const char* f : kBinary) src += std::string("    acc += libdevice.") + f + "(x, y)\n";
+  src += "    tl.store(out_ptr + offs, acc)\n";
+  program = lang::test::programFrom(src, "math.py");
+  lang::Specialization spec;
+  spec.args = {lang::ArgSpec::pointer(t), lang::ArgSpec::pointer(t), lang::ArgSpec::pointer(t)};
+  const lang::CheckResult r = lang::checkKernel(*program, "k", spec);
+  EXPECT_TRUE(r.ok()) << r.diagnostics.render();
+  return r.kernel;
+}
+
+}  // namespace
+
+TEST(CudaLibdeviceMath, EachFunctionIsCudasOfTheElementType) {
+  for (const ir::DType t : {ir::DType::FP32, ir::DType::FP64}) {
+    std::shared_ptr<lang::Program> program;
+    ir::KernelPtr k = allFunctions(t, program);
+    ASSERT_TRUE(k);
+    const std::string cuda = gpu::CudaCodegen::generate(*k).source;
+    const std::string suffix = t == ir::DType::FP32 ? "f(" : "(";
+    for (const char* f : kUnary) EXPECT_NE(cuda.find(std::string(f) + suffix), std::string::npos) << f << "\n" << cuda;
+    for (const char* f : kBinary) EXPECT_NE(cuda.find(std::string(f) + suffix), std::string::npos) << f << "\n" << cuda;
+  }
+}
+
+TEST(CudaLibdeviceMath, NvrtcCompilesThemAll) {
+  if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
+  for (const ir::DType t : {ir::DType::FP32, ir::DType::FP64}) {
+    std::shared_ptr<lang::Program> program;
+    ir::KernelPtr k = allFunctions(t, program);
+    ASSERT_TRUE(k);
+    auto compiled = gpu::GpuCompiler::instance().compile(*k, "sm_80");
+    ASSERT_FALSE(compiled->ptx.empty());
+    EXPECT_NE(compiled->ptx.find(".entry " + compiled->cuda.entryName), std::string::npos);
+  }
+}
