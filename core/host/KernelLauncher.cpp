@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <set>
 #include <thread>
@@ -54,6 +55,8 @@ struct ProgramState {
   // Per kernel name, the specializations last launched on the GPU (most recent last, a few): what
   // a redefinition of that kernel is compiled for ahead of its launch.
   std::map<std::string, std::vector<std::pair<std::string, lang::Specialization>>> launchedOnGpu;
+  // The last launch's trace being freed on another thread (see runOnSimulator).
+  std::future<void> traceRelease;
 };
 
 constexpr size_t kPrefetchedSpecializations = 2;
@@ -616,6 +619,9 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
     }
     in.reportLaunch(record);
   }
+  // A trace holds every tile its programs bound (often tens of MiB in many small blocks): it is freed
+  // on another thread instead of on the cell's path. Replacing the future waits for the previous one.
+  if (result.trace) state.traceRelease = std::async(std::launch::async, [t = std::move(result.trace)]() mutable { t.reset(); });
   if (std::optional<PyError> hostError = KernelHostCalls::takePendingError(in)) throw *hostError;
   if (result.status == sim::LaunchStatus::Interrupted) {
     in.checkCancelled();

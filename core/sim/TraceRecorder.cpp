@@ -1,11 +1,29 @@
 #include "core/sim/TraceRecorder.h"
 
+#include <array>
+
 #include "core/sim/TileFormat.h"
 
 namespace tilescope::sim {
 
+namespace {
+
+std::atomic<uint64_t> recorders{0};
+
+// The locations this thread looked up last, so that the events of a loop body take no lock: keyed by
+// the recorder's serial number (never reused, unlike its address) and the range.
+struct CachedLocation {
+  uint64_t recorder = 0;
+  const lang::SourceFile* file = nullptr;
+  uint32_t begin = 0, end = 0, index = 0;
+};
+constexpr size_t kCachedLocations = 16;
+thread_local std::array<CachedLocation, kCachedLocations> cachedLocations;
+
+}  // namespace
+
 TraceRecorder::TraceRecorder(const ir::Kernel& kernel, const Grid& grid, const LaunchOptions& options)
-    : options_(options), trace_(std::make_shared<LaunchTrace>()), grid_(grid) {
+    : options_(options), trace_(std::make_shared<LaunchTrace>()), grid_(grid), serial_(++recorders) {
   trace_->kernelName = kernel.name;
   trace_->grid = grid.dims();
   trace_->totalPrograms = grid.count();
@@ -60,7 +78,17 @@ ProgramTrace* TraceRecorder::beginProgram(const std::array<int64_t, 3>& pid, int
   return slots_[it->second].get();
 }
 
+
 uint32_t TraceRecorder::location(const lang::SourceRange& range) {
+  CachedLocation& cached = cachedLocations[(range.begin * 31u + range.end) % kCachedLocations];
+  if (cached.recorder == serial_ && cached.file == range.file && cached.begin == range.begin && cached.end == range.end)
+    return cached.index;
+  const uint32_t index = lookUpLocation(range);
+  cached = {serial_, range.file, range.begin, range.end, index};
+  return index;
+}
+
+uint32_t TraceRecorder::lookUpLocation(const lang::SourceRange& range) {
   std::lock_guard<std::mutex> lock(locationMutex_);
   const auto key = std::make_tuple(range.file, range.begin, range.end);
   auto it = locations_.find(key);

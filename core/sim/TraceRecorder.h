@@ -46,9 +46,12 @@ public:
   std::shared_ptr<LaunchTrace> finish(int64_t programsRun, int64_t lastProgram = INT64_MAX);
 
 private:
+  uint32_t lookUpLocation(const lang::SourceRange& range);  // under the lock
+
   const LaunchOptions& options_;
   std::shared_ptr<LaunchTrace> trace_;
   Grid grid_;
+  uint64_t serial_;  // this recorder's number, for the per-thread location cache
   std::set<int64_t> extra_;
   // The programs chosen before the launch (linear id -> slot) and their records.
   std::unordered_map<int64_t, size_t> slotOf_;
