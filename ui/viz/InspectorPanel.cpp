@@ -1,6 +1,7 @@
 #include "ui/viz/InspectorPanel.h"
 
 #include <QComboBox>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -13,6 +14,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 #include "ui/viz/ProgramGridView.h"
@@ -39,6 +41,13 @@ QToolButton* toolButton(const QString& text, const QString& name, const QString&
   b->setToolTip(tip);
   return b;
 }
+
+// What reading a trace on a pool thread gives back.
+struct LoadedTrace {
+  std::shared_ptr<const TraceDocument> document;
+  std::shared_ptr<const viz::Scene> coverage;
+  QString error;
+};
 
 }  // namespace
 
@@ -196,7 +205,7 @@ QWidget* InspectorPanel::buildVariablesTab() {
 
 void InspectorPanel::refreshVariables() {
   if (!document_ || !program_) {
-    variablesScene_->setScene({}, tr("Pick a launch and a program."));
+    variablesScene_->setScene({}, shownLoading_ ? tr("Loading the trace\u2026") : tr("Pick a launch and a program."));
     return;
   }
   variablesScene_->setScene(document_->variablesScene(*program_, loopStep_->value() - 1));
@@ -256,7 +265,7 @@ QString InspectorPanel::launchRowText(const Launch& l) const {
 }
 
 void InspectorPanel::addLaunch(const QString& cellId, const KernelLaunch& launch) {
-  launchesByCell_[cellId].append(Launch{launch, nullptr, {}});
+  launchesByCell_[cellId].append(Launch{launch, nullptr, {}, nullptr, nextSerial_++, false});
   if (cellId != cellId_) return;
   const QList<Launch>& list = launchesByCell_[cellId];
   title_->setText(tr("Kernel launches of this cell (%1):").arg(list.size()));
@@ -284,25 +293,35 @@ void InspectorPanel::selectLaunch(int row) {
   document_.reset();
   program_.reset();
   status_->clear();
+  shownSerial_ = 0;
+  shownLoading_ = false;
+  std::shared_ptr<const viz::Scene> coverage;
   if (row >= 0 && row < list.size()) {
     if (launches_->currentRow() != row) launches_->setCurrentRow(row);
     Launch& l = list[row];
-    if (!l.document && l.error.isEmpty()) {
+    if (!l.document && l.error.isEmpty() && !l.loading) {
       if (l.info.trace.isEmpty())
         l.error = l.info.backend == QLatin1String("gpu")
                       ? tr("This launch ran on the GPU, which records no trace; run the cell on the simulator to inspect it.")
                       : tr("This launch has no trace: %1.").arg(l.info.untracedReason);
+      else if (l.info.trace.size() >= kReadAtOnceBytes) startLoading(l);
       else l.document = TraceDocument::fromBytes(l.info.trace, &l.error);
     }
     document_ = l.document;
-    status_->setText(document_ ? document_->policy() : l.error);
+    coverage = l.coverage;
+    shownSerial_ = l.serial;
+    shownLoading_ = l.loading;
+    status_->setText(l.loading ? tr("Loading the trace (%1 MiB)\u2026").arg(static_cast<double>(l.info.trace.size()) / (1 << 20), 0, 'f', 1)
+                     : document_ ? document_->policy()
+                                 : l.error);
     title_->setText(tr("Kernel launches of this cell (%1):").arg(list.size()));
   }
   grid_->setDocument(document_);
   updateSteps();
   slice_->setVisible(document_ && document_->gridDimensions() == 3);
   if (document_) slice_->setRange(0, static_cast<int>(document_->grid()[2] - 1));
-  coverageView_->setScene(document_ ? document_->coverageScene() : viz::Scene(), tr("No trace to show."));
+  coverageView_->setScene(document_ ? (coverage ? *coverage : document_->coverageScene()) : viz::Scene(),
+                          shownLoading_ ? tr("Loading the trace\u2026") : tr("No trace to show."));
   if (document_ && !document_->tracedPrograms().empty()) selectProgram(document_->tracedPrograms().front());
   else {
     refreshTiles();
@@ -310,6 +329,40 @@ void InspectorPanel::selectLaunch(int row) {
     refreshProgramLabel();
   }
   refreshSwizzle();
+}
+
+void InspectorPanel::startLoading(Launch& launch) {
+  launch.loading = true;
+  auto* watcher = new QFutureWatcher<LoadedTrace>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial = launch.serial] {
+    const LoadedTrace loaded = watcher->result();
+    watcher->deleteLater();
+    traceLoaded(serial, loaded.document, loaded.coverage, loaded.error);
+  });
+  // The document is immutable once read, so the pool thread can also build the whole-trace models.
+  watcher->setFuture(QtConcurrent::run([bytes = launch.info.trace] {
+    LoadedTrace loaded;
+    std::shared_ptr<const TraceDocument> document = TraceDocument::fromBytes(bytes, &loaded.error);
+    if (document) loaded.coverage = std::make_shared<const viz::Scene>(document->coverageScene());
+    loaded.document = std::move(document);
+    return loaded;
+  }));
+}
+
+void InspectorPanel::traceLoaded(quint64 serial, std::shared_ptr<const TraceDocument> document,
+                                 std::shared_ptr<const viz::Scene> coverage, const QString& error) {
+  for (auto it = launchesByCell_.begin(); it != launchesByCell_.end(); ++it)
+    for (Launch& l : it.value()) {
+      if (l.serial != serial) continue;
+      l.loading = false;
+      l.document = std::move(document);
+      l.coverage = std::move(coverage);
+      l.error = l.document ? QString() : error;
+      // Shown only if the user has not moved on to another launch meanwhile.
+      if (serial == shownSerial_) selectLaunch(launches_->currentRow());
+      return;
+    }
+  // The cell ran again (or was cleared) while its trace was read: nothing to show.
 }
 
 void InspectorPanel::selectProgram(const ProgramId& pid) {
@@ -388,7 +441,7 @@ bool InspectorPanel::playing() const { return playTimer_->isActive(); }
 
 void InspectorPanel::refreshTiles() {
   if (!document_ || !program_) {
-    tilesView_->setScene({}, tr("Pick a launch and a program."));
+    tilesView_->setScene({}, shownLoading_ ? tr("Loading the trace\u2026") : tr("Pick a launch and a program."));
     variables_->clear();
     emit memoryOpLocated({}, 0);
     return;

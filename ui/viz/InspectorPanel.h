@@ -71,6 +71,8 @@ public:
   QSpinBox* swizzleWindowBox() const { return window_; }
   QLineEdit* pidFilterBox() const { return pidFilter_; }
   QLabel* statusLabel() const { return status_; }
+  // Whether the selected launch's trace is still being read (off the UI thread).
+  bool loading() const { return shownLoading_; }
 
 signals:
   // Where the current memory operation is in the source: its file ("<cell:ID>" for a notebook
@@ -82,7 +84,16 @@ private:
     KernelLaunch info;
     std::shared_ptr<const TraceDocument> document;  // read on first use
     QString error;
+    std::shared_ptr<const viz::Scene> coverage;  // built with the document when it is read off the UI thread
+    quint64 serial = 0;                          // names the launch to a reading that finishes later
+    bool loading = false;
   };
+  // Traces at least this large are read on a pool thread (the panel says "Loading" meanwhile);
+  // smaller ones take under a frame's time and are read at once.
+  static constexpr qsizetype kReadAtOnceBytes = qsizetype{1} << 20;
+  void startLoading(Launch& launch);
+  void traceLoaded(quint64 serial, std::shared_ptr<const TraceDocument> document, std::shared_ptr<const viz::Scene> coverage,
+                   const QString& error);
   QWidget* buildGridTab();
   QWidget* buildTilesTab();
   QWidget* buildSwizzleTab();
@@ -101,6 +112,9 @@ private:
   std::shared_ptr<const TraceDocument> document_;
   std::optional<ProgramId> program_;
   std::vector<ProgramId> steps_;  // the traced programs that stepping visits
+  quint64 nextSerial_ = 1;
+  quint64 shownSerial_ = 0;  // the launch selected in the list (its trace may still be loading)
+  bool shownLoading_ = false;
 
   QLabel* title_;
   QListWidget* launches_;
