@@ -539,6 +539,7 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
   options.trace = !settings.traceDir.empty() || traceForInspector;
   options.recordValues = settings.traceValues || traceForInspector;
   if (settings.traceDir.empty()) options.maxTraceBytes = std::min(options.maxTraceBytes, settings.inspectorTraceBytes);
+  if (traceForInspector) options.extraTracedPrograms = in.requestedTracePrograms();
   options.stopOnOutOfBounds = settings.stopOnOutOfBounds;
   if (!settings.pidFilter.empty()) {
     sim::PidFilterParseResult f = sim::PidFilter::parse(settings.pidFilter);

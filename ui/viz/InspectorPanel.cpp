@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
@@ -134,6 +135,12 @@ QWidget* InspectorPanel::buildGridTab() {
   programLabel_->setObjectName(QStringLiteral("programLabel"));
   programLabel_->setWordWrap(true);
   column->addWidget(programLabel_);
+  traceNext_ = new QPushButton(tr("Trace this program on the next run"));
+  traceNext_->setObjectName(QStringLiteral("traceOnNextRun"));
+  traceNext_->setToolTip(tr("Big grids are sampled. Run the cell again and its launches also trace this program."));
+  traceNext_->setVisible(false);
+  column->addWidget(traceNext_, 0, Qt::AlignLeft);
+  connect(traceNext_, &QPushButton::clicked, this, &InspectorPanel::requestTraceOfSelectedProgram);
   grid_ = new ProgramGridView;
   column->addWidget(grid_, 1);
 
@@ -456,7 +463,31 @@ void InspectorPanel::refreshTiles() {
 }
 
 void InspectorPanel::refreshProgramLabel() {
-  programLabel_->setText(document_ && program_ ? document_->programSummary(*program_) : QString());
+  const bool untraced = document_ && program_ && !document_->isTraced(*program_);
+  QString text = document_ && program_ ? document_->programSummary(*program_) : QString();
+  if (untraced) {
+    const auto asked = requested_.value(cellId_);
+    const bool requested = std::find(asked.begin(), asked.end(), *program_) != asked.end();
+    text += requested ? tr(" - it will be traced when this cell runs again.")
+                      : tr(" - %1 of the launch's %2 programs were traced (%3).")
+                            .arg(document_->tracedPrograms().size())
+                            .arg(document_->totalPrograms())
+                            .arg(document_->policy());
+    traceNext_->setEnabled(!requested);
+  }
+  traceNext_->setVisible(untraced);
+  programLabel_->setText(text);
+}
+
+void InspectorPanel::requestTraceOfSelectedProgram() {
+  if (!document_ || !program_ || document_->isTraced(*program_) || cellId_.isEmpty()) return;
+  std::vector<ProgramId>& asked = requested_[cellId_];
+  if (std::find(asked.begin(), asked.end(), *program_) == asked.end()) asked.push_back(*program_);
+  // The worker takes at most 256 (execute_request's trace_pids); the oldest requests go first.
+  constexpr size_t kMostRequested = 256;
+  if (asked.size() > kMostRequested) asked.erase(asked.begin(), asked.end() - kMostRequested);
+  emit tracedProgramsRequested(cellId_, asked);
+  refreshProgramLabel();
 }
 
 void InspectorPanel::refreshSwizzle() {

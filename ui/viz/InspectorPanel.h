@@ -71,6 +71,12 @@ public:
   QSpinBox* swizzleWindowBox() const { return window_; }
   QLineEdit* pidFilterBox() const { return pidFilter_; }
   QLabel* statusLabel() const { return status_; }
+  QPushButton* traceNextRunButton() const { return traceNext_; }
+  // The selected program was not traced (a big grid's launch is sampled): trace it in this cell's
+  // launches from its next run on. Re-running the cell here could repeat its side effects (appends,
+  // random draws, files), so the user runs it when it suits them.
+  void requestTraceOfSelectedProgram();
+  std::vector<ProgramId> requestedPrograms(const QString& cellId) const { return requested_.value(cellId); }
   // Whether the selected launch's trace is still being read (off the UI thread).
   bool loading() const { return shownLoading_; }
 
@@ -78,6 +84,8 @@ signals:
   // Where the current memory operation is in the source: its file ("<cell:ID>" for a notebook
   // cell) and 1-based line; an empty file when there is no current operation.
   void memoryOpLocated(const QString& file, int line);
+  // The programs to trace besides the policy's sample when the cell runs again (all requested so far).
+  void tracedProgramsRequested(const QString& cellId, const std::vector<tilescope::ui::ProgramId>& pids);
 
 private:
   struct Launch {
@@ -129,6 +137,8 @@ private:
   QSpinBox* speed_;
   QLineEdit* pidFilter_;
   QLabel* programLabel_;
+  QPushButton* traceNext_;
+  QHash<QString, std::vector<ProgramId>> requested_;  // by cell
   QTimer* playTimer_;
   QComboBox* ops_;
   SceneView* tilesView_;
