@@ -73,7 +73,8 @@ ProgramTrace* TraceRecorder::beginProgram(const std::array<int64_t, 3>& pid, int
   p->linearId = linearId;
   // Started after another program filled the trace: recorded as cut short (with no events), so that
   // finish() cuts the trace here whichever thread got there first.
-  p->truncated = full_.load(std::memory_order_relaxed);
+  // Programs asked for by name have a budget of their own and are never cut by the others' cap.
+  p->truncated = !isExtra(linearId) && full_.load(std::memory_order_relaxed);
   slots_[it->second] = std::move(p);
   return slots_[it->second].get();
 }
@@ -112,10 +113,12 @@ uint32_t TraceRecorder::lookUpLocation(const lang::SourceRange& range) {
 void TraceRecorder::add(ProgramTrace* program, TraceEvent event) {
   if (!program || program->truncated) return;
   const size_t size = approximateBytes(event);
-  if (bytes_.fetch_add(size, std::memory_order_relaxed) + size > options_.maxTraceBytes) {
-    bytes_.fetch_sub(size, std::memory_order_relaxed);
+  const bool extra = isExtra(program->linearId);
+  std::atomic<size_t>& budget = extra ? extraBytes_ : bytes_;
+  if (budget.fetch_add(size, std::memory_order_relaxed) + size > options_.maxTraceBytes) {
+    budget.fetch_sub(size, std::memory_order_relaxed);
     program->truncated = true;
-    full_ = true;
+    if (!extra) full_ = true;
     return;
   }
   program->events.push_back(std::move(event));
@@ -130,11 +133,12 @@ std::shared_ptr<LaunchTrace> TraceRecorder::finish(int64_t programsRun, int64_t 
   for (size_t i = 0; i < slots_.size(); ++i) {
     const auto& slot = slots_[i];
     if (!slot || slot->linearId > lastProgram) continue;
-    if (cut) {
+    const bool extra = isExtra(slot->linearId);
+    if (cut && !extra) {
       ++skippedByBytes;
       continue;
     }
-    cut = slot->truncated;
+    cut = cut || (slot->truncated && !extra);
     t.programs.push_back(std::move(*slot));
   }
   slots_.clear();

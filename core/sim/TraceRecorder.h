@@ -4,7 +4,8 @@
 //    matches the pid filter and is among the first maxTracedPrograms matching programs in linear
 //    order (decided before the launch, so the choice does not depend on thread timing);
 //  * once the recorded events reach maxTraceBytes, the program that crossed the cap is marked
-//    truncated and no program after it (in linear order) is kept.
+//    truncated and no program after it (in linear order) is kept - except the listed programs
+//    (someone asked for them by name), which share a second budget of maxTraceBytes.
 // Programs of a traced launch run in parallel: each program fills its own ProgramTrace, and
 // finish() assembles them in linear order.
 #include <atomic>
@@ -47,6 +48,7 @@ public:
 
 private:
   uint32_t lookUpLocation(const lang::SourceRange& range);  // under the lock
+  bool isExtra(int64_t linearId) const { return !extra_.empty() && extra_.count(linearId) != 0; }
 
   const LaunchOptions& options_;
   std::shared_ptr<LaunchTrace> trace_;
@@ -57,6 +59,7 @@ private:
   std::unordered_map<int64_t, size_t> slotOf_;
   std::vector<std::unique_ptr<ProgramTrace>> slots_;
   std::atomic<size_t> bytes_{0};
+  std::atomic<size_t> extraBytes_{0};  // the listed programs' own budget
   std::atomic<bool> full_{false};
   std::mutex locationMutex_;
   std::map<std::tuple<const lang::SourceFile*, uint32_t, uint32_t>, uint32_t> locations_;

@@ -49,7 +49,7 @@ TEST(InspectorTraceRequest, AProgramOutsideTheSampleIsTracedOnTheNextRun) {
   QTest::mouseClick(grid, Qt::LeftButton, {}, at.toPoint());
   ASSERT_EQ(panel->currentProgram(), last);
   EXPECT_TRUE(panel->programLabel()->text().contains("not traced")) << panel->programLabel()->text().toStdString();
-  EXPECT_TRUE(panel->programLabel()->text().contains("256 of the launch's 300 programs were traced"))
+  EXPECT_TRUE(panel->programLabel()->text().contains("the trace kept 256 of the launch's 300 programs"))
       << panel->programLabel()->text().toStdString();
   ASSERT_TRUE(panel->traceNextRunButton()->isVisible());
   QTest::mouseClick(panel->traceNextRunButton(), Qt::LeftButton);

@@ -138,6 +138,10 @@ QWidget* InspectorPanel::buildGridTab() {
   traceNext_ = new QPushButton(tr("Trace this program on the next run"));
   traceNext_->setObjectName(QStringLiteral("traceOnNextRun"));
   traceNext_->setToolTip(tr("Big grids are sampled. Run the cell again and its launches also trace this program."));
+  // Its room is kept while hidden, so the grid does not jump as traced and untraced programs are clicked.
+  QSizePolicy keepRoom = traceNext_->sizePolicy();
+  keepRoom.setRetainSizeWhenHidden(true);
+  traceNext_->setSizePolicy(keepRoom);
   traceNext_->setVisible(false);
   column->addWidget(traceNext_, 0, Qt::AlignLeft);
   connect(traceNext_, &QPushButton::clicked, this, &InspectorPanel::requestTraceOfSelectedProgram);
@@ -468,11 +472,9 @@ void InspectorPanel::refreshProgramLabel() {
   if (untraced) {
     const auto asked = requested_.value(cellId_);
     const bool requested = std::find(asked.begin(), asked.end(), *program_) != asked.end();
+    // Why it was left out is the policy above the tabs.
     text += requested ? tr(" - it will be traced when this cell runs again.")
-                      : tr(" - %1 of the launch's %2 programs were traced (%3).")
-                            .arg(document_->tracedPrograms().size())
-                            .arg(document_->totalPrograms())
-                            .arg(document_->policy());
+                      : tr(" - the trace kept %1 of the launch's %2 programs.").arg(document_->tracedPrograms().size()).arg(document_->totalPrograms());
     traceNext_->setEnabled(!requested);
   }
   traceNext_->setVisible(untraced);
