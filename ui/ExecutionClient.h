@@ -3,10 +3,14 @@
 // run in a separate worker process (WorkerProcessClient), and tests can drive it directly.
 // Every signal carries the id of the cell it belongs to; cells keep their id when they move.
 #include <QByteArray>
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <array>
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 namespace tilescope::ui {
 
@@ -87,6 +91,15 @@ public:
   // Whether cells queued from now on report their kernel launches (kernelLaunched) with traces.
   void setInspectLaunches(bool inspect) { inspectLaunches_ = inspect; }
   bool inspectLaunches() const { return inspectLaunches_; }
+  // Programs the inspector asked to see in this cell's launches (its "Trace on the next run"): from
+  // the cell's next run on, they are traced besides the trace policy's sample (execute_request's
+  // "trace_pids").
+  void setRequestedTracePrograms(const QString& cellId, const std::vector<std::array<int64_t, 3>>& pids) {
+    requestedTracePrograms_[cellId] = pids;
+  }
+  std::vector<std::array<int64_t, 3>> requestedTracePrograms(const QString& cellId) const {
+    return requestedTracePrograms_.value(cellId);
+  }
 
 signals:
   void executionStarted(const QString& cellId, int executionCount);
@@ -106,6 +119,7 @@ private:
   bool expectErrors_ = false;
   bool gpuOnly_ = false;
   bool inspectLaunches_ = false;
+  QHash<QString, std::vector<std::array<int64_t, 3>>> requestedTracePrograms_;
 };
 
 }  // namespace tilescope::ui

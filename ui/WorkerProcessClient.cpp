@@ -125,7 +125,8 @@ void WorkerProcessClient::stopProcess() {
 void WorkerProcessClient::runCell(const QString& cellId, const QString& code, Backend backend) {
   const bool wasBusy = isBusy();
   queue_.push_back(
-      {QStringLiteral("r%1").arg(nextRequestNumber_++), cellId, code, backend, warnOnOutOfBounds(), expectErrors(), gpuOnly(), inspectLaunches()});
+      {QStringLiteral("r%1").arg(nextRequestNumber_++), cellId, code, backend, warnOnOutOfBounds(), expectErrors(), gpuOnly(), inspectLaunches(),
+       inspectLaunches() ? requestedTracePrograms(cellId) : std::vector<std::array<int64_t, 3>>{}});
   if (!wasBusy) emit busyChanged(true);
   if (!process_ || state_ == State::Dead) launchProcess();
   sendNextRequest();
@@ -135,14 +136,16 @@ void WorkerProcessClient::sendNextRequest() {
   if (running_ || queue_.empty() || state_ != State::Idle) return;
   running_ = std::move(queue_.front());
   queue_.pop_front();
-  sendMessage({{"type", "execute_request"},
-               {"id", running_->requestId.toStdString()},
-               {"cell_id", running_->cellId.toStdString()},
-               {"code", running_->code.toStdString()},
-               {"backend", backendName(running_->backend).toStdString()},
-               {"out_of_bounds", running_->warnOnOutOfBounds ? "warn" : "stop"},
-               {"gpu_only", running_->gpuOnly},
-               {"inspect", running_->inspect}});
+  json request = {{"type", "execute_request"},
+                  {"id", running_->requestId.toStdString()},
+                  {"cell_id", running_->cellId.toStdString()},
+                  {"code", running_->code.toStdString()},
+                  {"backend", backendName(running_->backend).toStdString()},
+                  {"out_of_bounds", running_->warnOnOutOfBounds ? "warn" : "stop"},
+                  {"gpu_only", running_->gpuOnly},
+                  {"inspect", running_->inspect}};
+  if (!running_->tracePids.empty()) request["trace_pids"] = running_->tracePids;
+  sendMessage(request);
   setState(State::Busy);
 }
 

@@ -54,6 +54,7 @@ private:
     bool expectErrors = false;
     bool gpuOnly = false;
     bool inspect = false;
+    std::vector<std::array<int64_t, 3>> tracePids;
   };
 
   void launchProcess();

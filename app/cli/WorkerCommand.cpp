@@ -205,6 +205,7 @@ public:
       send({{"type", "display_data"}, {"data", output.data}, {"metadata", output.metadata}}, output.blobs);
     };
     if (request.inspect) callbacks.launch = [&](const host::LaunchRecord& launch) { sendLaunch(send, launch); };
+    callbacks.tracedPrograms = request.tracePids;
     executor_.setBackend(request.backend);
     executor_.setStopOnOutOfBounds(request.stopOnOutOfBounds);
     host::ExecutionOutcome outcome;

@@ -104,6 +104,9 @@ struct ExecutionCallbacks {
   // hundreds of times); later ones are reported without a trace.
   int tracedLaunchLimit = 16;
   mutable int tracedLaunches = 0;  // counted by the interpreter during the run
+  // Programs the user asked to see (the inspector's "Trace on the next run"): traced in every launch
+  // traced for `launch` whose grid has them, besides the trace policy's sample.
+  std::vector<std::array<int64_t, 3>> tracedPrograms;
 };
 
 struct ExecutionOutcome {

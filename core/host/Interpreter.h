@@ -100,6 +100,10 @@ public:
     if (wantsLaunchRecords()) callbacks_->launch(launch);
   }
   int launchTraceLimit() const { return callbacks_ ? callbacks_->tracedLaunchLimit : 0; }
+  // Programs to trace besides the policy's sample in launches traced for the inspector.
+  std::vector<std::array<int64_t, 3>> requestedTracePrograms() const {
+    return callbacks_ ? callbacks_->tracedPrograms : std::vector<std::array<int64_t, 3>>{};
+  }
   // Whether this launch may be traced for the inspector (ExecutionCallbacks::tracedLaunchLimit).
   bool takeLaunchTraceSlot() {
     if (!wantsLaunchRecords() || callbacks_->tracedLaunches >= callbacks_->tracedLaunchLimit) return false;

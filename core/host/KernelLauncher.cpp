@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <set>
 #include <thread>
@@ -56,6 +57,8 @@ struct ProgramState {
   // Per kernel name, the specializations last launched on the GPU (most recent last, a few): what
   // a redefinition of that kernel is compiled for ahead of its launch.
   std::map<std::string, std::vector<std::pair<std::string, lang::Specialization>>> launchedOnGpu;
+  // The last launch's trace being freed on another thread (see runOnSimulator).
+  std::future<void> traceRelease;
 };
 
 constexpr size_t kPrefetchedSpecializations = 2;
@@ -564,6 +567,7 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
   options.trace = !settings.traceDir.empty() || traceForInspector;
   options.recordValues = settings.traceValues || traceForInspector;
   if (settings.traceDir.empty()) options.maxTraceBytes = std::min(options.maxTraceBytes, settings.inspectorTraceBytes);
+  if (traceForInspector) options.extraTracedPrograms = in.requestedTracePrograms();
   options.stopOnOutOfBounds = settings.stopOnOutOfBounds;
   options.addressWindows = std::move(windows);
   if (!settings.pidFilter.empty()) {
@@ -645,6 +649,9 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
     }
     in.reportLaunch(record);
   }
+  // A trace holds every tile its programs bound (often tens of MiB in many small blocks): it is freed
+  // on another thread instead of on the cell's path. Replacing the future waits for the previous one.
+  if (result.trace) state.traceRelease = std::async(std::launch::async, [t = std::move(result.trace)]() mutable { t.reset(); });
   if (std::optional<PyError> hostError = KernelHostCalls::takePendingError(in)) throw *hostError;
   if (result.status == sim::LaunchStatus::Interrupted) {
     in.checkCancelled();

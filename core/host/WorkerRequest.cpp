@@ -74,9 +74,24 @@ WorkerRequest decodeExecute(const json& message) {
   bool inspect = false;
   if (!flag("inspect", "whether to report kernel launches with their traces", inspect)) return reject(error);
 
+  // Optional: a list of at most kMaxTracePids programs, each three non-negative integers.
+  std::vector<std::array<int64_t, 3>> tracePids;
+  if (const auto it = message.find("trace_pids"); it != message.end()) {
+    const std::string expected = "a list of at most " + std::to_string(kMaxTracePids) +
+                                 " programs to trace, each [pid_0, pid_1, pid_2] of non-negative integers";
+    if (!it->is_array() || it->size() > kMaxTracePids)
+      return reject("execute_request field \"trace_pids\" must be " + expected + ", not " + shown(*it));
+    for (const json& pid : *it) {
+      bool good = pid.is_array() && pid.size() == 3;
+      for (size_t d = 0; good && d < 3; ++d) good = pid[d].is_number_integer() && pid[d].get<int64_t>() >= 0;
+      if (!good) return reject("execute_request field \"trace_pids\" must be " + expected + "; " + shown(pid) + " is not");
+      tracePids.push_back({pid[0].get<int64_t>(), pid[1].get<int64_t>(), pid[2].get<int64_t>()});
+    }
+  }
+
   WorkerRequest r;
   r.kind = WorkerRequest::Kind::Execute;
-  r.execute = ExecuteRequest{*id, *cellId, *code, *backend, *policy == "stop", gpuOnly, inspect};
+  r.execute = ExecuteRequest{*id, *cellId, *code, *backend, *policy == "stop", gpuOnly, inspect, std::move(tracePids)};
   return r;
 }
 

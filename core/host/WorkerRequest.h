@@ -3,8 +3,11 @@
 // value is checked here, so a malformed message becomes an error reply naming the field and what it
 // should be - never an exception inside the worker. Unknown extra fields are ignored, as Jupyter does.
 #include <nlohmann/json.hpp>
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/host/CellExecutor.h"
 
@@ -18,7 +21,13 @@ struct ExecuteRequest {
   bool stopOnOutOfBounds = true;  // "out_of_bounds": "stop" (the default) or "warn"
   bool gpuOnly = false;           // "gpu_only": the cell is tagged gpu-only (skipped unless kernels run on a GPU)
   bool inspect = false;           // "inspect": report each kernel launch with its trace (the inspector)
+  // "trace_pids": programs ([x, y, z]) to trace in each launch traced for the inspector, besides the
+  // trace policy's sample (the inspector's "Trace on the next run").
+  std::vector<std::array<int64_t, 3>> tracePids;
 };
+
+// At most this many programs may be asked for in "trace_pids".
+constexpr size_t kMaxTracePids = 256;
 
 struct WorkerRequest {
   enum class Kind { Execute, Interrupt, Shutdown, Invalid };

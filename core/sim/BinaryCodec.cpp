@@ -42,6 +42,46 @@ void expandAffine(const ir::Shape& shape, int64_t base, const std::vector<int64_
   }
 }
 
+// Whether values[] equals base + sum(i_d * stride_d) over the shape (what expandAffine writes),
+// checked as it goes: no copy, and it stops at the first element that differs.
+bool isAffine(const ir::Shape& shape, int64_t base, const std::vector<int64_t>& strides, std::span<const int64_t> values) {
+  const int64_t n = static_cast<int64_t>(values.size());
+  std::vector<int64_t> idx(shape.size(), 0);
+  uint64_t v = static_cast<uint64_t>(base);
+  const int inner = static_cast<int>(shape.size()) - 1;
+  const uint64_t innerStride = inner >= 0 ? static_cast<uint64_t>(strides[static_cast<size_t>(inner)]) : 0;
+  const int64_t innerSize = inner >= 0 ? shape[static_cast<size_t>(inner)] : 1;
+  for (int64_t k = 0; k < n;) {
+    // The innermost dimension as a plain loop: the common case of a contiguous row.
+    for (int64_t j = 0; j < innerSize; ++j, ++k, v += innerStride)
+      if (values[static_cast<size_t>(k)] != static_cast<int64_t>(v)) return false;
+    v -= innerStride * static_cast<uint64_t>(innerSize);
+    int d = inner - 1;
+    for (; d >= 0; --d) {
+      if (++idx[static_cast<size_t>(d)] < shape[static_cast<size_t>(d)]) {
+        v += static_cast<uint64_t>(strides[static_cast<size_t>(d)]);
+        break;
+      }
+      v -= static_cast<uint64_t>(strides[static_cast<size_t>(d)]) * static_cast<uint64_t>(shape[static_cast<size_t>(d)] - 1);
+      idx[static_cast<size_t>(d)] = 0;
+    }
+    if (d < 0) break;
+  }
+  return true;
+}
+
+// Appends `count` little-endian integers of `width` bytes, each `value(i)` truncated.
+template <typename Value>
+void appendLittleEndian(std::string& out, size_t count, int width, Value value) {
+  const size_t at = out.size();
+  out.resize(at + count * static_cast<size_t>(width));
+  char* p = out.data() + at;
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t v = value(i);
+    for (int b = 0; b < width; ++b) *p++ = static_cast<char>(static_cast<uint8_t>(v >> (8 * b)));
+  }
+}
+
 }  // namespace
 
 void ByteWriter::u16(uint16_t v) {
@@ -80,9 +120,7 @@ void ByteWriter::intArray(const ir::Shape& shape, std::span<const int64_t> value
     std::vector<int64_t> strides(shape.size(), 0);
     for (size_t d = 0; d < shape.size(); ++d)
       if (shape[d] > 1) strides[d] = static_cast<int64_t>(static_cast<uint64_t>(values[unit[d]]) - static_cast<uint64_t>(values[0]));
-    std::vector<int64_t> expect(static_cast<size_t>(n));
-    expandAffine(shape, values[0], strides, expect.data());
-    if (std::equal(expect.begin(), expect.end(), values.begin())) {
+    if (isAffine(shape, values[0], strides, values)) {
       u8(static_cast<uint8_t>(IntArrayEncoding::Affine));
       svarint(values[0]);
       for (int64_t s : strides) svarint(s);
@@ -95,15 +133,16 @@ void ByteWriter::intArray(const ir::Shape& shape, std::span<const int64_t> value
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   }
+  const auto at = [&](size_t i) { return static_cast<uint64_t>(values[i]); };
   if (lo >= std::numeric_limits<int8_t>::min() && hi <= std::numeric_limits<int8_t>::max()) {
     u8(static_cast<uint8_t>(IntArrayEncoding::Int8));
-    for (int64_t v : values) u8(static_cast<uint8_t>(v));
+    appendLittleEndian(out_, values.size(), 1, at);
   } else if (lo >= std::numeric_limits<int32_t>::min() && hi <= std::numeric_limits<int32_t>::max()) {
     u8(static_cast<uint8_t>(IntArrayEncoding::Int32));
-    for (int64_t v : values) u32(static_cast<uint32_t>(v));
+    appendLittleEndian(out_, values.size(), 4, at);
   } else {
     u8(static_cast<uint8_t>(IntArrayEncoding::Int64));
-    for (int64_t v : values) fixed64(static_cast<uint64_t>(v));
+    appendLittleEndian(out_, values.size(), 8, at);
   }
 }
 
@@ -139,13 +178,10 @@ void ByteWriter::tile(const Tile& t) {
     // Every dtype up to fp32 is exactly an fp32; fp64 keeps 8 bytes.
     const bool wide = t.dtype() == ir::DType::FP64;
     u8(wide ? 8 : 4);
-    for (int64_t i = 0; i < t.numel(); ++i) {
-      if (wide) {
-        fixed64(std::bit_cast<uint64_t>(t.floats()[i]));
-      } else {
-        u32(std::bit_cast<uint32_t>(static_cast<float>(t.floats()[i])));
-      }
-    }
+    const double* f = t.floats();
+    const auto count = static_cast<size_t>(t.numel());
+    if (wide) appendLittleEndian(out_, count, 8, [f](size_t i) { return std::bit_cast<uint64_t>(f[i]); });
+    else appendLittleEndian(out_, count, 4, [f](size_t i) { return uint64_t{std::bit_cast<uint32_t>(static_cast<float>(f[i]))}; });
     return;
   }
   const ir::Shape shape = t.isScalar() ? ir::Shape{1} : t.shape();

@@ -1,11 +1,29 @@
 #include "core/sim/TraceRecorder.h"
 
+#include <array>
+
 #include "core/sim/TileFormat.h"
 
 namespace tilescope::sim {
 
+namespace {
+
+std::atomic<uint64_t> recorders{0};
+
+// The locations this thread looked up last, so that the events of a loop body take no lock: keyed by
+// the recorder's serial number (never reused, unlike its address) and the range.
+struct CachedLocation {
+  uint64_t recorder = 0;
+  const lang::SourceFile* file = nullptr;
+  uint32_t begin = 0, end = 0, index = 0;
+};
+constexpr size_t kCachedLocations = 16;
+thread_local std::array<CachedLocation, kCachedLocations> cachedLocations;
+
+}  // namespace
+
 TraceRecorder::TraceRecorder(const ir::Kernel& kernel, const Grid& grid, const LaunchOptions& options)
-    : options_(options), trace_(std::make_shared<LaunchTrace>()), grid_(grid) {
+    : options_(options), trace_(std::make_shared<LaunchTrace>()), grid_(grid), serial_(++recorders) {
   trace_->kernelName = kernel.name;
   trace_->grid = grid.dims();
   trace_->totalPrograms = grid.count();
@@ -55,12 +73,23 @@ ProgramTrace* TraceRecorder::beginProgram(const std::array<int64_t, 3>& pid, int
   p->linearId = linearId;
   // Started after another program filled the trace: recorded as cut short (with no events), so that
   // finish() cuts the trace here whichever thread got there first.
-  p->truncated = full_.load(std::memory_order_relaxed);
+  // Programs asked for by name have a budget of their own and are never cut by the others' cap.
+  p->truncated = !isExtra(linearId) && full_.load(std::memory_order_relaxed);
   slots_[it->second] = std::move(p);
   return slots_[it->second].get();
 }
 
+
 uint32_t TraceRecorder::location(const lang::SourceRange& range) {
+  CachedLocation& cached = cachedLocations[(range.begin * 31u + range.end) % kCachedLocations];
+  if (cached.recorder == serial_ && cached.file == range.file && cached.begin == range.begin && cached.end == range.end)
+    return cached.index;
+  const uint32_t index = lookUpLocation(range);
+  cached = {serial_, range.file, range.begin, range.end, index};
+  return index;
+}
+
+uint32_t TraceRecorder::lookUpLocation(const lang::SourceRange& range) {
   std::lock_guard<std::mutex> lock(locationMutex_);
   const auto key = std::make_tuple(range.file, range.begin, range.end);
   auto it = locations_.find(key);
@@ -84,10 +113,12 @@ uint32_t TraceRecorder::location(const lang::SourceRange& range) {
 void TraceRecorder::add(ProgramTrace* program, TraceEvent event) {
   if (!program || program->truncated) return;
   const size_t size = approximateBytes(event);
-  if (bytes_.fetch_add(size, std::memory_order_relaxed) + size > options_.maxTraceBytes) {
-    bytes_.fetch_sub(size, std::memory_order_relaxed);
+  const bool extra = isExtra(program->linearId);
+  std::atomic<size_t>& budget = extra ? extraBytes_ : bytes_;
+  if (budget.fetch_add(size, std::memory_order_relaxed) + size > options_.maxTraceBytes) {
+    budget.fetch_sub(size, std::memory_order_relaxed);
     program->truncated = true;
-    full_ = true;
+    if (!extra) full_ = true;
     return;
   }
   program->events.push_back(std::move(event));
@@ -142,11 +173,12 @@ std::shared_ptr<LaunchTrace> TraceRecorder::finish(int64_t programsRun, int64_t 
   for (size_t i = 0; i < slots_.size(); ++i) {
     const auto& slot = slots_[i];
     if (!slot || slot->linearId > lastProgram) continue;
-    if (cut) {
+    const bool extra = isExtra(slot->linearId);
+    if (cut && !extra) {
       ++skippedByBytes;
       continue;
     }
-    cut = slot->truncated;
+    cut = cut || (slot->truncated && !extra);
     // Each dot/reduction's step: how often the same operation ran in this program before it.
     std::unordered_map<uint64_t, int64_t> runs;  // (kind, location) -> executions so far
     for (ComputeEvent& e : slot->compute)

@@ -4,7 +4,8 @@
 //    matches the pid filter and is among the first maxTracedPrograms matching programs in linear
 //    order (decided before the launch, so the choice does not depend on thread timing);
 //  * once the recorded events reach maxTraceBytes, the program that crossed the cap is marked
-//    truncated and no program after it (in linear order) is kept;
+//    truncated and no program after it (in linear order) is kept - except the listed programs
+//    (someone asked for them by name), which share a second budget of maxTraceBytes;
 //  * dot and reduction events (addCompute) have their own share of that cap (kComputeShareOfCap):
 //    once it is used up they are counted as dropped, and memory events go on being recorded.
 // Programs of a traced launch run in parallel: each program fills its own ProgramTrace, and
@@ -52,14 +53,19 @@ public:
   std::shared_ptr<LaunchTrace> finish(int64_t programsRun, int64_t lastProgram = INT64_MAX);
 
 private:
+  uint32_t lookUpLocation(const lang::SourceRange& range);  // under the lock
+  bool isExtra(int64_t linearId) const { return !extra_.empty() && extra_.count(linearId) != 0; }
+
   const LaunchOptions& options_;
   std::shared_ptr<LaunchTrace> trace_;
   Grid grid_;
+  uint64_t serial_;  // this recorder's number, for the per-thread location cache
   std::set<int64_t> extra_;
   // The programs chosen before the launch (linear id -> slot) and their records.
   std::unordered_map<int64_t, size_t> slotOf_;
   std::vector<std::unique_ptr<ProgramTrace>> slots_;
   std::atomic<size_t> bytes_{0};
+  std::atomic<size_t> extraBytes_{0};  // the listed programs' own budget
   std::atomic<bool> full_{false};
   std::atomic<size_t> computeBytes_{0};
   std::atomic<int64_t> computeDropped_{0};

@@ -1,6 +1,9 @@
 #include "core/sim/TraceWriter.h"
 
+#include <algorithm>
+#include <atomic>
 #include <fstream>
+#include <thread>
 
 #include "core/sim/BinaryCodec.h"
 
@@ -9,7 +12,7 @@ namespace tilescope::sim {
 namespace {
 
 // A section is its tag, its payload length and the payload, so readers can skip unknown ones.
-void section(ByteWriter& out, uint8_t tag, ByteWriter& payload) {
+void writeSection(ByteWriter& out, uint8_t tag, ByteWriter& payload) {
   out.u8(tag);
   out.varint(payload.buffer().size());
   out.bytes(payload.buffer());
@@ -95,7 +98,7 @@ std::string TraceWriter::write(const LaunchTrace& trace) {
   p.str(trace.policy);
   p.str(trace.pidFilter);
   p.varint(static_cast<uint64_t>(trace.computeDropped));  // minor 1
-  section(out, Launch, p);
+  writeSection(out, Launch, p);
 
   p.varint(trace.tensors.size());
   for (const TraceTensor& t : trace.tensors) {
@@ -104,7 +107,7 @@ std::string TraceWriter::write(const LaunchTrace& trace) {
     p.u8(static_cast<uint8_t>(t.dtype));
     writeShape(p, t.shape);
   }
-  section(out, Tensors, p);
+  writeSection(out, Tensors, p);
 
   p.varint(trace.args.size());
   for (const TraceArg& a : trace.args) {
@@ -113,7 +116,7 @@ std::string TraceWriter::write(const LaunchTrace& trace) {
     p.u8(static_cast<uint8_t>(a.dtype));
     p.str(a.valueText);
   }
-  section(out, Args, p);
+  writeSection(out, Args, p);
 
   p.varint(trace.locations.size());
   for (const TraceLocation& l : trace.locations) {
@@ -123,20 +126,42 @@ std::string TraceWriter::write(const LaunchTrace& trace) {
     p.varint(static_cast<uint64_t>(l.endLine));
     p.varint(static_cast<uint64_t>(l.endColumn));
   }
-  section(out, Locations, p);
+  writeSection(out, Locations, p);
 
-  for (const ProgramTrace& prog : trace.programs) {
-    for (int64_t v : prog.pid) p.varint(static_cast<uint64_t>(v));
-    p.varint(static_cast<uint64_t>(prog.linearId));
-    p.u8(prog.truncated ? 1 : 0);
-    p.varint(prog.events.size());
-    for (const TraceEvent& e : prog.events) writeEvent(p, e);
-    section(out, Program, p);
-    if (!prog.compute.empty()) {
-      p.varint(prog.compute.size());
-      for (const ComputeEvent& e : prog.compute) writeCompute(p, e);
-      section(out, Compute, p);
+  // Programs' sections are independent: encoded on every core (the inspector sends the trace of
+  // each launch it shows, so this is on the user's path), then joined in order.
+  std::vector<std::string> programs(trace.programs.size());
+  const size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), programs.size());
+  std::atomic<size_t> next{0};
+  auto encode = [&] {
+    ByteWriter encoded, payload;
+    for (size_t i = next++; i < programs.size(); i = next++) {
+      const ProgramTrace& prog = trace.programs[i];
+      for (int64_t v : prog.pid) payload.varint(static_cast<uint64_t>(v));
+      payload.varint(static_cast<uint64_t>(prog.linearId));
+      payload.u8(prog.truncated ? 1 : 0);
+      payload.varint(prog.events.size());
+      for (const TraceEvent& e : prog.events) writeEvent(payload, e);
+      writeSection(encoded, Program, payload);
+      if (!prog.compute.empty()) {
+        payload.varint(prog.compute.size());
+        for (const ComputeEvent& e : prog.compute) writeCompute(payload, e);
+        writeSection(encoded, Compute, payload);
+      }
+      programs[i] = encoded.take();
+      encoded.buffer().clear();
     }
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(encode);
+  encode();
+  for (std::thread& t : pool) t.join();
+  size_t total = out.buffer().size() + 2;
+  for (const std::string& s : programs) total += s.size();
+  out.buffer().reserve(total);
+  for (std::string& s : programs) {
+    out.bytes(s);
+    std::string().swap(s);
   }
   out.u8(End);
   out.varint(0);

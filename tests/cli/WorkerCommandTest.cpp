@@ -323,6 +323,9 @@ TEST(WorkerCommand, ExecuteRequestsWithWrongFieldsGetAnErrorReply) {
       {"code", nullptr, "execute_request field \"code\" must be a string (the cell's source text), not null null"},
       {"gpu_only", "yes", "execute_request field \"gpu_only\" must be true or false (whether the cell is tagged gpu-only), not string \"yes\""},
       {"inspect", 1, "execute_request field \"inspect\" must be true or false (whether to report kernel launches with their traces), not number 1"},
+      {"trace_pids", "299", "execute_request field \"trace_pids\" must be a list of at most 256 programs to trace, each [pid_0, pid_1, pid_2] of non-negative integers, not string \"299\""},
+      {"trace_pids", json::array({json::array({299, 0})}), "execute_request field \"trace_pids\" must be a list of at most 256 programs to trace, each [pid_0, pid_1, pid_2] of non-negative integers; array [299,0] is not"},
+      {"trace_pids", json::array({json::array({1, -1, 0})}), "execute_request field \"trace_pids\" must be a list of at most 256 programs to trace, each [pid_0, pid_1, pid_2] of non-negative integers; array [1,-1,0] is not"},
   };
   Worker worker(true);
   ASSERT_EQ(worker.receive()["type"], "hello");

@@ -134,6 +134,29 @@ TEST(SimulatorTraceTest, ByteCapTruncatesAndSaysSo) {
   EXPECT_NE(t.policy.find("is cut short where the size cap was reached"), std::string::npos) << t.policy;
 }
 
+// A program asked for by name (the inspector's trace_pids) is kept even after the others' byte cap
+// cut the trace: it has a budget of its own.
+TEST(SimulatorTraceTest, ARequestedProgramIsKeptPastTheByteCap) {
+  const int64_t n = 4096;
+  AddSetup s(n);
+  Simulator sim(s.mem);
+  LaunchOptions o;
+  o.trace = true;
+  o.maxTraceBytes = 40000;
+  o.extraTracedPrograms = {{14, 0, 0}};
+  auto r = sim.launch(*addKernel(256), Grid{16}, s.args(n), o);
+  ASSERT_TRUE(r.ok());
+  const LaunchTrace& t = *r.trace;
+  ASSERT_GE(t.programs.size(), 2u);
+  const ProgramTrace& last = t.programs.back();
+  EXPECT_EQ(last.linearId, 14);
+  EXPECT_FALSE(last.truncated);
+  EXPECT_EQ(accesses(last).size(), 3u);  // two loads and a store
+  const ProgramTrace& cut = t.programs[t.programs.size() - 2];
+  EXPECT_LT(cut.linearId, 14);
+  EXPECT_TRUE(cut.truncated) << "the other programs are still cut at the cap";
+}
+
 // Traced programs run on several threads; the trace must not depend on that.
 TEST(SimulatorTraceTest, ParallelTracedLaunchRecordsTheSameTraceAsASequentialOne) {
   const int64_t n = 4096;

@@ -28,6 +28,7 @@ InspectorDock::InspectorDock(QMainWindow* window, NotebookView* view, ExecutionC
   client->setInspectLaunches(true);
   connect(client, &ExecutionClient::executionStarted, panel_, [this](const QString& cellId) { panel_->clearCell(cellId); });
   connect(client, &ExecutionClient::kernelLaunched, panel_, &InspectorPanel::addLaunch);
+  connect(panel_, &InspectorPanel::tracedProgramsRequested, client, &ExecutionClient::setRequestedTracePrograms);
   connect(view, &NotebookView::selectionChanged, panel_, [this, view] { panel_->showCell(view->selectedCellId()); });
   marker_ = new SourceLineMarker(view, this);
   connect(panel_, &InspectorPanel::memoryOpLocated, marker_, &SourceLineMarker::show);

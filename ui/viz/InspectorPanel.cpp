@@ -1,11 +1,13 @@
 #include "ui/viz/InspectorPanel.h"
 
 #include <QComboBox>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
@@ -13,6 +15,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 #include "ui/viz/ComputeView.h"
@@ -42,6 +45,13 @@ QToolButton* toolButton(const QString& text, const QString& name, const QString&
   b->setToolTip(tip);
   return b;
 }
+
+// What reading a trace on a pool thread gives back.
+struct LoadedTrace {
+  std::shared_ptr<const TraceDocument> document;
+  std::shared_ptr<const viz::Scene> coverage;
+  QString error;
+};
 
 }  // namespace
 
@@ -147,6 +157,16 @@ QWidget* InspectorPanel::buildGridTab() {
   programLabel_->setObjectName(QStringLiteral("programLabel"));
   programLabel_->setWordWrap(true);
   column->addWidget(programLabel_);
+  traceNext_ = new QPushButton(tr("Trace this program on the next run"));
+  traceNext_->setObjectName(QStringLiteral("traceOnNextRun"));
+  traceNext_->setToolTip(tr("Big grids are sampled. Run the cell again and its launches also trace this program."));
+  // Its room is kept while hidden, so the grid does not jump as traced and untraced programs are clicked.
+  QSizePolicy keepRoom = traceNext_->sizePolicy();
+  keepRoom.setRetainSizeWhenHidden(true);
+  traceNext_->setSizePolicy(keepRoom);
+  traceNext_->setVisible(false);
+  column->addWidget(traceNext_, 0, Qt::AlignLeft);
+  connect(traceNext_, &QPushButton::clicked, this, &InspectorPanel::requestTraceOfSelectedProgram);
   grid_ = new ProgramGridView;
   column->addWidget(grid_, 1);
 
@@ -218,7 +238,7 @@ QWidget* InspectorPanel::buildVariablesTab() {
 
 void InspectorPanel::refreshVariables() {
   if (!document_ || !program_) {
-    variablesScene_->setScene({}, tr("Pick a launch and a program."));
+    variablesScene_->setScene({}, shownLoading_ ? tr("Loading the trace\u2026") : tr("Pick a launch and a program."));
     return;
   }
   variablesScene_->setScene(document_->variablesScene(*program_, loopStep_->value() - 1));
@@ -278,7 +298,7 @@ QString InspectorPanel::launchRowText(const Launch& l) const {
 }
 
 void InspectorPanel::addLaunch(const QString& cellId, const KernelLaunch& launch) {
-  launchesByCell_[cellId].append(Launch{launch, nullptr, {}});
+  launchesByCell_[cellId].append(Launch{launch, nullptr, {}, nullptr, nextSerial_++, false});
   if (cellId != cellId_) return;
   const QList<Launch>& list = launchesByCell_[cellId];
   title_->setText(tr("Kernel launches of this cell (%1):").arg(list.size()));
@@ -333,20 +353,29 @@ void InspectorPanel::selectLaunch(int row) {
   document_.reset();
   program_.reset();
   status_->clear();
+  shownSerial_ = 0;
+  shownLoading_ = false;
+  std::shared_ptr<const viz::Scene> coverage;
   if (row >= 0 && row < list.size()) {
     if (launches_->currentRow() != row) launches_->setCurrentRow(row);
     Launch& l = list[row];
-    if (!l.document && l.error.isEmpty()) {
+    if (!l.document && l.error.isEmpty() && !l.loading) {
       if (l.info.trace.isEmpty() && !l.info.programTiming.isEmpty())
         l.document = TraceDocument::fromProgramTiming(l.info.programTiming, &l.error);
       else if (l.info.trace.isEmpty())
         l.error = l.info.backend == QLatin1String("gpu")
                       ? tr("This launch ran on the GPU, which records no trace; run the cell on the simulator to inspect it.")
                       : tr("This launch has no trace: %1.").arg(l.info.untracedReason);
+      else if (l.info.trace.size() >= kReadAtOnceBytes) startLoading(l);
       else l.document = TraceDocument::fromBytes(l.info.trace, &l.error);
     }
     document_ = l.document;
-    status_->setText(document_ ? document_->policy() : l.error);
+    coverage = l.coverage;
+    shownSerial_ = l.serial;
+    shownLoading_ = l.loading;
+    status_->setText(l.loading ? tr("Loading the trace (%1 MiB)\u2026").arg(static_cast<double>(l.info.trace.size()) / (1 << 20), 0, 'f', 1)
+                     : document_ ? document_->policy()
+                                 : l.error);
     title_->setText(tr("Kernel launches of this cell (%1):").arg(list.size()));
   }
   grid_->setDocument(document_);
@@ -356,7 +385,8 @@ void InspectorPanel::selectLaunch(int row) {
   updateSteps();
   slice_->setVisible(document_ && document_->gridDimensions() == 3);
   if (document_) slice_->setRange(0, static_cast<int>(document_->grid()[2] - 1));
-  coverageView_->setScene(document_ ? document_->coverageScene() : viz::Scene(), tr("No trace to show."));
+  coverageView_->setScene(document_ ? (coverage ? *coverage : document_->coverageScene()) : viz::Scene(),
+                          shownLoading_ ? tr("Loading the trace\u2026") : tr("No trace to show."));
   if (document_ && !document_->tracedPrograms().empty()) selectProgram(document_->tracedPrograms().front());
   else {
     refreshTiles();
@@ -364,6 +394,40 @@ void InspectorPanel::selectLaunch(int row) {
     refreshProgramLabel();
   }
   refreshSwizzle();
+}
+
+void InspectorPanel::startLoading(Launch& launch) {
+  launch.loading = true;
+  auto* watcher = new QFutureWatcher<LoadedTrace>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial = launch.serial] {
+    const LoadedTrace loaded = watcher->result();
+    watcher->deleteLater();
+    traceLoaded(serial, loaded.document, loaded.coverage, loaded.error);
+  });
+  // The document is immutable once read, so the pool thread can also build the whole-trace models.
+  watcher->setFuture(QtConcurrent::run([bytes = launch.info.trace] {
+    LoadedTrace loaded;
+    std::shared_ptr<const TraceDocument> document = TraceDocument::fromBytes(bytes, &loaded.error);
+    if (document) loaded.coverage = std::make_shared<const viz::Scene>(document->coverageScene());
+    loaded.document = std::move(document);
+    return loaded;
+  }));
+}
+
+void InspectorPanel::traceLoaded(quint64 serial, std::shared_ptr<const TraceDocument> document,
+                                 std::shared_ptr<const viz::Scene> coverage, const QString& error) {
+  for (auto it = launchesByCell_.begin(); it != launchesByCell_.end(); ++it)
+    for (Launch& l : it.value()) {
+      if (l.serial != serial) continue;
+      l.loading = false;
+      l.document = std::move(document);
+      l.coverage = std::move(coverage);
+      l.error = l.document ? QString() : error;
+      // Shown only if the user has not moved on to another launch meanwhile.
+      if (serial == shownSerial_) selectLaunch(launches_->currentRow());
+      return;
+    }
+  // The cell ran again (or was cleared) while its trace was read: nothing to show.
 }
 
 void InspectorPanel::selectProgram(const ProgramId& pid) {
@@ -463,7 +527,7 @@ SteppingExportDialog* InspectorPanel::openSteppingExport() {
 
 void InspectorPanel::refreshTiles() {
   if (!document_ || !program_) {
-    tilesView_->setScene({}, tr("Pick a launch and a program."));
+    tilesView_->setScene({}, shownLoading_ ? tr("Loading the trace\u2026") : tr("Pick a launch and a program."));
     variables_->clear();
     emit memoryOpLocated({}, 0);
     return;
@@ -478,7 +542,29 @@ void InspectorPanel::refreshTiles() {
 }
 
 void InspectorPanel::refreshProgramLabel() {
-  programLabel_->setText(document_ && program_ ? document_->programSummary(*program_) : QString());
+  const bool untraced = document_ && program_ && !document_->isTraced(*program_);
+  QString text = document_ && program_ ? document_->programSummary(*program_) : QString();
+  if (untraced) {
+    const auto asked = requested_.value(cellId_);
+    const bool requested = std::find(asked.begin(), asked.end(), *program_) != asked.end();
+    // Why it was left out is the policy above the tabs.
+    text += requested ? tr(" - it will be traced when this cell runs again.")
+                      : tr(" - the trace kept %1 of the launch's %2 programs.").arg(document_->tracedPrograms().size()).arg(document_->totalPrograms());
+    traceNext_->setEnabled(!requested);
+  }
+  traceNext_->setVisible(untraced);
+  programLabel_->setText(text);
+}
+
+void InspectorPanel::requestTraceOfSelectedProgram() {
+  if (!document_ || !program_ || document_->isTraced(*program_) || cellId_.isEmpty()) return;
+  std::vector<ProgramId>& asked = requested_[cellId_];
+  if (std::find(asked.begin(), asked.end(), *program_) == asked.end()) asked.push_back(*program_);
+  // The worker takes at most 256 (execute_request's trace_pids); the oldest requests go first.
+  constexpr size_t kMostRequested = 256;
+  if (asked.size() > kMostRequested) asked.erase(asked.begin(), asked.end() - kMostRequested);
+  emit tracedProgramsRequested(cellId_, asked);
+  refreshProgramLabel();
 }
 
 void InspectorPanel::refreshSwizzle() {

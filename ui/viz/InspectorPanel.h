@@ -83,18 +83,37 @@ public:
   QSpinBox* swizzleWindowBox() const { return window_; }
   QLineEdit* pidFilterBox() const { return pidFilter_; }
   QLabel* statusLabel() const { return status_; }
+  QPushButton* traceNextRunButton() const { return traceNext_; }
+  // The selected program was not traced (a big grid's launch is sampled): trace it in this cell's
+  // launches from its next run on. Re-running the cell here could repeat its side effects (appends,
+  // random draws, files), so the user runs it when it suits them.
+  void requestTraceOfSelectedProgram();
+  std::vector<ProgramId> requestedPrograms(const QString& cellId) const { return requested_.value(cellId); }
+  // Whether the selected launch's trace is still being read (off the UI thread).
+  bool loading() const { return shownLoading_; }
 
 signals:
   // Where the current memory operation is in the source: its file ("<cell:ID>" for a notebook
   // cell) and 1-based line; an empty file when there is no current operation.
   void memoryOpLocated(const QString& file, int line);
+  // The programs to trace besides the policy's sample when the cell runs again (all requested so far).
+  void tracedProgramsRequested(const QString& cellId, const std::vector<tilescope::ui::ProgramId>& pids);
 
 private:
   struct Launch {
     KernelLaunch info;
     std::shared_ptr<const TraceDocument> document;  // read on first use
     QString error;
+    std::shared_ptr<const viz::Scene> coverage;  // built with the document when it is read off the UI thread
+    quint64 serial = 0;                          // names the launch to a reading that finishes later
+    bool loading = false;
   };
+  // Traces at least this large are read on a pool thread (the panel says "Loading" meanwhile);
+  // smaller ones take under a frame's time and are read at once.
+  static constexpr qsizetype kReadAtOnceBytes = qsizetype{1} << 20;
+  void startLoading(Launch& launch);
+  void traceLoaded(quint64 serial, std::shared_ptr<const TraceDocument> document, std::shared_ptr<const viz::Scene> coverage,
+                   const QString& error);
   QWidget* buildGridTab();
   QWidget* buildTilesTab();
   QWidget* buildSwizzleTab();
@@ -113,6 +132,9 @@ private:
   std::shared_ptr<const TraceDocument> document_;
   std::optional<ProgramId> program_;
   std::vector<ProgramId> steps_;  // the traced programs that stepping visits
+  quint64 nextSerial_ = 1;
+  quint64 shownSerial_ = 0;  // the launch selected in the list (its trace may still be loading)
+  bool shownLoading_ = false;
 
   QLabel* title_;
   QListWidget* launches_;
@@ -127,6 +149,8 @@ private:
   QSpinBox* speed_;
   QLineEdit* pidFilter_;
   QLabel* programLabel_;
+  QPushButton* traceNext_;
+  QHash<QString, std::vector<ProgramId>> requested_;  // by cell
   QTimer* playTimer_;
   QComboBox* ops_;
   SceneView* tilesView_;
