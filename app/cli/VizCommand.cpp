@@ -260,11 +260,8 @@ int runViz(const Args& args) {
   if (!out.empty() && !out.ends_with(".png") && !out.ends_with(".svg"))
     return fail("--out " + out + ": the file name must end in .png or .svg", 2);
 
-  viz::Scene scene;
-  std::string text;
-  if (view == "timeline") {
-    if (path.empty()) return fail("which timing file? (written by 'run --backend gpu --program-timing FILE.jsonl')", 2);
-    std::vector<gpu::LaunchTiming> launches;
+  // The timing file's launches, with --launch checked against them: an exit code on failure.
+  auto readTimedLaunches = [&](std::vector<gpu::LaunchTiming>& launches) -> std::optional<int> {
     try {
       launches = gpu::readProgramTimingFile(path);
     } catch (const std::exception& e) {
@@ -272,6 +269,14 @@ int runViz(const Args& args) {
     }
     if (launch < 1 || launch > static_cast<int64_t>(launches.size()))
       return fail("--launch " + std::to_string(launch) + ": " + path + " holds " + std::to_string(launches.size()) + " launch(es)", 1);
+    return std::nullopt;
+  };
+  viz::Scene scene;
+  std::string text;
+  if (view == "timeline") {
+    if (path.empty()) return fail("which timing file? (written by 'run --backend gpu --program-timing FILE.jsonl')", 2);
+    std::vector<gpu::LaunchTiming> launches;
+    if (const std::optional<int> rc = readTimedLaunches(launches)) return *rc;
     const gpu::LaunchTiming& l = launches[static_cast<size_t>(launch - 1)];
     scene = viz::timelineScene(l);
     text = l.kernel + " launch " + std::to_string(l.launch) + ": " + std::to_string(l.programs.size()) + " programs on " +
@@ -282,13 +287,7 @@ int runViz(const Args& args) {
     if (path.ends_with(".tstrace"))
       return fail("--color " + color + " needs program timing, which traces do not hold: give the TIMING.jsonl file of 'run --backend gpu --program-timing'", 1);
     std::vector<gpu::LaunchTiming> launches;
-    try {
-      launches = gpu::readProgramTimingFile(path);
-    } catch (const std::exception& e) {
-      return fail(e.what(), 1);
-    }
-    if (launch < 1 || launch > static_cast<int64_t>(launches.size()))
-      return fail("--launch " + std::to_string(launch) + ": " + path + " holds " + std::to_string(launches.size()) + " launch(es)", 1);
+    if (const std::optional<int> rc = readTimedLaunches(launches)) return *rc;
     const gpu::LaunchTiming& l = launches[static_cast<size_t>(launch - 1)];
     const auto coloring = color == "sm" ? viz::TimingColoring::Sm : viz::TimingColoring::Duration;
     viz::GridViewOptions o;
