@@ -48,6 +48,7 @@ void bindKernels(py::module_& m) {
       .def_property_readonly("name", &PythonKernel::name)
       .def_property_readonly("parameters", &PythonKernel::parameterNames)
       .def_property_readonly("has_globals", &PythonKernel::hasGlobals)
+      .def_property_readonly("cached_specializations", &PythonKernel::cachedSpecializations)
       .def("set_globals",
            [](PythonKernel& k, const py::dict& globals, const std::vector<std::shared_ptr<PythonKernel>>& helpers) {
              std::vector<std::pair<std::string, lang::Value>> values;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/host/Containers.h"
 #include "core/host/Function.h"
 #include "core/host/KernelLauncher.h"
 #include "core/host/PyError.h"
@@ -95,6 +96,17 @@ void PythonKernel::check(const host::Value& grid, host::ValueList args,
   host::CallArgs call(std::move(args));
   call.keywords = std::move(options);
   host::KernelLauncher::prepare(launchContext(name()), *jit_, grid, call);
+}
+
+std::vector<std::pair<std::string, std::string>> PythonKernel::cachedSpecializations() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  host::Interpreter& context = launchContext(name());
+  // The hand-written interpreter's kernel.cache: {device: {key: description}}; here device 0's entries.
+  const host::Value summary = host::KernelLauncher::cacheSummary(context, *jit_);
+  for (const auto& [device, perDevice] : summary.as<host::DictObject>()->entries())
+    for (const auto& [key, value] : perDevice.as<host::DictObject>()->entries())
+      out.emplace_back(context.str(key), context.str(value));
+  return out;
 }
 
 }  // namespace tilescope::python

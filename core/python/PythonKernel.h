@@ -39,6 +39,9 @@ public:
   // Only checks the kernel for these arguments (cached like a launch's check): what autotune does on
   // the simulator, which cannot time configs. Throws like launch().
   void check(const host::Value& grid, host::ValueList args, std::vector<std::pair<std::string, host::Value>> options);
+  // kernel.cache: (specialization key, description) of each checked specialization, as the
+  // hand-written interpreter lists them.
+  std::vector<std::pair<std::string, std::string>> cachedSpecializations() const;
 
 private:
   std::shared_ptr<const lang::Module> module_;

@@ -44,6 +44,7 @@ _object* initTilescopeModule() {
     bindOutput(m);
     bindTensors(m);
     bindKernels(m);
+    bindTesting(m);
     return m.release().ptr();
   } catch (py::error_already_set& e) {
     e.restore();

@@ -11,8 +11,9 @@ import inspect
 import _tilescope
 
 from . import language
+from . import testing
 
-__all__ = ["jit", "JITFunction", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "CompilationError",
+__all__ = ["jit", "JITFunction", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "CompilationError", "testing",
            "language"]
 
 __version__ = "3.6.0+tilescope"
@@ -72,6 +73,12 @@ class JITFunction:
 
     def __getitem__(self, grid):
         return functools.partial(self.run, grid=grid)
+
+    @property
+    def cache(self):
+        """{device: {specialization key: description}} of the specializations checked so far (Triton
+        keeps compiled kernels there; tilescope lists what it checked)."""
+        return {0: dict(self._kernel.cached_specializations)}
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"'{self.__name__}' is a @triton.jit kernel: launch it with {self.__name__}[grid](...); "
