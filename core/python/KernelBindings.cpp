@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include "core/host/Containers.h"
+#include "core/python/HostCallBindings.h"
 #include "core/python/PythonKernel.h"
 #include "core/python/PythonValues.h"
 #include "core/python/TilescopeModule.h"
@@ -52,11 +53,18 @@ void bindKernels(py::module_& m) {
       .def("set_globals",
            [](PythonKernel& k, const py::dict& globals, const std::vector<std::shared_ptr<PythonKernel>>& helpers) {
              std::vector<std::pair<std::string, lang::Value>> values;
+             std::vector<std::pair<std::string, host::Value>> hostFunctions;
              for (auto [name, value] : globals) {
                const std::string n = name.cast<std::string>();
-               values.emplace_back(n, kernelGlobalOf(value, n));
+               if (isHostFunction(value)) {
+                 values.emplace_back(n, lang::Value::ofHostFunction(n));
+                 hostFunctions.emplace_back(n, hostFunctionOf(value, n));
+               } else {
+                 values.emplace_back(n, kernelGlobalOf(value, n));
+               }
              }
              k.setGlobals(values, helpers);
+             k.setHostFunctions(std::move(hostFunctions));
            })
       .def("launch",
            [](PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {

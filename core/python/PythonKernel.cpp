@@ -85,6 +85,7 @@ host::Interpreter& launchContext(const std::string& kernel) {
 void PythonKernel::launch(const host::Value& grid, host::ValueList args,
                           std::vector<std::pair<std::string, host::Value>> options) {
   host::Interpreter& context = launchContext(name());
+  for (const auto& [n, fn] : hostFunctions_) context.globals()->assign(n, fn);
   host::CallArgs call(std::move(args));
   call.keywords = std::move(options);
   const host::PreparedLaunch prepared = host::KernelLauncher::prepare(context, *jit_, grid, call);

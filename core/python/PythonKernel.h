@@ -39,6 +39,9 @@ public:
   // Only checks the kernel for these arguments (cached like a launch's check): what autotune does on
   // the simulator, which cannot time configs. Throws like launch().
   void check(const host::Value& grid, host::ValueList args, std::vector<std::pair<std::string, host::Value>> options);
+  // The plain Python functions the kernel calls (host builtins by the kernel's global names): defined in
+  // the launch context's globals at each launch, where the simulator's host calls find them.
+  void setHostFunctions(std::vector<std::pair<std::string, host::Value>> functions) { hostFunctions_ = std::move(functions); }
   // kernel.cache: (specialization key, description) of each checked specialization, as the
   // hand-written interpreter lists them.
   std::vector<std::pair<std::string, std::string>> cachedSpecializations() const;
@@ -46,6 +49,7 @@ public:
 private:
   std::shared_ptr<const lang::Module> module_;
   std::shared_ptr<host::JitFunction> jit_;
+  std::vector<std::pair<std::string, host::Value>> hostFunctions_;
 };
 
 }  // namespace tilescope::python

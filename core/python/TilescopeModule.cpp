@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "core/python/EngineSession.h"
+#include "core/python/HostCallBindings.h"
 #include "core/python/PythonErrors.h"
 
 namespace py = pybind11;
@@ -45,6 +46,7 @@ _object* initTilescopeModule() {
     bindTensors(m);
     bindKernels(m);
     bindTesting(m);
+    bindHostCalls(m);
     return m.release().ptr();
   } catch (py::error_already_set& e) {
     e.restore();

@@ -1,7 +1,7 @@
 // The seed tutorials (../shared/seeds, read at test time) on embedded CPython with the built-in torch
 // on the simulator: the vector add prints what the hand-written interpreter prints, and every code
 // piece of both seeds, run in order as notebook cells, runs embedded wherever it runs on the
-// hand-written interpreter, except the stops listed below with their reason.
+// hand-written interpreter.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -66,32 +66,6 @@ TEST(EmbeddedSeed, VectorAddPrintsWhatTheInterpreterPrints) {
 
 namespace {
 
-// Seed pieces that run on the hand-written interpreter and not yet embedded (docs/HOST_LANGUAGE.md,
-// "Embedded CPython"): a piece whose embedded error holds `marker` stops for `why`.
-struct KnownStop {
-  const char* marker;
-  const char* why;
-};
-constexpr KnownStop kKnownStops[] = {
-    {"in host function '", "host calls from kernels (print_if in a kernel) are not embedded yet"},
-};
-
-const KnownStop* knownStop(const std::string& error) {
-  for (const KnownStop& stop : kKnownStops)
-    if (error.find(stop.marker) != std::string::npos) return &stop;
-  return nullptr;
-}
-
-// A NameError for a name that a piece stopped at a known gap would have assigned (`z = copy(...)`).
-bool followsKnownStop(const std::string& error, const std::vector<std::string>& stoppedCode) {
-  const std::string prefix = "NameError: name '";
-  if (error.rfind(prefix, 0) != 0) return false;
-  const std::string name = error.substr(prefix.size(), error.find('\'', prefix.size()) - prefix.size());
-  for (const std::string& code : stoppedCode)
-    if (code.find("\n" + name + " = ") != std::string::npos || code.rfind(name + " = ", 0) == 0) return true;
-  return false;
-}
-
 std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 void runSeedAsCells(const std::string& seed) {
@@ -107,8 +81,7 @@ void runSeedAsCells(const std::string& seed) {
   interpreter.setStopOnOutOfBounds(false);
   PythonExecutor embedded;
   embedded.setStopOnOutOfBounds(false);
-  int bothRun = 0, stopped = 0;
-  std::vector<std::string> stoppedCode;
+  int bothRun = 0;
   for (size_t i = 0; i < pieces.size(); ++i) {
     const auto& piece = pieces[i];
     const std::string cell = seed + "[" + std::to_string(i + 1) + "]";
@@ -122,23 +95,10 @@ void runSeedAsCells(const std::string& seed) {
       bothRun += interpreted && run.ok();
       continue;
     }
-    const std::string error = run.outcome.errorName + ": " + run.outcome.errorValue;
-    if (const KnownStop* stop = knownStop(error)) {
-      ++stopped;
-      stoppedCode.push_back(piece.code);
-      std::printf("  known stop: %s\n", stop->why);
-      continue;
-    }
-    if (followsKnownStop(error, stoppedCode)) {
-      ++stopped;
-      std::printf("  follows a known stop: a name it reads was to be assigned by a stopped piece\n");
-      continue;
-    }
     ADD_FAILURE() << seed << " line " << piece.firstLine << " runs on the interpreter but not embedded:\n"
                   << run.traceback << run.err;
   }
-  std::printf("%s: %d pieces run on both, %d stop embedded at a known gap, of %zu\n", seed.c_str(), bothRun, stopped,
-              pieces.size());
+  std::printf("%s: %d of %zu pieces run on both\n", seed.c_str(), bothRun, pieces.size());
   EXPECT_GT(bothRun, 0);
 }
 

@@ -20,8 +20,11 @@ _PACKAGES = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 # Stand-ins for packages the system may lack (IPython.core.debugger): last, so installed ones win.
 _FALLBACK = os.path.join(_PACKAGES, "fallback")
-if _FALLBACK not in sys.path:
-    sys.path.append(_FALLBACK)
+# tilescope's triton_util (resources/host, beside this folder), which Triton notebooks import.
+_HOST_RESOURCES = os.path.join(os.path.dirname(os.path.dirname(_PACKAGES)), "host")
+for _folder in (_FALLBACK, _HOST_RESOURCES):
+    if _folder not in sys.path:
+        sys.path.append(_folder)
 
 figures.use_agg()
 
