@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/host/CompiledKernelObject.h"
 #include "core/host/Containers.h"
 #include "core/host/Function.h"
 #include "core/host/KernelLauncher.h"
@@ -97,6 +98,29 @@ void PythonKernel::check(const host::Value& grid, host::ValueList args,
   host::CallArgs call(std::move(args));
   call.keywords = std::move(options);
   host::KernelLauncher::prepare(launchContext(name()), *jit_, grid, call);
+}
+
+host::Value PythonKernel::warmup(const host::Value& grid, host::ValueList args,
+                                 std::vector<std::pair<std::string, host::Value>> options) {
+  host::Interpreter& context = launchContext(name());
+  for (const auto& [n, fn] : hostFunctions_) context.globals()->assign(n, fn);
+  host::CallArgs call(std::move(args));
+  call.keywords = std::move(options);
+  call.keywords.emplace_back("grid", grid);
+  return host::CompiledKernelObject::warmUp(context, jit_, std::move(call));
+}
+
+host::Value PythonKernel::compiledAttribute(const host::Value& compiled, const std::string& attribute) {
+  host::Interpreter& context = launchContext("compiled kernel");
+  return context.getAttr(compiled, attribute);
+}
+
+void PythonKernel::launchCompiled(const host::Value& compiled, const host::Value& grid, host::ValueList args) {
+  host::Interpreter& context = launchContext(name());
+  for (const auto& [n, fn] : hostFunctions_) context.globals()->assign(n, fn);
+  const host::Value launcher = context.getItem(compiled, grid);
+  host::CallArgs call(std::move(args));
+  context.call(launcher, call);
 }
 
 std::vector<std::pair<std::string, std::string>> PythonKernel::cachedSpecializations() const {
