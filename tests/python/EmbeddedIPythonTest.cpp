@@ -92,3 +92,23 @@ TEST(EmbeddedIPython, WithoutIPythonMatplotlibInlineIsIgnoredAndOtherMagicsNameT
 
   ASSERT_TRUE(runPython(executor, "del sys.modules['IPython.core.inputtransformer2']\nsys.modules.update(_hidden)\n").ok());
 }
+
+TEST(EmbeddedIPython, SetTraceStandInSaysOnceThatBreakpointsAreNotAvailable) {
+  PythonExecutor executor;
+  // The stand-in is last on sys.path, so an installed IPython wins; load it by its file here.
+  const auto run = runPython(executor,
+                             "import importlib.util, os, sys, tilescope\n"
+                             "folder = os.path.join(os.path.dirname(os.path.dirname(tilescope.__file__)), 'fallback')\n"
+                             "print(sys.path.index(folder) > max(i for i, p in enumerate(sys.path) if 'packages' in p))\n"
+                             "spec = importlib.util.spec_from_file_location('standin', os.path.join(folder, 'IPython', 'core', 'debugger.py'))\n"
+                             "standin = importlib.util.module_from_spec(spec)\n"
+                             "spec.loader.exec_module(standin)\n"
+                             "standin.set_trace()\n"
+                             "standin.set_trace()\n"
+                             "from triton_util import breakpoint_if\n",
+                             "standin.py", false);
+  ASSERT_TRUE(run.ok()) << run.traceback;
+  EXPECT_EQ(run.out,
+            "True\nset_trace(): interactive breakpoints are not available in tilescope; step through the programs of a "
+            "launch in the visualizer instead (program stepping)\n");
+}
