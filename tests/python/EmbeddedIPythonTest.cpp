@@ -32,10 +32,12 @@ TEST(EmbeddedIPython, MagicsAndShellCommandsRunAsInJupyter) {
                              "lines = !printf 'a\\nb\\n'\n"
                              "print(lines)\n"
                              "%timeit -n 3 -r 2 x  *  2\n"
+                             "!echo backend=$MPLBACKEND\n"
                              "x\n");
   ASSERT_TRUE(run.ok()) << run.traceback;
   EXPECT_EQ(run.out.rfind("shell-says-42\n['a', 'b']\n", 0), 0u) << run.out;
   EXPECT_NE(run.out.find(" per loop (mean \u00b1 std. dev. of 2 runs, 3 loops each)\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\nbackend=Agg\n"), std::string::npos) << run.out;  // shell commands' own matplotlib
   EXPECT_EQ(run.result(), "21");
   EXPECT_EQ(run.err, "");
 

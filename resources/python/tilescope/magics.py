@@ -6,6 +6,7 @@ object below answers the magics tilescope supports. Without IPython, `%matplotli
 with a note (figures are shown as images anyway) and any other IPython syntax is a SyntaxError naming
 the cell and line. Cells without IPython syntax are compiled as they are.
 """
+import os
 import re
 import subprocess
 import sys
@@ -88,6 +89,15 @@ def _timeit_options(line):
     return options, rest
 
 
+def _child_environment():
+    """The environment of shell commands: matplotlib there draws with plain Agg (our backend module is
+    not on their path)."""
+    env = dict(os.environ)
+    if env.get("MPLBACKEND", "").startswith("module://tilescope."):
+        env["MPLBACKEND"] = "Agg"
+    return env
+
+
 def _format_time(seconds):
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("\u00b5s", 1e-6), ("ns", 1e-9)):
         if seconds >= scale or unit == "ns":
@@ -142,7 +152,7 @@ class Shell:
         """!cmd: runs it in the shell; its output goes to the cell as it comes."""
         command = self._expand(command)
         process = subprocess.Popen(command, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, text=True, errors="replace")
+                                   stdin=subprocess.DEVNULL, text=True, errors="replace", env=_child_environment())
         for line in process.stdout:
             sys.stdout.write(line)
         self.user_ns["_exit_code"] = process.wait()
@@ -150,5 +160,5 @@ class Shell:
     def getoutput(self, command, split=True, depth=0):
         """var = !cmd: the command's output lines."""
         result = subprocess.run(self._expand(command), shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, text=True, errors="replace")
+                                stdin=subprocess.DEVNULL, text=True, errors="replace", env=_child_environment())
         return result.stdout.splitlines() if split else result.stdout
