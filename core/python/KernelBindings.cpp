@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include "core/host/Containers.h"
+#include "core/python/HostCallBindings.h"
 #include "core/python/PythonKernel.h"
 #include "core/python/PythonValues.h"
 #include "core/python/TilescopeModule.h"
@@ -36,9 +37,44 @@ LaunchValues launchValues(const PythonKernel& k, const py::tuple& grid, const py
   return out;
 }
 
+// A value of a compiled kernel's attribute as Python: numbers, strings, dicts; a namespace (metadata)
+// as a dict of its attributes.
+py::object plainObjectOf(const host::Value& v) {
+  if (v.isNone()) return py::none();
+  if (v.isBool()) return py::bool_(v.asBool());
+  if (v.isInt()) return py::int_(v.asInt());
+  if (v.isFloat()) return py::float_(v.asFloat());
+  if (const auto* s = v.as<host::StrObject>()) return py::str(s->value);
+  py::dict out;
+  if (const auto* d = v.as<host::DictObject>()) {
+    for (const auto& [k, item] : d->entries()) out[plainObjectOf(k)] = plainObjectOf(item);
+    return out;
+  }
+  if (const auto* ns = v.as<host::NamespaceObject>()) {
+    for (const auto& [k, item] : ns->attrs) out[py::str(k)] = plainObjectOf(item);
+    return out;
+  }
+  throw py::type_error("a compiled kernel's attribute of an unexpected kind");
+}
+
+// What kernel.warmup() returns, on the engine's side: the interpreter's compiled kernel.
+struct CompiledHandle {
+  std::shared_ptr<PythonKernel> kernel;
+  host::Value compiled;
+};
+
 }  // namespace
 
 void bindKernels(py::module_& m) {
+  py::class_<CompiledHandle>(m, "CompiledKernelHandle")
+      .def("attribute", [](const CompiledHandle& h, const std::string& name) {
+        return plainObjectOf(PythonKernel::compiledAttribute(h.compiled, name));
+      })
+      .def("launch", [](const CompiledHandle& h, const py::tuple& grid, const py::list& args) {
+        LaunchValues v = launchValues(*h.kernel, grid, args, py::dict());
+        h.kernel->launchCompiled(h.compiled, v.grid, std::move(v.args));
+      });
+
   py::class_<PythonKernel, std::shared_ptr<PythonKernel>>(m, "Kernel")
       .def(py::init<const std::string&, const std::string&, const std::string&, int, const std::vector<std::string>&,
                     const std::vector<std::string>&>(),
@@ -48,19 +84,32 @@ void bindKernels(py::module_& m) {
       .def_property_readonly("name", &PythonKernel::name)
       .def_property_readonly("parameters", &PythonKernel::parameterNames)
       .def_property_readonly("has_globals", &PythonKernel::hasGlobals)
+      .def_property_readonly("cached_specializations", &PythonKernel::cachedSpecializations)
       .def("set_globals",
            [](PythonKernel& k, const py::dict& globals, const std::vector<std::shared_ptr<PythonKernel>>& helpers) {
              std::vector<std::pair<std::string, lang::Value>> values;
+             std::vector<std::pair<std::string, host::Value>> hostFunctions;
              for (auto [name, value] : globals) {
                const std::string n = name.cast<std::string>();
-               values.emplace_back(n, kernelGlobalOf(value, n));
+               if (isHostFunction(value)) {
+                 values.emplace_back(n, lang::Value::ofHostFunction(n));
+                 hostFunctions.emplace_back(n, hostFunctionOf(value, n));
+               } else {
+                 values.emplace_back(n, kernelGlobalOf(value, n));
+               }
              }
              k.setGlobals(values, helpers);
+             k.setHostFunctions(std::move(hostFunctions));
            })
       .def("launch",
            [](PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
              LaunchValues v = launchValues(k, grid, args, options);
              k.launch(v.grid, std::move(v.args), std::move(v.options));
+           })
+      .def("warmup",
+           [](const std::shared_ptr<PythonKernel>& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
+             LaunchValues v = launchValues(*k, grid, args, options);
+             return CompiledHandle{k, k->warmup(v.grid, std::move(v.args), std::move(v.options))};
            })
       .def("check", [](PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
         LaunchValues v = launchValues(k, grid, args, options);

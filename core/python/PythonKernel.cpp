@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/host/CompiledKernelObject.h"
+#include "core/host/Containers.h"
 #include "core/host/Function.h"
 #include "core/host/KernelLauncher.h"
 #include "core/host/PyError.h"
@@ -84,6 +86,7 @@ host::Interpreter& launchContext(const std::string& kernel) {
 void PythonKernel::launch(const host::Value& grid, host::ValueList args,
                           std::vector<std::pair<std::string, host::Value>> options) {
   host::Interpreter& context = launchContext(name());
+  for (const auto& [n, fn] : hostFunctions_) context.globals()->assign(n, fn);
   host::CallArgs call(std::move(args));
   call.keywords = std::move(options);
   const host::PreparedLaunch prepared = host::KernelLauncher::prepare(context, *jit_, grid, call);
@@ -95,6 +98,40 @@ void PythonKernel::check(const host::Value& grid, host::ValueList args,
   host::CallArgs call(std::move(args));
   call.keywords = std::move(options);
   host::KernelLauncher::prepare(launchContext(name()), *jit_, grid, call);
+}
+
+host::Value PythonKernel::warmup(const host::Value& grid, host::ValueList args,
+                                 std::vector<std::pair<std::string, host::Value>> options) {
+  host::Interpreter& context = launchContext(name());
+  for (const auto& [n, fn] : hostFunctions_) context.globals()->assign(n, fn);
+  host::CallArgs call(std::move(args));
+  call.keywords = std::move(options);
+  call.keywords.emplace_back("grid", grid);
+  return host::CompiledKernelObject::warmUp(context, jit_, std::move(call));
+}
+
+host::Value PythonKernel::compiledAttribute(const host::Value& compiled, const std::string& attribute) {
+  host::Interpreter& context = launchContext("compiled kernel");
+  return context.getAttr(compiled, attribute);
+}
+
+void PythonKernel::launchCompiled(const host::Value& compiled, const host::Value& grid, host::ValueList args) {
+  host::Interpreter& context = launchContext(name());
+  for (const auto& [n, fn] : hostFunctions_) context.globals()->assign(n, fn);
+  const host::Value launcher = context.getItem(compiled, grid);
+  host::CallArgs call(std::move(args));
+  context.call(launcher, call);
+}
+
+std::vector<std::pair<std::string, std::string>> PythonKernel::cachedSpecializations() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  host::Interpreter& context = launchContext(name());
+  // The hand-written interpreter's kernel.cache: {device: {key: description}}; here device 0's entries.
+  const host::Value summary = host::KernelLauncher::cacheSummary(context, *jit_);
+  for (const auto& [device, perDevice] : summary.as<host::DictObject>()->entries())
+    for (const auto& [key, value] : perDevice.as<host::DictObject>()->entries())
+      out.emplace_back(context.str(key), context.str(value));
+  return out;
 }
 
 }  // namespace tilescope::python

@@ -39,10 +39,23 @@ public:
   // Only checks the kernel for these arguments (cached like a launch's check): what autotune does on
   // the simulator, which cannot time configs. Throws like launch().
   void check(const host::Value& grid, host::ValueList args, std::vector<std::pair<std::string, host::Value>> options);
+  // kernel.warmup(): checks the kernel for these arguments and compiles it for the GPU (the GPU's
+  // driver or NVRTC and ptxas give its figures); the host::CompiledKernelObject of the interpreter.
+  host::Value warmup(const host::Value& grid, host::ValueList args, std::vector<std::pair<std::string, host::Value>> options);
+  // A compiled kernel's attribute (n_regs, metadata, asm, ...) and its launch handle[grid](*params).
+  static host::Value compiledAttribute(const host::Value& compiled, const std::string& name);
+  void launchCompiled(const host::Value& compiled, const host::Value& grid, host::ValueList args);
+  // The plain Python functions the kernel calls (host builtins by the kernel's global names): defined in
+  // the launch context's globals at each launch, where the simulator's host calls find them.
+  void setHostFunctions(std::vector<std::pair<std::string, host::Value>> functions) { hostFunctions_ = std::move(functions); }
+  // kernel.cache: (specialization key, description) of each checked specialization, as the
+  // hand-written interpreter lists them.
+  std::vector<std::pair<std::string, std::string>> cachedSpecializations() const;
 
 private:
   std::shared_ptr<const lang::Module> module_;
   std::shared_ptr<host::JitFunction> jit_;
+  std::vector<std::pair<std::string, host::Value>> hostFunctions_;
 };
 
 }  // namespace tilescope::python

@@ -125,8 +125,8 @@ lang::Value kernelGlobalOf(py::handle h, const std::string& name) {
   }
   if (PyCallable_Check(h.ptr())) {
     return lang::Value::undefined("'" + name +
-                                  "' is a Python function; calling host functions from kernels is not yet supported "
-                                  "with --python embedded");
+                                  "' is a Python callable but not a plain function (def); a kernel can call plain Python "
+                                  "functions on the host: wrap it in a def");
   }
   return lang::Value::undefined("'" + name +
                                 "' is a Python value computed when the program runs, not a constexpr; pass it to the "

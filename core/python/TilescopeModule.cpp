@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "core/python/EngineSession.h"
+#include "core/python/HostCallBindings.h"
 #include "core/python/PythonErrors.h"
 
 namespace py = pybind11;
@@ -44,6 +45,8 @@ _object* initTilescopeModule() {
     bindOutput(m);
     bindTensors(m);
     bindKernels(m);
+    bindTesting(m);
+    bindHostCalls(m);
     return m.release().ptr();
   } catch (py::error_already_set& e) {
     e.restore();

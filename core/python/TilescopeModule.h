@@ -16,5 +16,6 @@ _object* initTilescopeModule();
 // The parts, one per file pair.
 void bindTensors(pybind11::module_& m);
 void bindKernels(pybind11::module_& m);
+void bindTesting(pybind11::module_& m);
 
 }  // namespace tilescope::python

@@ -82,3 +82,31 @@ TEST(EmbeddedWorker, RunsCellsAndReportsKernelErrorsAsDiagnosticFrames) {
   EXPECT_EQ((*launch)["blobs"][0].value("mime", ""), "application/vnd.tilescope.trace");
   EXPECT_EQ(find(fifth, "execute_reply")->value("status", ""), "ok");
 }
+
+TEST(EmbeddedWorker, SendsBenchmarksAndFiguresAsDisplayData) {
+  EmbeddedWorker worker;
+  ASSERT_FALSE(worker.receive(kTimeoutMs).is_null());
+  worker.send(execute("r1", "c1",
+                      "import triton.testing\n"
+                      "@triton.testing.perf_report(triton.testing.Benchmark(x_names=['n'], x_vals=[1, 2], line_arg='p',\n"
+                      "    line_vals=['a'], line_names=['A'], plot_name='w', args={}))\n"
+                      "def b(n, p):\n"
+                      "    return n * 2.0\n"
+                      "b.run()\n"));
+  const auto bench = worker.receiveUntil("execute_reply");
+  const json* shown = find(bench, "display_data");
+  ASSERT_NE(shown, nullptr);
+  EXPECT_EQ((*shown)["data"]["application/vnd.tilescope.benchmark+json"]["series"][0]["y"], json::array({2.0, 4.0}));
+
+  worker.send(execute("r2", "c2", "import importlib.util\nprint(importlib.util.find_spec('matplotlib') is not None)\n"));
+  std::string printed;
+  for (const json& m : worker.receiveUntil("execute_reply"))
+    if (m.value("type", "") == "stream") printed += m.value("text", "");
+  if (printed != "True\n") GTEST_SKIP() << "matplotlib is not importable by the embedded Python (python3-matplotlib)";
+  worker.send(execute("r3", "c3", "import matplotlib.pyplot as plt\nplt.plot([0, 1])\nplt.show()\n"));
+  const auto figure = worker.receiveUntil("execute_reply");
+  const json* image = find(figure, "display_data");
+  ASSERT_NE(image, nullptr);
+  EXPECT_EQ((*image)["data"].value("image/png", "").rfind("iVBORw0KGgo", 0), 0u);
+  EXPECT_EQ(find(figure, "execute_reply")->value("status", ""), "ok");
+}

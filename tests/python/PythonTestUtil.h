@@ -3,6 +3,7 @@
 // printed, its outcome and its traceback text.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/python/PythonExecutor.h"
 
@@ -13,6 +14,7 @@ struct PythonRun {
   std::string out;
   std::string err;
   std::string traceback;
+  std::vector<host::RichOutput> displays;  // display_data outputs, in order
   bool ok() const { return outcome.status == host::ExecutionOutcome::Status::Ok; }
   std::string result() const { return outcome.result ? outcome.result->data.value("text/plain", "") : ""; }
 };
@@ -22,6 +24,7 @@ inline PythonRun runPython(python::PythonExecutor& executor, const std::string& 
   PythonRun run;
   host::ExecutionCallbacks callbacks;
   callbacks.stream = [&run](const std::string& name, const std::string& text) { (name == "stderr" ? run.err : run.out) += text; };
+  callbacks.displayData = [&run](const host::RichOutput& output) { run.displays.push_back(output); };
   run.outcome = executor.run(std::make_shared<lang::SourceFile>(file, code, firstLine), displayLast, callbacks, cancel);
   run.traceback = executor.lastTraceback();
   return run;

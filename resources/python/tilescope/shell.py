@@ -14,7 +14,19 @@ import types
 
 import _tilescope
 
+from tilescope import figures, magics
+
 _PACKAGES = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+# Stand-ins for packages the system may lack (IPython.core.debugger): last, so installed ones win.
+_FALLBACK = os.path.join(_PACKAGES, "fallback")
+# tilescope's triton_util (resources/host, beside this folder), which Triton notebooks import.
+_HOST_RESOURCES = os.path.join(os.path.dirname(os.path.dirname(_PACKAGES)), "host")
+for _folder in (_FALLBACK, _HOST_RESOURCES):
+    if _folder not in sys.path:
+        sys.path.append(_folder)
+
+figures.use_agg()
 
 # Output goes to the running cell's callbacks as it is written.
 sys.stdout = _tilescope.OutputStream("stdout")
@@ -46,10 +58,15 @@ def run_code(source, filename, first_line, main, display_last, script_dir):
     """Runs `source` in `main`'s namespace; returns the repr of a trailing expression when
     `display_last` (Jupyter's Out[n]; a trailing ';' suppresses it), else None."""
     padded = "\n" * (first_line - 1) + source  # lines count in the file the code came from
-    _register(padded, filename)
+    _register(padded, filename)  # tracebacks show the lines as written, IPython syntax included
     sys.modules["__main__"] = main
     namespace = main.__dict__
     namespace.setdefault("__name__", "__main__")
+    python, uses_shell = magics.transform(source, filename, first_line)
+    if uses_shell and "get_ipython" not in namespace:
+        shell = magics.Shell(namespace)
+        namespace["get_ipython"] = lambda: shell
+    padded = "\n" * (first_line - 1) + python
     if script_dir:
         namespace["__file__"] = filename
         if script_dir not in sys.path:
@@ -59,9 +76,8 @@ def run_code(source, filename, first_line, main, display_last, script_dir):
     if display_last and tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(source):
         last = ast.Expression(tree.body.pop().value)
     exec(compile(tree, filename, "exec"), namespace)
-    if last is None:
-        return None
-    value = eval(compile(last, filename, "eval"), namespace)
+    value = None if last is None else eval(compile(last, filename, "eval"), namespace)
+    figures.show_open_figures()  # as Jupyter's inline backend does when a cell ends
     return None if value is None else repr(value)
 
 

@@ -11,8 +11,9 @@ import inspect
 import _tilescope
 
 from . import language
+from . import testing
 
-__all__ = ["jit", "JITFunction", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "CompilationError",
+__all__ = ["jit", "JITFunction", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "CompilationError", "testing",
            "language"]
 
 __version__ = "3.6.0+tilescope"
@@ -73,6 +74,12 @@ class JITFunction:
     def __getitem__(self, grid):
         return functools.partial(self.run, grid=grid)
 
+    @property
+    def cache(self):
+        """{device: {specialization key: description}} of the specializations checked so far (Triton
+        keeps compiled kernels there; tilescope lists what it checked)."""
+        return {0: dict(self._kernel.cached_specializations)}
+
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"'{self.__name__}' is a @triton.jit kernel: launch it with {self.__name__}[grid](...); "
                            "it can be called directly only from another kernel")
@@ -115,10 +122,26 @@ class JITFunction:
             grid = (grid,)
         if not self._kernel.has_globals or self._globals_changed():
             self._resolve_globals()
-        return tuple(grid), list(bound.arguments.values()), options
+        # A parameter named like a launch option (the fused-softmax tutorial's `num_stages: tl.constexpr`)
+        # gets the value and sets the option too, as in Triton: from it on, arguments go by name.
+        positional, by_name = [], False
+        for name, value in bound.arguments.items():
+            by_name = by_name or name in _LAUNCH_OPTIONS
+            if by_name:
+                options[name] = value
+            else:
+                positional.append(value)
+        return tuple(grid), positional, options
 
     def run(self, *args, grid, **kwargs):
         self._kernel.launch(*self._bind(args, kwargs, grid))
+
+    def warmup(self, *args, grid, **kwargs):
+        """Checks and compiles the kernel for these arguments without launching it; the compiled
+        kernel reports its resources (n_regs, n_spills, metadata.shared, ...) and launches with
+        handle[grid](*every_param)."""
+        from .compiler import CompiledKernel
+        return CompiledKernel(self.__name__, self._kernel.warmup(*self._bind(args, kwargs, grid)))
 
     def _check(self, *args, grid, **kwargs):
         """Checks the kernel for these arguments without launching it (CompilationError if it fails)."""

@@ -1,0 +1,144 @@
+// triton.testing and kernel.cache on embedded CPython: do_bench's figures, perf_report's table, CSV and
+// benchmark output (the series the GUI's charts read), assert_close, and kernel.cache, compared with
+// what the hand-written interpreter gives for the same code.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/host/BenchmarkRunner.h"
+#include "core/host/HostExecutor.h"
+#include "tests/python/PythonTestUtil.h"
+
+using tilescope::python::PythonExecutor;
+using tilescope::testing::runPython;
+
+namespace {
+
+struct InterpreterRun {
+  tilescope::host::ExecutionOutcome::Status status;
+  std::string out;
+  std::vector<tilescope::host::RichOutput> displays;
+  std::string traceback;
+};
+
+InterpreterRun runInterpreter(const std::string& code) {
+  tilescope::host::HostExecutor interpreter;
+  InterpreterRun run;
+  tilescope::host::ExecutionCallbacks callbacks;
+  callbacks.stream = [&run](const std::string& name, const std::string& text) {
+    if (name == "stdout") run.out += text;
+  };
+  callbacks.displayData = [&run](const tilescope::host::RichOutput& o) { run.displays.push_back(o); };
+  run.status = interpreter.run(std::make_shared<tilescope::lang::SourceFile>("bench.py", code), false, callbacks, nullptr).status;
+  run.traceback = interpreter.lastTraceback();
+  return run;
+}
+
+std::string readFile(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// A benchmark whose figures do not depend on timing, so both interpreters must give the same output.
+std::string benchmarkCode(const std::string& saveDir) {
+  return "import triton\n"
+         "import triton.testing\n"
+         "@triton.testing.perf_report(triton.testing.Benchmark(x_names=['size'], x_vals=[2**i for i in range(4, 8)],\n"
+         "    line_arg='provider', line_vals=['a', 'b'], line_names=['A', 'B'], styles=[('blue', '-'), ('green', '--')],\n"
+         "    ylabel='GB/s', plot_name='demo-plot', args={'scale': 0.5}))\n"
+         "def bench(size, provider, scale):\n"
+         "    v = size * scale if provider == 'a' else size / 3\n"
+         "    return v, v * 0.9, v * 1.1\n"
+         "bench.run(print_data=True, save_path='" + saveDir + "')\n";
+}
+
+}  // namespace
+
+TEST(EmbeddedTesting, PerfReportGivesTheInterpretersTableCsvAndBenchmarkOutput) {
+  const auto dir = std::filesystem::temp_directory_path() / ("tilescope-embedded-bench-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  PythonExecutor embedded;
+  const auto run = runPython(embedded, benchmarkCode((dir / "embedded").string()), "bench.py", false);
+  ASSERT_TRUE(run.ok()) << run.traceback << run.err;
+  const InterpreterRun expected = runInterpreter(benchmarkCode((dir / "interpreter").string()));
+  ASSERT_EQ(expected.status, tilescope::host::ExecutionOutcome::Status::Ok) << expected.traceback;
+
+  EXPECT_EQ(run.out, expected.out);
+  EXPECT_NE(run.out.find("demo-plot (simulated: CPU times, not GPU figures):"), std::string::npos) << run.out;
+  ASSERT_EQ(run.displays.size(), 1u);
+  ASSERT_EQ(expected.displays.size(), 1u);
+  EXPECT_EQ(run.displays[0].data, expected.displays[0].data) << run.displays[0].data.dump() << "\n"
+                                                             << expected.displays[0].data.dump();
+  const auto& series = run.displays[0].data.at(tilescope::host::kBenchmarkMimeType);
+  EXPECT_EQ(series.at("series").size(), 2u);
+  EXPECT_TRUE(series.at("simulated").get<bool>());
+  const std::string csv = readFile(dir / "embedded" / "demo-plot.csv");
+  EXPECT_FALSE(csv.empty());
+  EXPECT_EQ(csv, readFile(dir / "interpreter" / "demo-plot.csv"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(EmbeddedTesting, DoBenchTimesALaunchInMillisecondsWithQuantilesAndModes) {
+  PythonExecutor embedded;
+  const auto run = runPython(embedded,
+                             "import torch, triton\n"
+                             "import triton.language as tl\n"
+                             "@triton.jit\n"
+                             "def fill(p, B: tl.constexpr):\n"
+                             "    tl.store(p + tl.arange(0, B), 1.0)\n"
+                             "x = torch.zeros(64)\n"
+                             "calls = []\n"
+                             "def f():\n"
+                             "    calls.append(1)\n"
+                             "    fill[(1,)](x, B=64)\n"
+                             "ms = triton.testing.do_bench(f, warmup=1, rep=5)\n"
+                             "q = triton.testing.do_bench(f, warmup=1, rep=5, quantiles=[0.5, 0.2, 0.8])\n"
+                             "every = triton.testing.do_bench(f, warmup=1, rep=5, return_mode='all')\n"
+                             "print(type(ms).__name__, ms > 0, len(q), q[1] <= q[0] <= q[2], every == sorted(every), len(calls) > 6)\n"
+                             "print(x.sum().item())\n"
+                             "try:\n"
+                             "    triton.testing.do_bench(f, return_mode='typical')\n"
+                             "except ValueError as e:\n"
+                             "    print(e)\n",
+                             "bench.py", false);
+  ASSERT_TRUE(run.ok()) << run.traceback << run.err;
+  EXPECT_EQ(run.out,
+            "float True 3 True True True\n64.0\n"
+            "return_mode must be one of 'min', 'max', 'mean', 'median', 'all', not 'typical'\n");
+}
+
+TEST(EmbeddedTesting, AssertCloseUsesTritonsTolerance) {
+  PythonExecutor embedded;
+  EXPECT_TRUE(runPython(embedded, "import torch, triton.testing\n"
+                                  "triton.testing.assert_close(torch.ones(3), torch.ones(3) + 0.005)\n")
+                  .ok());
+  const auto far = runPython(embedded, "triton.testing.assert_close(torch.ones(3), torch.ones(3) + 0.5, err_msg='far: ')\n");
+  ASSERT_FALSE(far.ok());
+  EXPECT_EQ(far.outcome.errorName, "AssertionError");
+  EXPECT_EQ(far.outcome.errorValue.rfind("far: ", 0), 0u) << far.outcome.errorValue;
+}
+
+TEST(EmbeddedTesting, KernelCacheListsTheCheckedSpecializationsAsTheInterpreterDoes) {
+  const std::string code =
+      "import torch, triton\n"
+      "import triton.language as tl\n"
+      "@triton.jit\n"
+      "def fill(p, n, B: tl.constexpr):\n"
+      "    offs = tl.arange(0, B)\n"
+      "    tl.store(p + offs, 1.0, mask=offs < n)\n"
+      "print(fill.cache)\n"
+      "fill[(1,)](torch.zeros(64), 64, B=64)\n"
+      "fill[(1,)](torch.zeros(8), 5, B=8)\n"
+      "print(fill.cache)\n";
+  PythonExecutor embedded;
+  const auto run = runPython(embedded, code, "cache.py", false);
+  ASSERT_TRUE(run.ok()) << run.traceback;
+  const InterpreterRun expected = runInterpreter(code);
+  ASSERT_EQ(expected.status, tilescope::host::ExecutionOutcome::Status::Ok) << expected.traceback;
+  EXPECT_EQ(run.out, expected.out);
+  EXPECT_NE(run.out.find("{0: {}}\n{0: {'fill["), std::string::npos) << run.out;
+}
