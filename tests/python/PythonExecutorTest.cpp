@@ -126,3 +126,12 @@ raise Opaque()
   EXPECT_NE(run.traceback.find("Opaque"), std::string::npos) << run.traceback;
   EXPECT_TRUE(runPython(executor, "1 + 1").ok());
 }
+
+// The worker's stdin is its protocol pipe: user code that reads input must see end of input at once,
+// never the app's messages (and never wait for a line that will not come).
+TEST(PythonExecutor, InputSeesEndOfInputInsteadOfTheProtocolPipe) {
+  PythonExecutor executor;
+  const auto run = runPython(executor, "try:\n    input('name? ')\nexcept EOFError:\n    print('no input')\n");
+  ASSERT_TRUE(run.ok()) << run.traceback;
+  EXPECT_NE(run.out.find("no input"), std::string::npos) << run.out;
+}

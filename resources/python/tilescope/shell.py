@@ -7,6 +7,7 @@ the user's code is what the traceback is about.
 """
 import ast
 import linecache
+import io
 import os
 import sys
 import traceback
@@ -31,6 +32,9 @@ figures.use_agg()
 # Output goes to the running cell's callbacks as it is written.
 sys.stdout = _tilescope.OutputStream("stdout")
 sys.stderr = _tilescope.OutputStream("stderr")
+# In the worker the process's stdin is the protocol pipe: user code (input(), a debugger) must never
+# read it, so it reads an empty stream and gets EOFError at once instead.
+sys.stdin = io.StringIO("")
 
 
 def new_main_module():
