@@ -46,3 +46,45 @@ TEST_P(IrAfterPassGolden, SeedKernelMatchesGoldenAfterEachPass) {
 INSTANTIATE_TEST_SUITE_P(Seeds, IrAfterPassGolden,
                          ::testing::Values("swizzle_k", "grouped_matmul_k_fp32_16", "fused_attention_kernel"),
                          [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+
+// The emitter prints the lowered kernel: a reduction nobody reads costs no code, so the CUDA is the
+// CUDA of the same kernel without it (before the pipeline it had its shared-memory exchange).
+TEST(GpuPipeline, CudaCodegenEmitsTheLoweredKernel) {
+  const std::string head = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def scale_k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+)";
+  const std::string tail = "    tl.store(out_ptr + offs, x * 2, mask=mask)\n";
+  lang::Specialization spec;
+  spec.args = {lang::ArgSpec::pointer(ir::DType::FP32), lang::ArgSpec::pointer(ir::DType::FP32),
+               lang::ArgSpec::scalar(ir::DType::I32), lang::ArgSpec::constexprValue(lang::ConstValue::integer(256))};
+  auto cudaOf = [&](const std::string& source) {
+    auto program = lang::test::programFrom(source, "k.py");
+    lang::CheckResult r = lang::checkKernel(*program, "scale_k", spec);
+    EXPECT_TRUE(r.ok()) << r.diagnostics.render();
+    return r.ok() ? gpu::CudaCodegen::generate(*r.kernel).source : std::string();
+  };
+  const std::string withDeadSum = cudaOf(head + "    unused = tl.sum(x, axis=0)\n" + tail);
+  const std::string without = cudaOf(head + tail);
+  ASSERT_FALSE(without.empty());
+  EXPECT_EQ(withDeadSum.find("__syncthreads"), std::string::npos) << withDeadSum;
+  // Only the #line numbers of the store differ (the dead line is still in the source).
+  auto dropLines = [](std::string text) {
+    std::string out;
+    size_t at = 0;
+    while (at < text.size()) {
+      const size_t end = text.find('\n', at);
+      const std::string line = text.substr(at, end == std::string::npos ? std::string::npos : end - at + 1);
+      if (line.find("#line") == std::string::npos) out += line;
+      if (end == std::string::npos) break;
+      at = end + 1;
+    }
+    return out;
+  };
+  EXPECT_EQ(dropLines(withDeadSum), dropLines(without));
+}
