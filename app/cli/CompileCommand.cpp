@@ -8,6 +8,8 @@
 #include "app/cli/ProgramLoader.h"
 #include "core/gpu/runtime/GpuCompiler.h"
 #include "core/gpu/runtime/GpuRuntime.h"
+#include "core/ir/passes/GpuPipeline.h"
+#include "core/ir/passes/IRDumpObserver.h"
 #include "core/kernel/Checker.h"
 
 namespace tilescope::cli {
@@ -15,6 +17,8 @@ namespace {
 const char* kUsage =
     "usage: tilescope-cli compile FILE --kernel NAME --signature SIG [--arch sm_90] [--emit ir|cuda|ptx|resources]\n"
     "                             [--num-warps 4] [--num-stages 3]\n\n"
+    "--emit ir prints the checker's IR; --emit ir-after=PASS the IR after that pass of the GPU\n"
+    "pipeline (--arch picks the target); --emit passes lists the pipeline's passes in order.\n\n"
     "SIG lists the kernel's parameters in order, comma-separated: '*fp16' for a pointer, 'i32'/'fp32'\n"
     "for a scalar, a literal (1024, True, fp16) for a constexpr. Trailing parameters with defaults may\n"
     "be left out. 'i32:16' is an integer that is a multiple of 16, as Triton specializes them.\n"
@@ -64,12 +68,34 @@ int runCompile(const Args& args) {
       return 2;
     }
   }
+  if (emit == "passes") {
+    // Needs no kernel: the pipeline is the same for every one.
+    for (const ir::passes::Pass& p : ir::passes::gpuPasses())
+      std::printf("%.*s: %.*s\n", static_cast<int>(p.name.size()), p.name.data(), static_cast<int>(p.summary.size()),
+                  p.summary.data());
+    return 0;
+  }
   if (path.empty() || kernel.empty() || signature.empty()) {
     std::fprintf(stderr, "tilescope-cli compile: FILE, --kernel and --signature are required\n\n%s", kUsage);
     return 2;
   }
-  if (emit != "ir" && emit != "cuda" && emit != "ptx" && emit != "resources") {
-    std::fprintf(stderr, "tilescope-cli compile: --emit takes ir, cuda, ptx or resources (got '%s')\n", emit.c_str());
+  std::string afterPass;
+  if (emit.rfind("ir-after=", 0) == 0) {
+    afterPass = emit.substr(std::string("ir-after=").size());
+    bool known = false;
+    std::string names;
+    for (const ir::passes::Pass& p : ir::passes::gpuPasses()) {
+      known |= p.name == afterPass;
+      names += (names.empty() ? "" : ", ") + std::string(p.name);
+    }
+    if (!known) {
+      std::fprintf(stderr, "tilescope-cli compile: --emit ir-after= takes a pass of the GPU pipeline: %s (got '%s'; "
+                           "--emit passes lists them)\n", names.c_str(), afterPass.c_str());
+      return 2;
+    }
+  } else if (emit != "ir" && emit != "cuda" && emit != "ptx" && emit != "resources") {
+    std::fprintf(stderr, "tilescope-cli compile: --emit takes ir, ir-after=PASS, passes, cuda, ptx or resources (got '%s')\n",
+                 emit.c_str());
     return 2;
   }
   LoadedProgram loaded = loadProgram(path);
@@ -109,6 +135,12 @@ int runCompile(const Args& args) {
     return 2;
   }
   try {
+    if (!afterPass.empty()) {
+      ir::passes::IRDumpObserver dump(afterPass);
+      ir::passes::lowerForGpu(*result.kernel, gpu::gpuTargetOf(gpu::GpuCompiler::optionsFor(arch)), &dump);
+      std::fputs(dump.dumpAfter(afterPass).value_or("").c_str(), stdout);
+      return 0;
+    }
     if (emit == "cuda") {
       const gpu::CudaKernelSource src = gpu::CudaCodegen::generate(*result.kernel, gpu::GpuCompiler::optionsFor(arch));
       for (const lang::Diagnostic& w : src.warnings) std::fputs(w.render().c_str(), stderr);

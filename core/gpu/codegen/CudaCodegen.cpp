@@ -106,7 +106,13 @@ bool containsStore(const ir::Stmt& s) {
 }
 
 CudaKernelSource CudaCodegen::generate(const ir::Kernel& kernel, const CudaCodegenOptions& options) {
-  return CudaEmitter(kernel, options).run();
+  // The emitter prints the IR the pass pipeline made (core/ir/passes/GpuPipeline.h).
+  const ir::Kernel lowered = ir::passes::lowerForGpu(kernel, gpuTargetOf(options));
+  return CudaEmitter(lowered, options).run();
+}
+
+ir::passes::GpuTarget gpuTargetOf(const CudaCodegenOptions& options) {
+  return ir::passes::GpuTarget{options.smArch, options.archSpecific};
 }
 
 CudaEmitter::CudaEmitter(const ir::Kernel& kernel, const CudaCodegenOptions& options)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/ir/Kernel.h"
+#include "core/ir/passes/GpuPipeline.h"
 #include "core/base/Diagnostic.h"
 
 namespace tilescope::gpu {
@@ -67,8 +68,12 @@ struct BlockedLayout {
 // shape, and leaves no thread without elements (numel >= threads * vec).
 int chooseVectorWidth(int64_t numel, const std::vector<ir::Shape>& shapes, int threads, int widestAccessBytes = 4);
 
+// The pass pipeline's view of a codegen target.
+ir::passes::GpuTarget gpuTargetOf(const CudaCodegenOptions& options);
+
 class CudaCodegen {
 public:
+  // Runs the pass pipeline (ir::passes::lowerForGpu), then emits CUDA C++ for its result.
   // Throws lang::CompileError (a user-facing diagnostic naming the op and its location) for IR the
   // GPU backend does not support yet, lang::InternalError for broken invariants.
   static CudaKernelSource generate(const ir::Kernel& kernel, const CudaCodegenOptions& options = {});

@@ -61,7 +61,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
         #pragma unroll
         for (int ts_k = 0; ts_k < 2; ++ts_k) {
           const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
-          ts_vp[ts_k] = ((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p7))))))))) + v19_offs_a_off);
+          ts_vp[ts_k] = ((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16))))) * (ts_u32)(ts_u32)(p7))))))))) + v19_offs_a_off);
         }
         if (ts_vec_ok(ts_vp)) {
           float ts_vv[2];
@@ -85,7 +85,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
         #pragma unroll
         for (int ts_k = 0; ts_k < 2; ++ts_k) {
           const int ts_j = ts_g * 2 + ts_k, ts_i = ts_i0 + ts_k;
-          ts_vp[ts_k] = ((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p9))))))))) + v20_offs_b_off);
+          ts_vp[ts_k] = ((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 16))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x10ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 16)))))))) * (ts_u32)(ts_u32)(p9))))))))) + v20_offs_b_off);
         }
         if (ts_vec_ok(ts_vp)) {
           float ts_vv[2];

@@ -147,7 +147,7 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
           const int ts_row = ts_i0 / 64, ts_col = ts_i0 % 64;
           ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_s * 32768 + 0 + (ts_col / 64) * 16384 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
           const int ts_i = ts_i0;
-          ts_cp_async16(ts_dst, ((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 64)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 64)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v19_offs_a_off + (ts_i64)ts_s * (ts_i64)(((ts_i32)0x40ull)))));
+          ts_cp_async16(ts_dst, ((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 64)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 64)))))))))) + (v19_offs_a_off + (ts_i64)ts_s * (ts_i64)(((ts_i32)0x40ull)))));
         }
         // every chunk proven whole and 16-byte aligned
         #pragma unroll
@@ -157,7 +157,7 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
           const int ts_row = ts_i0 / 128, ts_col = ts_i0 % 128;
           ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_s * 32768 + 16384 + (ts_col / 64) * 8192 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
           const int ts_i = ts_i0;
-          ts_cp_async16(ts_dst, ((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 128)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 128)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v20_offs_b_off + (ts_i64)ts_s * (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x40ull)) * (ts_u32)(ts_u32)(p8)))))));
+          ts_cp_async16(ts_dst, ((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 128))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 128))))))))))))) + (v20_offs_b_off + (ts_i64)ts_s * (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x40ull)) * (ts_u32)(ts_u32)(p8)))))));
         }
       }
       ts_cp_commit();
@@ -195,7 +195,7 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
           const int ts_row = ts_i0 / 64, ts_col = ts_i0 % 64;
           ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_wr * 32768 + 0 + (ts_col / 64) * 16384 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
           const int ts_i = ts_i0;
-          ts_cp_async16(ts_dst, ((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 64)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 64)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v19_offs_a_off + (ts_i64)2 * (ts_i64)(((ts_i32)0x40ull)))));
+          ts_cp_async16(ts_dst, ((((p0) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 64)))))))) * (ts_u32)(ts_u32)(p6)))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 64)))))))))) + (v19_offs_a_off + (ts_i64)2 * (ts_i64)(((ts_i32)0x40ull)))));
         }
         // every chunk proven whole and 16-byte aligned
         #pragma unroll
@@ -205,7 +205,7 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
           const int ts_row = ts_i0 / 128, ts_col = ts_i0 % 128;
           ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_wr * 32768 + 16384 + (ts_col / 64) * 8192 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
           const int ts_i = ts_i0;
-          ts_cp_async16(ts_dst, ((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x0ull)) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 128)))))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 128)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))))) + (v20_offs_b_off + (ts_i64)2 * (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x40ull)) * (ts_u32)(ts_u32)(p8)))))));
+          ts_cp_async16(ts_dst, ((((p1) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 128))))) * (ts_u32)(ts_u32)(p8)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 128))))))))))))) + (v20_offs_b_off + (ts_i64)2 * (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x40ull)) * (ts_u32)(ts_u32)(p8)))))));
         }
       }
       ts_cp_commit();
@@ -265,7 +265,7 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
     ts_u16* ts_p0;
     {
       const int ts_j = ts_g * 8, ts_i = ts_i0;
-      ts_p0 = ((p2) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 128)))))))) * (ts_u32)(ts_u32)(p10)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 128)))))))) * (ts_u32)(ts_u32)(((ts_i32)0x1ull)))))))));
+      ts_p0 = ((p2) + (((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v10_pid_m) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) / 128)))))))) * (ts_u32)(ts_u32)(p10)))) + (ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(v11_pid_n) * (ts_u32)(ts_u32)(((ts_i32)0x80ull))))) + (ts_u32)(ts_u32)(((ts_i32)(0 + (((ts_i) % 128))))))))))));
     }
     #pragma unroll
     for (int ts_k = 0; ts_k < 8; ++ts_k) {

@@ -1,0 +1,72 @@
+// `tilescope-cli compile --emit passes` and `--emit ir-after=PASS`: the GPU pass pipeline's names,
+// and the IR after a chosen pass, for a kernel with a stride of 1 (folded away) and a reduction
+// nobody reads (removed).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/cli/CliRunner.h"
+
+using tilescope::testing::runCli;
+namespace fs = std::filesystem;
+
+namespace {
+const char* kKernel = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def scale_k(x_ptr, out_ptr, n, stride: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs * stride, mask=mask, other=0.0)
+    unused = tl.sum(x, axis=0)
+    tl.store(out_ptr + offs * stride, x * 2, mask=mask)
+)";
+
+std::string writeKernel() {
+  const fs::path p = fs::temp_directory_path() / ("tilescope-cli-" + std::to_string(::getpid()) + "-passes.py");
+  std::ofstream(p) << kKernel;
+  return p.string();
+}
+
+const std::string kArgs = " --kernel scale_k --signature \"*fp32,*fp32,i32,1,64\" --arch sm_80";
+}  // namespace
+
+TEST(CompileCommand, ListsThePipelinesPassesInOrder) {
+  const auto r = runCli("compile --emit passes");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  const size_t fold = r.output.find("fold-constants: ");
+  const size_t dead = r.output.find("eliminate-dead-lets: ");
+  ASSERT_NE(fold, std::string::npos) << r.output;
+  ASSERT_NE(dead, std::string::npos) << r.output;
+  EXPECT_LT(fold, dead) << r.output;
+}
+
+TEST(CompileCommand, EmitsTheIrAfterAChosenPass) {
+  const std::string path = writeKernel();
+  const auto checked = runCli("compile " + path + kArgs + " --emit ir");
+  ASSERT_EQ(checked.exitCode, 0) << checked.output;
+  // The checker's IR multiplies by the stride of 1 and keeps the unread sum.
+  EXPECT_NE(checked.output.find("splat 1:i32 : tensor<64xi32>"), std::string::npos) << checked.output;
+  EXPECT_NE(checked.output.find("let unused: fp32 = reduce_sum x, axis=0"), std::string::npos) << checked.output;
+
+  const auto folded = runCli("compile " + path + kArgs + " --emit ir-after=fold-constants");
+  ASSERT_EQ(folded.exitCode, 0) << folded.output;
+  EXPECT_EQ(folded.output.find("splat 1:i32 : tensor<64xi32>"), std::string::npos) << folded.output;
+  EXPECT_NE(folded.output.find("= add %4, offs : tensor<64x!ptr<fp32>>"), std::string::npos) << folded.output;
+  EXPECT_NE(folded.output.find("let unused: fp32 = reduce_sum x, axis=0"), std::string::npos) << folded.output;
+
+  const auto live = runCli("compile " + path + kArgs + " --emit ir-after=eliminate-dead-lets");
+  ASSERT_EQ(live.exitCode, 0) << live.output;
+  EXPECT_EQ(live.output.find("unused"), std::string::npos) << live.output;
+  EXPECT_NE(live.output.find("kernel scale_k("), std::string::npos) << live.output;
+}
+
+TEST(CompileCommand, AnUnknownPassIsAUsageErrorListingThePasses) {
+  const std::string path = writeKernel();
+  const auto r = runCli("compile " + path + kArgs + " --emit ir-after=layouts");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_NE(r.output.find("fold-constants, eliminate-dead-lets (got 'layouts'"), std::string::npos) << r.output;
+}
