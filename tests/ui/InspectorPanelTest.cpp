@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -158,6 +159,32 @@ TEST_F(InspectorPanelTest, StepAndPlayThroughThePrograms) {
   EXPECT_TRUE(waitUntil([&] { return panel_.currentProgram() == ProgramId{0, 0, 0}; }, 5000));
   QTest::mouseClick(play, Qt::LeftButton);
   EXPECT_FALSE(panel_.playing());
+}
+
+// Seen under Xvfb: while playing, the play button showed a box, as its pause sign (U+23F8) is in
+// none of Debian's default fonts. Every stepping button's sign must be one its font can draw.
+TEST_F(InspectorPanelTest, TheSteppingButtonsShowSignsTheirFontCanDraw) {
+  panel_.selectLaunch(2);
+  auto drawable = [](const QToolButton* b) {
+    const QFontMetrics metrics(b->font());
+    for (const char32_t c : b->text().toUcs4())
+      if (!metrics.inFontUcs4(c)) return false;
+    return !b->text().isEmpty();
+  };
+  for (const char* name : {"prevProgram", "playPrograms", "nextProgram"}) {
+    auto* b = panel_.findChild<QToolButton*>(QString::fromLatin1(name));
+    ASSERT_TRUE(b) << name;
+    EXPECT_TRUE(drawable(b)) << name << ": " << b->text().toStdString();
+  }
+  auto* play = panel_.findChild<QToolButton*>(QStringLiteral("playPrograms"));
+  const QString stopped = play->text();
+  QTest::mouseClick(play, Qt::LeftButton);
+  ASSERT_TRUE(panel_.playing());
+  EXPECT_NE(play->text(), stopped) << "playing shows pause, not play";
+  EXPECT_TRUE(drawable(play)) << "pause sign: " << play->text().toStdString();
+  QTest::mouseClick(play, Qt::LeftButton);
+  EXPECT_FALSE(panel_.playing());
+  EXPECT_EQ(play->text(), stopped);
 }
 
 TEST_F(InspectorPanelTest, APidFilterInTheSeedsSyntaxLimitsStepping) {

@@ -501,7 +501,8 @@ void InspectorPanel::setPlaying(bool playing) {
   else playTimer_->stop();
   const QSignalBlocker block(play_);
   play_->setChecked(playing);
-  play_->setText(playing ? QStringLiteral("\u23F8") : QStringLiteral("\u25B6"));
+  // U+275A twice for pause: the usual U+23F8 is in none of Debian's default fonts, so it drew as a box.
+  play_->setText(playing ? QStringLiteral("\u275A\u275A") : QStringLiteral("\u25B6"));
 }
 
 bool InspectorPanel::playing() const { return playTimer_->isActive(); }
