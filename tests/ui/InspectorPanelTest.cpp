@@ -161,6 +161,24 @@ TEST_F(InspectorPanelTest, StepAndPlayThroughThePrograms) {
   EXPECT_FALSE(panel_.playing());
 }
 
+// Seen under Xvfb: the grid's colours came without their meaning in the app (the CLI's picture
+// prints it). The legend follows the colouring picked with real keys in the colour menu.
+TEST_F(InspectorPanelTest, TheGridSaysWhatItsColoursMean) {
+  panel_.selectLaunch(2);
+  auto* legend = panel_.findChild<QLabel*>(QStringLiteral("gridLegend"));
+  ASSERT_TRUE(legend);
+  EXPECT_EQ(legend->text(), "colour by program id");
+  QComboBox* colors = panel_.coloringBox();
+  colors->setFocus();
+  QTest::keyClick(colors, Qt::Key_Down);  // launch order
+  QTest::keyClick(colors, Qt::Key_Down);  // output tile
+  QTest::keyClick(colors, Qt::Key_Down);  // bytes moved
+  ASSERT_EQ(colors->currentText(), "Colour by bytes moved");
+  EXPECT_TRUE(legend->text().startsWith("colour by bytes moved (loads and stores); darkest = ")) << legend->text().toStdString();
+  panel_.selectLaunch(-1);
+  EXPECT_EQ(legend->text(), "");
+}
+
 // Seen under Xvfb: while playing, the play button showed a box, as its pause sign (U+23F8) is in
 // none of Debian's default fonts. Every stepping button's sign must be one its font can draw.
 TEST_F(InspectorPanelTest, TheSteppingButtonsShowSignsTheirFontCanDraw) {

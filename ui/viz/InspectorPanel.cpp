@@ -167,8 +167,15 @@ QWidget* InspectorPanel::buildGridTab() {
   traceNext_->setVisible(false);
   column->addWidget(traceNext_, 0, Qt::AlignLeft);
   connect(traceNext_, &QPushButton::clicked, this, &InspectorPanel::requestTraceOfSelectedProgram);
+  // The colours' meaning, which the CLI's picture also prints; without it a colouring is guesswork.
+  gridLegend_ = new QLabel;
+  gridLegend_->setObjectName(QStringLiteral("gridLegend"));
+  gridLegend_->setWordWrap(true);
+  gridLegend_->setForegroundRole(QPalette::PlaceholderText);
+  column->addWidget(gridLegend_);
   grid_ = new ProgramGridView;
   column->addWidget(grid_, 1);
+  connect(grid_, &ProgramGridView::legendChanged, gridLegend_, &QLabel::setText);
 
   connect(coloring_, &QComboBox::currentIndexChanged, this, [this] {
     grid_->setColoring(static_cast<TraceDocument::Coloring>(coloring_->currentData().toInt()));
