@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -158,6 +159,50 @@ TEST_F(InspectorPanelTest, StepAndPlayThroughThePrograms) {
   EXPECT_TRUE(waitUntil([&] { return panel_.currentProgram() == ProgramId{0, 0, 0}; }, 5000));
   QTest::mouseClick(play, Qt::LeftButton);
   EXPECT_FALSE(panel_.playing());
+}
+
+// Seen under Xvfb: the grid's colours came without their meaning in the app (the CLI's picture
+// prints it). The legend follows the colouring picked with real keys in the colour menu.
+TEST_F(InspectorPanelTest, TheGridSaysWhatItsColoursMean) {
+  panel_.selectLaunch(2);
+  auto* legend = panel_.findChild<QLabel*>(QStringLiteral("gridLegend"));
+  ASSERT_TRUE(legend);
+  EXPECT_EQ(legend->text(), "colour by program id");
+  QComboBox* colors = panel_.coloringBox();
+  colors->setFocus();
+  QTest::keyClick(colors, Qt::Key_Down);  // launch order
+  QTest::keyClick(colors, Qt::Key_Down);  // output tile
+  QTest::keyClick(colors, Qt::Key_Down);  // bytes moved
+  ASSERT_EQ(colors->currentText(), "Colour by bytes moved");
+  EXPECT_TRUE(legend->text().startsWith("colour by bytes moved (loads and stores); darkest = ")) << legend->text().toStdString();
+  panel_.selectLaunch(-1);
+  EXPECT_EQ(legend->text(), "");
+}
+
+// Seen under Xvfb: while playing, the play button showed a box, as its pause sign (U+23F8) is in
+// none of Debian's default fonts. Every stepping button's sign must be one its font can draw.
+TEST_F(InspectorPanelTest, TheSteppingButtonsShowSignsTheirFontCanDraw) {
+  panel_.selectLaunch(2);
+  auto drawable = [](const QToolButton* b) {
+    const QFontMetrics metrics(b->font());
+    for (const char32_t c : b->text().toUcs4())
+      if (!metrics.inFontUcs4(c)) return false;
+    return !b->text().isEmpty();
+  };
+  for (const char* name : {"prevProgram", "playPrograms", "nextProgram"}) {
+    auto* b = panel_.findChild<QToolButton*>(QString::fromLatin1(name));
+    ASSERT_TRUE(b) << name;
+    EXPECT_TRUE(drawable(b)) << name << ": " << b->text().toStdString();
+  }
+  auto* play = panel_.findChild<QToolButton*>(QStringLiteral("playPrograms"));
+  const QString stopped = play->text();
+  QTest::mouseClick(play, Qt::LeftButton);
+  ASSERT_TRUE(panel_.playing());
+  EXPECT_NE(play->text(), stopped) << "playing shows pause, not play";
+  EXPECT_TRUE(drawable(play)) << "pause sign: " << play->text().toStdString();
+  QTest::mouseClick(play, Qt::LeftButton);
+  EXPECT_FALSE(panel_.playing());
+  EXPECT_EQ(play->text(), stopped);
 }
 
 TEST_F(InspectorPanelTest, APidFilterInTheSeedsSyntaxLimitsStepping) {

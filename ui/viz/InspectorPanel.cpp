@@ -167,8 +167,15 @@ QWidget* InspectorPanel::buildGridTab() {
   traceNext_->setVisible(false);
   column->addWidget(traceNext_, 0, Qt::AlignLeft);
   connect(traceNext_, &QPushButton::clicked, this, &InspectorPanel::requestTraceOfSelectedProgram);
+  // The colours' meaning, which the CLI's picture also prints; without it a colouring is guesswork.
+  gridLegend_ = new QLabel;
+  gridLegend_->setObjectName(QStringLiteral("gridLegend"));
+  gridLegend_->setWordWrap(true);
+  gridLegend_->setForegroundRole(QPalette::PlaceholderText);
+  column->addWidget(gridLegend_);
   grid_ = new ProgramGridView;
   column->addWidget(grid_, 1);
+  connect(grid_, &ProgramGridView::legendChanged, gridLegend_, &QLabel::setText);
 
   connect(coloring_, &QComboBox::currentIndexChanged, this, [this] {
     grid_->setColoring(static_cast<TraceDocument::Coloring>(coloring_->currentData().toInt()));
@@ -501,7 +508,8 @@ void InspectorPanel::setPlaying(bool playing) {
   else playTimer_->stop();
   const QSignalBlocker block(play_);
   play_->setChecked(playing);
-  play_->setText(playing ? QStringLiteral("\u23F8") : QStringLiteral("\u25B6"));
+  // U+275A twice for pause: the usual U+23F8 is in none of Debian's default fonts, so it drew as a box.
+  play_->setText(playing ? QStringLiteral("\u275A\u275A") : QStringLiteral("\u25B6"));
 }
 
 bool InspectorPanel::playing() const { return playTimer_->isActive(); }

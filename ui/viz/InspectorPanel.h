@@ -149,6 +149,7 @@ private:
   QSpinBox* speed_;
   QLineEdit* pidFilter_;
   QLabel* programLabel_;
+  QLabel* gridLegend_;  // what the grid's colours mean
   QPushButton* traceNext_;
   QHash<QString, std::vector<ProgramId>> requested_;  // by cell
   QTimer* playTimer_;

@@ -62,6 +62,7 @@ void ProgramGridView::rebuildImage() {
       }
     }
   }
+  emit legendChanged(legend());
   update();
 }
 

@@ -31,6 +31,8 @@ public:
   double cellSize() const;
   std::optional<ProgramId> programAt(const QPointF& pos) const;
   QString hoverText() const { return hoverText_; }
+  // What the colours mean ("colour by bytes moved ...; grey: not traced"), as the CLI's picture says.
+  QString legend() const { return image_.isNull() ? QString() : picture_.legend; }
   // The grid as core draws it for `tilescope-cli viz --view grid` (for export).
   viz::Scene scene() const;
 
@@ -38,6 +40,7 @@ public:
 
 signals:
   void programSelected(const tilescope::ui::ProgramId& pid);
+  void legendChanged(const QString& legend);
 
 protected:
   void paintEvent(QPaintEvent* event) override;
