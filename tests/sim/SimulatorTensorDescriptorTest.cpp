@@ -131,10 +131,10 @@ TEST(SimulatorTensorDescriptor, AMisalignedBaseIsReportedAtTheCall) {
   Simulator sim(mem);
   auto k = kernel("shifted", {fp32Ptr(), fp32Ptr(), i32(), i32(), constInt(4), constInt(4)});
   ASSERT_TRUE(k);
-  auto r = sim.launch(*k, Grid{1}, {LaunchArg::tensor(x), LaunchArg::tensor(y), LaunchArg::integer(4), LaunchArg::integer(7)});
+  auto r = sim.launch(*k, Grid{1}, {LaunchArg::tensor(x), LaunchArg::tensor(y), LaunchArg::integer(4), LaunchArg::integer(8)});
   ASSERT_EQ(r.status, LaunchStatus::Error);
   EXPECT_EQ(r.diagnostics.items().front().headline(),
-            "desc.py:45:11: error: device assertion failed in kernel 'shifted', program pid (0, 0, 0): tl.make_tensor_descriptor: "
+            "desc.py:31:11: error: device assertion failed in kernel 'shifted', program pid (0, 0, 0): tl.make_tensor_descriptor: "
             "base must be 16-byte aligned (TMA needs it); pass a tensor (or an offset into one) whose address is a multiple of 16");
 }
 
