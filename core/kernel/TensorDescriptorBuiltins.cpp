@@ -42,8 +42,12 @@ Value makeTensorDescriptor(ExprChecker& ec, const BoundArgs& a) {
   const std::string name = a.name();
   TensorDescriptor td;
   td.base = a.get("base");
-  if (!td.base.isTensor() || !td.base.expr.type().isPointer() || !td.base.expr.type().isScalar())
+  if (!td.base.isTensor() || !td.base.expr.type().isPointer() || !td.base.expr.type().isScalar()) {
+    // `tilescope-cli check` infers parameter kinds: this parameter should have been a pointer.
+    if (td.base.isTensor() && !td.base.expr.type().isPointer())
+      if (auto p = builtin::rootParameter(ec.ctx(), td.base.expr)) ec.ctx().pointerDemand = *p;
     ec.error(a.range("base"), name + " base must be a pointer (a kernel's tensor argument), not " + td.base.describe());
+  }
   td.blockShape = ec.requireShape(a.get("block_shape"), a.range("block_shape"), name + " block_shape");
   const size_t rank = td.blockShape.size();
   if (rank < 1 || rank > 5)

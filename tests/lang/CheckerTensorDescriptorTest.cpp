@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/ir/IRPrinter.h"
+#include "core/kernel/LaunchSites.h"
 #include "tests/lang/CheckerTestUtil.h"
 
 namespace tilescope::lang {
@@ -98,6 +99,15 @@ TEST(CheckerTensorDescriptor, AtomicDTypesFollowTriton) {
       "    d = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN])\n"
       "    d.atomic_max([0, 0], tl.zeros((BM, BN), tl.float32))\n");
   EXPECT_EQ(err, "k.py:7:5: error: tensor descriptor atomic_max supports u32, i32, u64, i64 elements, not fp32");
+}
+
+TEST(CheckerTensorDescriptor, CheckWithoutLaunchesTakesTheBaseForAPointer) {
+  // `tilescope-cli check`: a parameter used only as a descriptor's base is inferred to be a pointer.
+  auto program = test::programFrom(std::string(kHeader) +
+                                   "    d = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN])\n"
+                                   "    d.store([0, 0], d.load([0, BN]))\n");
+  const DiagnosticList d = checkAllKernels(*program, {});
+  EXPECT_FALSE(d.hasErrors()) << d.render();
 }
 
 }  // namespace
