@@ -161,6 +161,17 @@ Value tritonModule(Interpreter& in) {
         c->numStages = static_cast<int>(in.toIndex(a[2], "num_stages"));
         return Value(c);
       });
+  // Triton calls the allocator at launch for kernels needing global scratch (TMA descriptors made on
+  // the device). tilescope's descriptors are ordinary masked loads and stores that need none, so the
+  // allocator is only checked and kept (as triton._allocator), never called.
+  std::weak_ptr<NamespaceObject> self = m;
+  t["set_allocator"] = makeBuiltin("triton.set_allocator", "allocator", [self](Interpreter&, ValueList& a) {
+    if (!a[0].isNone() && !(a[0].isObject() && a[0].object()->callable()))
+      throwTypeError("triton.set_allocator expects a function (size, alignment, stream) -> tensor, e.g. "
+                     "lambda size, alignment, stream: torch.empty(size, device='cuda', dtype=torch.int8)");
+    if (auto mod = self.lock()) mod->attrs["_allocator"] = a[0];
+    return Value();
+  });
   t["cdiv"] = makeBuiltin("triton.cdiv", "x, y", [](Interpreter& in, ValueList& a) {
     return in.binary(BinOp::FloorDiv, in.binary(BinOp::Sub, in.binary(BinOp::Add, a[0], a[1]), Value::integer(1)), a[1]);
   });

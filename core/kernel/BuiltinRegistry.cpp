@@ -48,6 +48,7 @@ BuiltinRegistry::BuiltinRegistry() {
   registerCreationBuiltins(*this);
   registerMemoryBuiltins(*this);
   registerBlockPointerBuiltins(*this);
+  registerTensorDescriptorBuiltins(*this);
   registerMathBuiltins(*this);
   registerShapeBuiltins(*this);
   registerReorderBuiltins(*this);

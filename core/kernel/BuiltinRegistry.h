@@ -85,6 +85,7 @@ private:
 void registerCreationBuiltins(BuiltinRegistry& r);  // program_id, arange, zeros, full, cast, rand...
 void registerMemoryBuiltins(BuiltinRegistry& r);    // load, store, atomics
 void registerBlockPointerBuiltins(BuiltinRegistry& r);  // make_block_ptr, advance
+void registerTensorDescriptorBuiltins(BuiltinRegistry& r);  // make_tensor_descriptor, desc.load/store/atomics
 void registerMathBuiltins(BuiltinRegistry& r);      // exp, ..., where, maximum, clamp, cdiv, swizzle2d
 void registerShapeBuiltins(BuiltinRegistry& r);     // reshape, trans, permute, expand_dims, broadcast_to
 void registerReorderBuiltins(BuiltinRegistry& r);   // flip, cat, sort, gather, histogram

@@ -2,6 +2,7 @@
 
 #include "core/kernel/Builtins.h"
 #include "core/kernel/FunctionChecker.h"
+#include "core/kernel/TensorDescriptor.h"
 #include "core/base/Suggest.h"
 
 namespace tilescope::lang {
@@ -214,6 +215,7 @@ Value ExprChecker::checkAttribute(const Attribute& e) {
       error(e.range, msg);
     }
     case Value::Kind::Tensor: return tensorAttribute(base, e.attr, e.range, e.attrRange);
+    case Value::Kind::TensorDescriptor: return tensorDescriptorAttribute(*this, base, e.attr, e.attrRange.valid() ? e.attrRange : e.range);
     case Value::Kind::Const:
       if (base.constant.isDType()) {
         if (e.attr == "element_ty" && !base.constant.asDType().isPointer) {
@@ -803,6 +805,7 @@ Value ExprChecker::callMethod(const Value& method, CallArgs& args) {
   }
   args.args.insert(args.args.begin(), self);
   args.argRanges.insert(args.argRanges.begin(), args.calleeRange);
+  if (self.isTensorDescriptor()) return callBuiltin(*this, tensorDescriptorMethodBuiltin(method.name), args);
   return callBuiltin(*this, tensorMethodBuiltin(method.name), args);
 }
 

@@ -212,7 +212,7 @@ void FunctionChecker::assignName(const std::string& name, const Value& value, So
       ctx_.letValues[ref.as<ir::VarRef>()->var.get()] = let ? let->value : value.expr;
       bound = Value::ofTensor(ref);
     }
-  } else if (value.isTuple() || value.isBlockPointer()) {
+  } else if (value.isTuple() || value.isBlockPointer() || value.isTensorDescriptor()) {
     // Tuple elements (and a block pointer's parts) may read mutable vars that a later Assign
     // changes: pin them now.
     ValueList els;
@@ -226,7 +226,8 @@ void FunctionChecker::assignName(const std::string& name, const Value& value, So
         els.push_back(el);
       }
     }
-    bound = value.isTuple() ? Value::ofTuple(std::move(els)) : Value::ofBlockPointer(std::move(els));
+    bound = value;
+    bound.elements = std::move(els);
   } else if (value.kind == Value::Kind::Format) {
     exprs_.error(range, "f-strings with tensor fields can only be passed to print() or a host function, not stored");
   }

@@ -74,6 +74,13 @@ Value Value::ofBlockPointer(ValueList elements) {
   return v;
 }
 
+Value Value::ofTensorDescriptor(ValueList elements) {
+  Value v;
+  v.kind = Kind::TensorDescriptor;
+  v.elements = std::move(elements);
+  return v;
+}
+
 Value Value::undefined(std::string message) {
   Value v;
   v.kind = Kind::Undefined;
@@ -104,6 +111,7 @@ std::string Value::describe() const {
     case Kind::Method: return "the method '" + name + "'";
     case Kind::Format: return "an f-string";
     case Kind::BlockPointer: return "a block pointer (tl.make_block_ptr)";
+    case Kind::TensorDescriptor: return "a tensor descriptor (tl.make_tensor_descriptor)";
     case Kind::Undefined: return "an undefined name";
   }
   return "a value";
@@ -118,6 +126,7 @@ bool Value::sameAs(const Value& other) const {
     case Kind::Tensor: return expr.sameAs(other.expr);
     case Kind::Tuple:
     case Kind::BlockPointer:
+    case Kind::TensorDescriptor:
       if (elements.size() != other.elements.size()) return false;
       for (size_t i = 0; i < elements.size(); ++i)
         if (!elements[i].sameAs(other.elements[i])) return false;

@@ -29,6 +29,7 @@ struct Value {
     Method,       // `name` bound to `elements[0]`: `x.to`, `x.sum`, `dtype.is_floating`
     Format,       // an f-string with runtime fields: `parts` (only host calls and print take it)
     BlockPointer, // tl.make_block_ptr's result: `elements` laid out as BlockPointer.h says
+    TensorDescriptor, // tl.make_tensor_descriptor's result: `elements` laid out as TensorDescriptor.h says
     Undefined,    // a name that may not be read (`message` says why), e.g. defined in one branch only
   };
 
@@ -51,12 +52,14 @@ struct Value {
   static Value ofMethod(std::string name, Value self);
   static Value ofFormat(std::vector<ir::FormatPart> parts);
   static Value ofBlockPointer(ValueList elements);
+  static Value ofTensorDescriptor(ValueList elements);
   static Value undefined(std::string message);
 
   bool isConst() const { return kind == Kind::Const; }
   bool isTensor() const { return kind == Kind::Tensor; }
   bool isTuple() const { return kind == Kind::Tuple; }
   bool isBlockPointer() const { return kind == Kind::BlockPointer; }
+  bool isTensorDescriptor() const { return kind == Kind::TensorDescriptor; }
   bool isNone() const { return isConst() && constant.isNone(); }
   // A constexpr number (bool/int/float): weakly typed in arithmetic with tensors.
   bool isNumber() const { return isConst() && constant.isNumber(); }

@@ -250,8 +250,8 @@ const ErrorCase kCases[] = {
      "    t = n.dtype.element_ty\n",
      "k.py:22:9: error: '.element_ty' is only defined on pointer dtypes, and this dtype is i32; it reads the element type of a pointer argument, e.g. Out.dtype.element_ty"},
     {"unsupported_tl",
-     "    p = tl.make_tensor_descriptor(x_ptr)\n",
-     "k.py:22:9: error: tl.make_tensor_descriptor is not supported by tilescope yet"},
+     "    p = tl.dot_scaled(x_ptr)\n",
+     "k.py:22:9: error: tl.dot_scaled is not supported by tilescope yet"},
     {"unsupported_libdevice",
      "    y = tl.extra.cuda.libdevice.j0(tl.load(x_ptr))\n",
      "k.py:22:9: error: libdevice.j0 is not supported by tilescope yet; the libdevice functions it has are exp, exp2, log, "

@@ -187,3 +187,20 @@ print(small.tolist())
             "True LANES: 16, num_warps: 2, num_ctas: 1, num_stages: 3\n"
             "[5, 5, 5, 5, 5]\n");
 }
+
+// Triton's TMA programs call triton.set_allocator before making descriptors; ours need no scratch.
+TEST(EmbeddedTriton, SetAllocatorKeepsAFunctionAndRefusesAnythingElse) {
+  PythonExecutor executor;
+  const auto run = runPython(executor, R"(import triton
+calls = []
+triton.set_allocator(lambda size, align, stream: calls.append(size))
+try:
+    triton.set_allocator(42)
+except TypeError as e:
+    print("refused:", e)
+print(callable(triton._allocator), calls)
+)");
+  ASSERT_TRUE(run.ok()) << run.traceback;
+  EXPECT_NE(run.out.find("refused: triton.set_allocator() takes a function"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("True []"), std::string::npos) << run.out;
+}

@@ -31,6 +31,19 @@ def cdiv(x, y):
     return (x + y - 1) // y
 
 
+# triton.set_allocator(fn): Triton calls fn for the global scratch that TMA descriptors need. Our
+# descriptors need none (core/kernel/TensorDescriptor), so the allocator is kept and never called.
+_allocator = None
+
+
+def set_allocator(allocator):
+    global _allocator
+    if allocator is not None and not callable(allocator):
+        raise TypeError("triton.set_allocator() takes a function (size, alignment, stream) -> buffer, "
+                        "or None; got " + type(allocator).__name__)
+    _allocator = allocator
+
+
 def next_power_of_2(n):
     n = int(n)
     if n <= 1:
