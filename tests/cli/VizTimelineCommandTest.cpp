@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <unistd.h>
 
 #include "core/gpu/runtime/ProgramTiming.h"
 #include "tests/cli/CliRunner.h"
@@ -17,7 +19,8 @@ namespace {
 class VizTimeline : public ::testing::Test {
 protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / "tilescope_viz_timeline";
+    // One folder per process: ctest runs each test as its own process, in parallel.
+    dir_ = fs::temp_directory_path() / ("tilescope_viz_timeline_" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::ofstream f(path("timing.jsonl"));
