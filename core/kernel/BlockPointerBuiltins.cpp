@@ -52,7 +52,9 @@ Value makeBlockPtr(ExprChecker& ec, const BoundArgs& a) {
   bp.strides = integerEntries(ec, a, "strides", rank);
   bp.offsets = integerEntries(ec, a, "offsets", rank);
   std::vector<bool> seen(rank, false);
-  for (const Value& o : tupleArg(ec, a, "order", rank)) {
+  // A named string, not a temporary: g++ 13 flags a reference returned past a temporary argument.
+  const std::string orderParam = "order";
+  for (const Value& o : tupleArg(ec, a, orderParam, rank)) {
     const int64_t d = ec.requireConstInt(o, a.range("order"), "tl.make_block_ptr order entries");
     if (d < 0 || d >= static_cast<int64_t>(rank) || seen[static_cast<size_t>(d)])
       ec.error(a.range("order"), "tl.make_block_ptr order must list each dimension 0.." + std::to_string(rank - 1) +
