@@ -19,27 +19,36 @@ import triton.language as tl
 def k(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
 )";
 
-CheckResult checkBody(const std::string& body, DType elem = DType::FP32) {
+// The result's diagnostics and IR point into the program's source: both live as long as this does.
+struct Checked {
+  std::shared_ptr<Program> program;
+  CheckResult result;
+};
+
+Checked checkBody(const std::string& body, DType elem = DType::FP32) {
   auto program = test::programFrom(std::string(kHeader) + body);
   Specialization spec;
   spec.args = {ArgSpec::pointer(elem), ArgSpec::pointer(elem), ArgSpec::scalar(DType::I32), ArgSpec::scalar(DType::I32),
                ArgSpec::constexprValue(ConstValue::integer(16)), ArgSpec::constexprValue(ConstValue::integer(16))};
-  return checkKernel(*program, "k", spec);
+  CheckResult result = checkKernel(*program, "k", spec);
+  return {std::move(program), std::move(result)};
 }
 
 std::string firstError(const std::string& body, DType elem = DType::FP32) {
-  const CheckResult r = checkBody(body, elem);
+  const Checked c = checkBody(body, elem);
+  const CheckResult& r = c.result;
   EXPECT_FALSE(r.ok()) << body;
   return r.ok() ? std::string() : r.diagnostics.items().front().headline();
 }
 
 TEST(CheckerTensorDescriptor, LoadAndStoreBecomeMaskedAccessesOfTheBox) {
-  const CheckResult r = checkBody(
+  const Checked c = checkBody(
       "    d = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])\n"
       "    o = tl.make_tensor_descriptor(y_ptr, [M, N], [N, 1], [BM, BN])\n"
       "    t = d.load([tl.program_id(0) * BM, 0])\n"
       "    o.store([tl.program_id(0) * BM, 0], t * 2)\n"
       "    tl.store_tensor_descriptor(o, [0, BN], tl.load_tensor_descriptor(d, [0, BN]))\n");
+  const CheckResult& r = c.result;
   ASSERT_TRUE(r.ok()) << r.diagnostics.render();
   const std::string ir = ir::IRPrinter().print(*r.kernel);
   // Two loads and two stores of 16x16 tiles, each with a mask (the box's bounds).
@@ -56,11 +65,12 @@ TEST(CheckerTensorDescriptor, LoadAndStoreBecomeMaskedAccessesOfTheBox) {
 }
 
 TEST(CheckerTensorDescriptor, AttributesAndAtomicAdd) {
-  const CheckResult r = checkBody(
+  const Checked c = checkBody(
       "    d = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN])\n"
       "    tl.static_assert(d.block_shape[1] == BN)\n"
       "    tl.static_assert(d.dtype == tl.float32)\n"
       "    d.atomic_add([0, 0], tl.full((BM, BN), 1.0, tl.float32))\n");
+  const CheckResult& r = c.result;
   ASSERT_TRUE(r.ok()) << r.diagnostics.render();
   EXPECT_NE(ir::IRPrinter().print(*r.kernel).find("atomic"), std::string::npos);
 }

@@ -25,7 +25,9 @@ TEST(FloorDivMod, IntegersRoundTowardMinusInfinity) {
     const auto r = floorDivMod<int64_t>(c.a, c.b);
     EXPECT_EQ(r.quotient, c.quotient) << c.a << " // " << c.b;
     EXPECT_EQ(r.remainder, c.remainder) << c.a << " % " << c.b;
-    EXPECT_EQ(r.quotient * c.b + r.remainder, c.a) << "a == q * b + r for " << c.a << ", " << c.b;
+    // Checked modulo 2^64: q * b alone may overflow (MIN // 3), the sum may not.
+    const uint64_t back = static_cast<uint64_t>(r.quotient) * static_cast<uint64_t>(c.b) + static_cast<uint64_t>(r.remainder);
+    EXPECT_EQ(static_cast<int64_t>(back), c.a) << "a == q * b + r for " << c.a << ", " << c.b;
   }
 }
 
