@@ -91,11 +91,13 @@ configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DTILESCOPE_GUI=OFF -DTI
 step "Core tests under AddressSanitizer + UBSan (leak checking on)"
 # Leaks inside the dlopen'd CUDA libraries (NVRTC's one-time caches) are theirs, not ours. The
 # gpu- and nvrtc-labelled tests run NVRTC, whose worker threads can crash LeakSanitizer's exit-time
-# tracer ("Tracer caught signal 11"): they run under ASan and UBSan with the leak check off.
+# tracer ("Tracer caught signal 11"): they run under ASan and UBSan with the leak check off. So do
+# the python-labelled tests: the embedded CPython is never finalized, and what it and the packages it
+# imports (NumPy, matplotlib, OpenSSL) keep until exit would read as leaks.
 LSAN_OPTIONS="suppressions=$root/tests/lsan.supp" UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE '^(gpu|nvrtc)$'
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE '^(gpu|nvrtc|python)$'
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j "$jobs" -L '^(gpu|nvrtc)$'
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -L '^(gpu|nvrtc|python)$'
 
 if command -v clang++ >/dev/null; then
   step "Short libFuzzer runs of the parser, the notebook reader and the worker's message decoder (clang, ASan+UBSan)"
