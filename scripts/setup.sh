@@ -26,13 +26,14 @@ as_root() {
 # libpython3-dev, pybind11-dev: host code on embedded CPython (core/python, `--python embedded`); its
 # standard library comes with python3 (libpython3-stdlib). python3-ipython and python3-matplotlib are
 # optional at run time (IPython syntax in cells, figures as images); installed here so their tests run.
+# desktop-file-utils, appstream: the packaging test validates the .deb's desktop entry and metadata.
 # qt6-base-private-dev: the UI tests send real (window-system) wheel events. The three font packages
 # make the system fixed font a dual-width one; the UI tests must pass with them installed.
 packages=(build-essential cmake ninja-build file pkg-config
   qt6-base-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev libqcustomplot2.1-qt6
   libgtest-dev libbenchmark-dev nlohmann-json3-dev libgl-dev libcairo2-dev libgif-dev xvfb xauth
   clang libclang-rt-14-dev python3 python3-numpy python3-nbformat libpython3-dev pybind11-dev
-  python3-ipython python3-matplotlib
+  python3-ipython python3-matplotlib desktop-file-utils appstream
   qt6-base-private-dev fonts-noto-mono fonts-urw-base35 fonts-droid-fallback)
 
 missing=()
@@ -70,14 +71,15 @@ if [ "$mode" = run ]; then
   configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo
   step "Building the app (tilescope, tilescope-cli) in build with $jobs jobs"
   act cmake --build "$root/build" -j "$jobs" --target tilescope tilescope-cli
+  # Run all and select the launching cell (6), so that the kernel inspector shows the launch's programs.
   example="$root/examples/vector_add.ipynb"
   if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     step "Launching tilescope on $example"
-    act exec "$root/build/app/gui/tilescope" "$example"
+    act exec "$root/build/app/gui/tilescope" "$example" --run-all --cell 6
   else
     shot="$root/build/tilescope-example.png"
     step "No display found: running tilescope under Xvfb and saving the window to $shot"
-    act xvfb-run -a -s "-screen 0 1280x900x24" "$root/build/app/gui/tilescope" --open "$example" --screenshot "$shot"
+    act xvfb-run -a -s "-screen 0 1280x900x24" "$root/build/app/gui/tilescope" --open "$example" --run-all --cell 6 --screenshot "$shot"
     echo "Open $shot to see the window; on a desktop, run: $root/build/app/gui/tilescope $example"
   fi
   exit 0
