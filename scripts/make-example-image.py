@@ -8,26 +8,26 @@ import struct
 import sys
 import zlib
 
-WIDTH, HEIGHT = 160, 112
+WIDTH, HEIGHT = 140, 90
 
 
 def pixel(x, y):
     sky = (70 + y, 130 + y // 2, 230 - y // 3)
     r, g, b = sky
     # The sun: a disc with a soft rim.
-    d = math.hypot(x - 118, y - 30)
-    if d < 16:
+    d = math.hypot(x - 104, y - 24)
+    if d < 13:
         r, g, b = 255, 214, 90
-    elif d < 22:
-        t = (d - 16) / 6
+    elif d < 18:
+        t = (d - 13) / 5
         r, g, b = (int(255 * (1 - t) + r * t), int(214 * (1 - t) + g * t), int(90 * (1 - t) + b * t))
-    far = 62 + 10 * math.sin(x / 17.0) + 6 * math.sin(x / 7.0 + 1.3)
-    near = 80 + 12 * math.sin(x / 23.0 + 2.0)
+    far = 50 + 8 * math.sin(x / 15.0) + 5 * math.sin(x / 6.0 + 1.3)
+    near = 64 + 10 * math.sin(x / 20.0 + 2.0)
     if y > far:
         r, g, b = 96, 120, 150
     if y > near:
-        r, g, b = 60, 140 - (y - 80), 60
-    if y > 96:
+        r, g, b = 60, 140 - (y - 64), 60
+    if y > 77:
         stripe = ((x + 2 * y) // 8) % 2
         r, g, b = (200, 170, 60) if stripe else (170, 140, 40)
     return bytes((max(0, min(255, r)), max(0, min(255, g)), max(0, min(255, b))))

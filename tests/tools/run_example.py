@@ -16,8 +16,10 @@ import subprocess
 import sys
 import time
 
-# The built-in torch says "... does not have it (yet)"; cupy is a module of its own.
+# The built-in torch says "... does not have it (yet)", or has no operator for `@`; cupy is a module
+# of its own.
 MISSING_FEATURE = re.compile(r"(AttributeError: .*built-in torch does not have it \(yet\)|"
+                             r"TypeError: unsupported operand type\(s\) for @: '_tilescope\.Tensor'|"
                              r"ModuleNotFoundError: No module named 'cupy')")
 
 
