@@ -335,7 +335,7 @@ def main():
     for name, solved in (("exercises.ipynb", False), ("solutions.ipynb", True)):
         path = os.path.join(sys.argv[1] if len(sys.argv) > 1 else root, name)
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(notebook(solved), f, indent=1, ensure_ascii=False)
+            json.dump(notebook(solved), f, indent=1, ensure_ascii=False, sort_keys=True)
             f.write("\n")
         print(f"wrote {os.path.normpath(path)} ({len(PUZZLES)} puzzles)")
 

@@ -28,6 +28,8 @@ CodeCellWidget::CodeCellWidget(const notebook::Cell& cell, const Appearance& app
   outputs_ = new OutputArea(this);
   connect(outputs_, &OutputArea::locationActivated, this,
           [this](const TracebackLink& link) { emit locationActivated(cellId(), link); });
+  connect(outputs_, &OutputArea::inspectorLinkActivated, this,
+          [this](const InspectorLink& link) { emit inspectorLinkActivated(cellId(), link); });
   column->addWidget(outputs_);
   row->addLayout(column, 1);
 

@@ -2,6 +2,7 @@
 // A code cell: the In prompt ([ ], [*] while queued or running, [n] after), the Python editor and
 // the outputs under it.
 #include "ui/CellWidget.h"
+#include "ui/InspectorLink.h"
 #include "ui/TracebackLink.h"
 
 class QLabel;
@@ -30,6 +31,8 @@ public:
 signals:
   // A traceback link in this cell's outputs was clicked.
   void locationActivated(const QString& cellId, const tilescope::ui::TracebackLink& link);
+  // An inspector link in this cell's outputs was clicked.
+  void inspectorLinkActivated(const QString& cellId, const tilescope::ui::InspectorLink& link);
 
 private:
   void updatePrompt();

@@ -129,8 +129,15 @@ CellWidget* NotebookView::createCellWidget(int index, bool markdownRendered) {
     if (CellWidget* edited = cellWidget(index)) model_->setSource(index, edited->source());
   });
   connect(widget, &CellWidget::activated, this, &NotebookView::onCellActivated);
-  if (auto* code = qobject_cast<CodeCellWidget*>(widget))
+  if (auto* code = qobject_cast<CodeCellWidget*>(widget)) {
     connect(code, &CodeCellWidget::locationActivated, this, &NotebookView::goToLocation);
+    connect(code, &CodeCellWidget::inspectorLinkActivated, this, [this](const QString& cellId, const InspectorLink& link) {
+      // The inspector lists the selected cell's launches: the cell showing the link becomes it.
+      const int index = model_->indexOf(cellId);
+      if (index >= 0 && index != selected_) select(index);
+      emit inspectorLinkActivated(cellId, link);
+    });
+  }
   return widget;
 }
 

@@ -15,6 +15,7 @@
 
 #include "ui/CodeEditor.h"
 #include "ui/Theme.h"
+#include "ui/InspectorLink.h"
 #include "ui/TracebackLink.h"
 
 class QLabel;
@@ -76,6 +77,9 @@ public:
 signals:
   void selectionChanged(int index);
   void modeChanged(tilescope::ui::NotebookView::Mode mode);
+  // An inspector link in the outputs of cell `cellId` was clicked, and that cell selected (the
+  // inspector dock follows the link).
+  void inspectorLinkActivated(const QString& cellId, const tilescope::ui::InspectorLink& link);
 
 protected:
   bool eventFilter(QObject* watched, QEvent* event) override;

@@ -144,6 +144,7 @@ QWidget* OutputArea::render(const json& output) {
                                     markdown ? RichTextView::Format::Markdown : RichTextView::Format::Html, this);
       // Its "plainText" is QTextEdit's own property (setting it would replace the rich text).
       style(view, output);
+      connect(view, &RichTextView::inspectorLinkActivated, this, &OutputArea::inspectorLinkActivated);
       return view;
     }
   }

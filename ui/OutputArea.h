@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "ui/InspectorLink.h"
 #include "ui/Theme.h"
 #include "ui/TracebackLink.h"
 
@@ -43,6 +44,8 @@ public:
 signals:
   // A traceback link (a place in a notebook cell) was clicked.
   void locationActivated(const tilescope::ui::TracebackLink& link);
+  // An inspector link in an HTML output was clicked (tilescope.check's report).
+  void inspectorLinkActivated(const tilescope::ui::InspectorLink& link);
 
 private:
   QWidget* render(const nlohmann::json& output);

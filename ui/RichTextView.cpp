@@ -15,7 +15,10 @@ RichTextView::RichTextView(const QString& text, Format format, QWidget* parent) 
   setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
   setOpenLinks(false);
-  connect(this, &QTextBrowser::anchorClicked, this, &RichTextView::openWebLink);
+  connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+    if (const std::optional<InspectorLink> link = InspectorLink::parse(url)) emit inspectorLinkActivated(*link);
+    else openWebLink(url);
+  });
   connect(document_, &NotebookResourceDocument::imageLoaded, this, &RichTextView::fitHeight);
   if (format == Format::Markdown) setMarkdown(text);
   else setHtml(text);

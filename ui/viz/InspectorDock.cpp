@@ -30,6 +30,12 @@ InspectorDock::InspectorDock(QMainWindow* window, NotebookView* view, ExecutionC
   connect(client, &ExecutionClient::kernelLaunched, panel_, &InspectorPanel::addLaunch);
   connect(panel_, &InspectorPanel::tracedProgramsRequested, client, &ExecutionClient::setRequestedTracePrograms);
   connect(view, &NotebookView::selectionChanged, panel_, [this, view] { panel_->showCell(view->selectedCellId()); });
+  // tilescope.check's link under a failed exercise: the dock comes to the front on that launch.
+  connect(view, &NotebookView::inspectorLinkActivated, this, [this](const QString& cellId, const InspectorLink& link) {
+    show();
+    raise();
+    panel_->openLink(cellId, link);
+  });
   marker_ = new SourceLineMarker(view, this);
   connect(panel_, &InspectorPanel::memoryOpLocated, marker_, &SourceLineMarker::show);
   panel_->showCell(view->selectedCellId());

@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <utility>
 
 #include "ui/viz/ComputeView.h"
 #include "ui/viz/ProgramGridView.h"
@@ -394,7 +395,8 @@ void InspectorPanel::selectLaunch(int row) {
   if (document_) slice_->setRange(0, static_cast<int>(document_->grid()[2] - 1));
   coverageView_->setScene(document_ ? (coverage ? *coverage : document_->coverageScene()) : viz::Scene(),
                           shownLoading_ ? tr("Loading the trace\u2026") : tr("No trace to show."));
-  if (document_ && !document_->tracedPrograms().empty()) selectProgram(document_->tracedPrograms().front());
+  if (document_ && linkedProgram_ && document_->isTraced(*linkedProgram_)) selectProgram(*std::exchange(linkedProgram_, std::nullopt));
+  else if (document_ && !document_->tracedPrograms().empty()) selectProgram(document_->tracedPrograms().front());
   else {
     refreshTiles();
     refreshVariables();
@@ -435,6 +437,29 @@ void InspectorPanel::traceLoaded(quint64 serial, std::shared_ptr<const TraceDocu
       return;
     }
   // The cell ran again (or was cleared) while its trace was read: nothing to show.
+}
+
+bool InspectorPanel::openLink(const QString& cellId, const InspectorLink& link) {
+  showCell(cellId);
+  const QList<Launch>& list = launchesByCell_.value(cellId);
+  int row = -1;
+  for (int i = 0; i < list.size(); ++i)
+    if (list[i].info.kernel == link.kernel) row = i;
+  if (row < 0) {
+    status_->setText(tr("This cell has no launch of %1 (yet): run the cell, then follow the link again.").arg(link.kernel));
+    return false;
+  }
+  for (int i = 0; i < tabs_->count(); ++i)
+    if (tabs_->tabText(i).compare(link.tab, Qt::CaseInsensitive) == 0) tabs_->setCurrentIndex(i);
+  // Picking the row re-enters selectLaunch through the list's signal, which selects the first program:
+  // the linked one is selected after it. A big trace still being read selects it once read.
+  linkedProgram_ = link.program;
+  selectLaunch(row);
+  if (document_ && link.program) {
+    linkedProgram_.reset();
+    selectProgram(*link.program);  // also when it was not traced (a sampled big grid): the label says so
+  }
+  return true;
 }
 
 void InspectorPanel::selectProgram(const ProgramId& pid) {

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "ui/ExecutionClient.h"
+#include "ui/InspectorLink.h"
 #include "ui/viz/TraceDocument.h"
 
 class QComboBox;
@@ -50,6 +51,10 @@ public:
 
   void selectLaunch(int row);
   void selectProgram(const ProgramId& pid);
+  // Follows an output's inspector link (tilescope.check): the cell's last launch of the link's
+  // kernel, the tab it names and its program (once the trace is read); false, saying why in the
+  // status line, when the cell has no such launch.
+  bool openLink(const QString& cellId, const InspectorLink& link);
   void stepProgram(int delta);  // through the traced programs the pid filter keeps, in execution order
   // Stepping and play visit only programs matching this filter (seeds' syntax, "" for all); false,
   // with the reason shown, when it does not parse.
@@ -131,6 +136,7 @@ private:
   QHash<QString, QList<Launch>> launchesByCell_;
   std::shared_ptr<const TraceDocument> document_;
   std::optional<ProgramId> program_;
+  std::optional<ProgramId> linkedProgram_;  // an inspector link's program, selected once its trace is read
   std::vector<ProgramId> steps_;  // the traced programs that stepping visits
   quint64 nextSerial_ = 1;
   quint64 shownSerial_ = 0;  // the launch selected in the list (its trace may still be loading)
