@@ -81,7 +81,9 @@ def main():
     seeds = sorted(os.path.join(args.seeds, name) for name in os.listdir(args.seeds)
                    if name.endswith(".md")) if os.path.isdir(args.seeds) else []
     if not seeds:
-        print(f"seed tutorials not found in {args.seeds}", file=sys.stderr)
+        # GoogleTest's wording: scripts/test-summary.py lists the reason, and CI fails on it.
+        print("seed-overlap.py: Skipped")
+        print(f"seed tutorials not found in {args.seeds}")
         return 2
 
     windows = set()
