@@ -234,7 +234,12 @@ void MainWindow::connectControllers() {
   connect(client_, &ExecutionClient::workerStarted, this, [this](const QString& description) {
     workerLabel_->setToolTip(description);
   });
-  connect(client_, &ExecutionClient::busyChanged, this, [this](bool busy) { showWorkerState(busy ? tr("busy") : tr("idle")); });
+  connect(client_, &ExecutionClient::busyChanged, this, [this](bool busy) {
+    // A worker that could not start (or connect) is not idle: it waits for the next Run to try again.
+    const auto* worker = qobject_cast<WorkerProcessClient*>(client_);
+    if (!busy && worker && worker->state() == WorkerProcessClient::State::Dead) return;
+    showWorkerState(busy ? tr("busy") : tr("idle"));
+  });
   if (auto* worker = qobject_cast<WorkerProcessClient*>(client_)) {
     connect(worker, &WorkerProcessClient::stateChanged, this, [this, worker](WorkerProcessClient::State state) {
       switch (state) {

@@ -44,7 +44,9 @@ RunOnDialog::RunOnDialog(const RunOnTarget& current, Scope scope, QWidget* paren
   auto* browse = new QPushButton(tr("Browse..."), this);
   keyRow->addWidget(identityFile_, 1);
   keyRow->addWidget(browse);
-  form->addRow(tr("&Identity file:"), keyRow);
+  auto* keyLabel = new QLabel(tr("&Identity file:"), this);
+  keyLabel->setBuddy(identityFile_);  // a row holding a layout gets no buddy from QFormLayout
+  form->addRow(keyLabel, keyRow);
   remoteCommand_ = new QLineEdit(current.remoteCommand, this);
   remoteCommand_->setObjectName(QStringLiteral("runOnRemoteCommand"));
   remoteCommand_->setToolTip(tr("tilescope-cli's name in the host's PATH, or its full path there"));

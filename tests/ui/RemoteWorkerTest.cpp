@@ -329,6 +329,7 @@ TEST_F(RemoteWindow, AFailedConnectionSaysWhatToDoAndKeepsTheNotebook) {
   EXPECT_EQ(window->model()->source(0), "print edited");
   EXPECT_TRUE(window->model()->isDirty()) << "unsaved work is still there, unsaved";
   EXPECT_EQ(statusLabel("deviceStatus")->text(), "tilescope-test-wrong-key: not connected");
+  EXPECT_EQ(window->workerStatusText(), "Worker on tilescope-test-wrong-key: stopped");
 }
 
 TEST_F(RemoteWindow, TheRunOnDialogStoresAnSshHostInTheNotebook) {
