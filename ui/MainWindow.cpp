@@ -86,7 +86,11 @@ MainWindow::MainWindow(ExecutionClient* client, std::unique_ptr<RecoveryStore> r
   startDeviceProbe();
   view_->setFocus();
   // Started from the event loop so a window that is only built (tests, --help) does not pay for it.
-  if (worker) QTimer::singleShot(0, worker, &WorkerProcessClient::start);
+  // A remote worker connects when a cell first runs, never on opening a notebook that names a host.
+  if (worker)
+    QTimer::singleShot(0, worker, [worker] {
+      if (!worker->runOn().isRemote()) worker->start();
+    });
 }
 
 MainWindow::~MainWindow() { probe_.waitForFinished(); }
@@ -288,12 +292,13 @@ void MainWindow::applyRunOn() {
   worker->setRunOn(target);
   if (!changed) return;
   if (target.isRemote()) {
-    deviceLabel_->setText(tr("%1: connecting...").arg(target.displayName()));
-    deviceLabel_->setToolTip(tr("Cells run on %1 (ssh); its device report comes when the worker there has started.").arg(target.host));
+    deviceLabel_->setText(tr("%1: not connected yet").arg(target.displayName()));
+    deviceLabel_->setToolTip(tr("Cells run on %1 (ssh), connected when a cell runs; its device report comes when the worker "
+                                "there has started.").arg(target.host));
   } else if (probeFinished_) {
     showDeviceStatus(localDevice_);
   }
-  showWorkerState(worker->state() == WorkerProcessClient::State::Busy ? tr("busy") : tr("starting"));
+  showWorkerState(tr("not started"));
 }
 
 void MainWindow::editRunOn() {

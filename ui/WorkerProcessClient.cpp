@@ -95,12 +95,13 @@ void WorkerProcessClient::setRunOn(const RunOnTarget& target) {
   if (target == runOn_) return;
   runOn_ = target;
   crashesBeforeHello_ = 0;
-  if (!process_ && state_ != State::Dead) return;  // started on first use
   const bool wasBusy = isBusy();
   stopProcess();
   if (running_) finishRunning(CellRunStatus::Aborted);
   abortQueue();
-  launchProcess();
+  // Started by the next run, not now: opening a notebook that names a host must not connect to it
+  // before the user runs a cell.
+  setState(State::NotStarted);
   if (wasBusy) emit busyChanged(false);
 }
 
@@ -171,7 +172,7 @@ void WorkerProcessClient::runCell(const QString& cellId, const QString& code, Ba
       {QStringLiteral("r%1").arg(nextRequestNumber_++), cellId, code, backend, warnOnOutOfBounds(), expectErrors(), gpuOnly(), inspectLaunches(),
        inspectLaunches() ? requestedTracePrograms(cellId) : std::vector<std::array<int64_t, 3>>{}});
   if (!wasBusy) emit busyChanged(true);
-  if (!process_ || state_ == State::Dead) launchProcess();
+  if (!process_ || state_ == State::Dead || state_ == State::NotStarted) launchProcess();
   sendNextRequest();
 }
 

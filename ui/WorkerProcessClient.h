@@ -34,7 +34,7 @@ public:
 
   void start();  // starts the worker if none runs; runCell() also does this
   // Where cells run from now on. A change ends the current worker (its running and queued cells are
-  // aborted) and starts one there.
+  // aborted); the next runCell() or start() starts one there.
   void setRunOn(const RunOnTarget& target);
   const RunOnTarget& runOn() const { return runOn_; }
   void runCell(const QString& cellId, const QString& code, Backend backend) override;

@@ -304,6 +304,10 @@ protected:
 
 TEST_F(RemoteWindow, ANotebooksRunOnPutsItsCellsThereAndTheStatusBarSaysWhere) {
   openNotebookRunningOn({{"ssh", LocalSshServer::kHost}, {"remote_command", testDouble}});
+  QTest::qWait(300);
+  auto* worker = qobject_cast<WorkerProcessClient*>(window->executionClient());
+  EXPECT_EQ(worker->state(), WorkerProcessClient::State::NotStarted) << "opening a notebook does not connect to its host";
+  EXPECT_EQ(statusLabel("deviceStatus")->text(), "tilescope-test: not connected yet");
   window->notebookView()->select(0);
   window->notebookController()->runSelected();
   auto* cell = codeCell(0);
