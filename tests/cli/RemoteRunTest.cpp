@@ -6,7 +6,9 @@
 
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <memory>
+#include <thread>
 
 #include "core/base/FrameCodec.h"
 #include "core/base/SshTarget.h"
@@ -60,6 +62,37 @@ TEST_F(RemoteRun, AnErrorNamesTheLocalFileAndLine) {
   EXPECT_EQ(r.exitCode, 1) << r.output;
   EXPECT_NE(r.output.find("ZeroDivisionError"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find(path + "\", line 2"), std::string::npos) << "the frame names the user's file: " << r.output;
+}
+
+TEST_F(RemoteRun, CtrlCInterruptsTheRemoteCell) {
+  const std::string script = file("loop.py", "print('looping')\nwhile True:\n    pass\n");
+  const std::string log = server->dir() + "/loop.log";
+  const pid_t child = ::fork();
+  if (child == 0) {
+    std::freopen(log.c_str(), "w", stdout);
+    ::dup2(STDOUT_FILENO, STDERR_FILENO);
+    ::execl(TILESCOPE_CLI_PATH, "tilescope-cli", "run", "--remote", LocalSshServer::kHost, script.c_str(), "--remote-command",
+            TILESCOPE_CLI_PATH, static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  auto output = [&] {
+    std::ifstream f(log);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (output().find("looping") == std::string::npos && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_NE(output().find("looping"), std::string::npos) << output();
+  ::kill(child, SIGINT);  // Ctrl+C in the terminal
+  int status = 0;
+  for (int i = 0; i < 500 && ::waitpid(child, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  if (::waitpid(child, &status, WNOHANG) == 0) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, &status, 0);
+    FAIL() << "still running 10 s after Ctrl+C: " << output();
+  }
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << output();
+  EXPECT_NE(output().find("KeyboardInterrupt"), std::string::npos) << output();
 }
 
 TEST_F(RemoteRun, ExplicitPortAndIdentityFileWork) {
