@@ -124,8 +124,13 @@ WorkerConnection::Wait WorkerConnection::receive(Message& message, int timeoutMs
       const ssize_t n = ::read(out_, buffer, sizeof buffer);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
-        // Whatever is still on stderr explains why the worker went.
-        while (err_ >= 0) drainStderr();
+        // Whatever is still on stderr explains why the worker went. Bounded: a process ssh left
+        // behind (a ControlPersist master) may hold the pipe open for good.
+        while (err_ >= 0) {
+          pollfd e{err_, POLLIN, 0};
+          if (::poll(&e, 1, 200) <= 0) break;
+          drainStderr();
+        }
         ::close(out_);
         out_ = -1;
         continue;
