@@ -29,12 +29,15 @@ as_root() {
 # desktop-file-utils, appstream: the packaging test validates the .deb's desktop entry and metadata.
 # qt6-base-private-dev: the UI tests send real (window-system) wheel events. The three font packages
 # make the system fixed font a dual-width one; the UI tests must pass with them installed.
+# openssh-client/-server: remote workers (`run --remote`, Run On an SSH host); their tests start a
+# private sshd on 127.0.0.1 (core/testing/LocalSshServer.h).
 packages=(build-essential cmake ninja-build file pkg-config
   qt6-base-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev libqcustomplot2.1-qt6
   libgtest-dev libbenchmark-dev nlohmann-json3-dev libgl-dev libcairo2-dev libgif-dev xvfb xauth
   clang libclang-rt-14-dev python3 python3-numpy python3-nbformat libpython3-dev pybind11-dev
   python3-ipython python3-matplotlib desktop-file-utils appstream
-  qt6-base-private-dev fonts-noto-mono fonts-urw-base35 fonts-droid-fallback)
+  qt6-base-private-dev fonts-noto-mono fonts-urw-base35 fonts-droid-fallback
+  openssh-client openssh-server)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -23,6 +23,7 @@
 #include "ui/PreferencesDialog.h"
 #include "ui/RecoveryStore.h"
 #include "ui/Resources.h"
+#include "ui/RunOnDialog.h"
 #include "ui/ToolIcons.h"
 #include "ui/WorkerProcessClient.h"
 #include "ui/viz/BenchmarkPanel.h"
@@ -85,7 +86,11 @@ MainWindow::MainWindow(ExecutionClient* client, std::unique_ptr<RecoveryStore> r
   startDeviceProbe();
   view_->setFocus();
   // Started from the event loop so a window that is only built (tests, --help) does not pay for it.
-  if (worker) QTimer::singleShot(0, worker, &WorkerProcessClient::start);
+  // A remote worker connects when a cell first runs, never on opening a notebook that names a host.
+  if (worker)
+    QTimer::singleShot(0, worker, [worker] {
+      if (!worker->runOn().isRemote()) worker->start();
+    });
 }
 
 MainWindow::~MainWindow() { probe_.waitForFinished(); }
@@ -115,6 +120,10 @@ void MainWindow::buildMenus() {
   run->addActions({cell.runAndAdvance, cell.run, cell.runAndInsertBelow, cell.runAll, cell.runAbove});
   run->addSeparator();
   run->addActions({cell.interrupt, cell.restart, cell.clearOutputs});
+  run->addSeparator();
+  runOnAction_ = run->addAction(tr("Run &On..."), this, &MainWindow::editRunOn);
+  runOnAction_->setObjectName(QStringLiteral("runOnAction"));
+  runOnAction_->setToolTip(tr("Run cells on this machine or on an SSH host's GPU"));
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(inspector_->toggleViewAction());
@@ -230,19 +239,85 @@ void MainWindow::connectControllers() {
     workerLabel_->setToolTip(description);
   });
   connect(client_, &ExecutionClient::busyChanged, this, [this](bool busy) {
-    workerLabel_->setText(busy ? tr("Worker: busy") : tr("Worker: idle"));
+    // A worker that could not start (or connect) is not idle: it waits for the next Run to try again.
+    const auto* worker = qobject_cast<WorkerProcessClient*>(client_);
+    if (!busy && worker && worker->state() == WorkerProcessClient::State::Dead) return;
+    showWorkerState(busy ? tr("busy") : tr("idle"));
   });
   if (auto* worker = qobject_cast<WorkerProcessClient*>(client_)) {
-    connect(worker, &WorkerProcessClient::stateChanged, this, [this](WorkerProcessClient::State state) {
+    connect(worker, &WorkerProcessClient::stateChanged, this, [this, worker](WorkerProcessClient::State state) {
       switch (state) {
-        case WorkerProcessClient::State::NotStarted: workerLabel_->setText(tr("Worker: not started")); break;
-        case WorkerProcessClient::State::Starting: workerLabel_->setText(tr("Worker: starting")); break;
-        case WorkerProcessClient::State::Idle: workerLabel_->setText(tr("Worker: idle")); break;
-        case WorkerProcessClient::State::Busy: workerLabel_->setText(tr("Worker: busy")); break;
-        case WorkerProcessClient::State::Dead: workerLabel_->setText(tr("Worker: stopped")); break;
+        case WorkerProcessClient::State::NotStarted: showWorkerState(tr("not started")); break;
+        case WorkerProcessClient::State::Starting:
+          showWorkerState(worker->runOn().isRemote() ? tr("connecting") : tr("starting"));
+          break;
+        case WorkerProcessClient::State::Idle: showWorkerState(tr("idle")); break;
+        case WorkerProcessClient::State::Busy: showWorkerState(tr("busy")); break;
+        case WorkerProcessClient::State::Dead:
+          showWorkerState(tr("stopped"));
+          if (worker->runOn().isRemote()) deviceLabel_->setText(tr("%1: not connected").arg(worker->runOn().displayName()));
+          break;
       }
     });
+    connect(worker, &WorkerProcessClient::remoteDeviceReported, this,
+            [this, worker](bool gpuAvailable, const QString& statusLine, const QString& details) {
+              if (!worker->runOn().isRemote()) return;
+              const QString line = tr("%1: %2").arg(worker->runOn().displayName(), statusLine);
+              deviceLabel_->setText(line);
+              deviceLabel_->setToolTip(tr("Cells run on %1 (ssh).\n%2").arg(worker->runOn().host, details));
+              backendSelector_->setGpuAvailability(gpuAvailable, line);
+            });
+    // Another notebook may run elsewhere (its own "run_on").
+    connect(model_, &NotebookModel::modelReset, this, &MainWindow::applyRunOn);
   }
+}
+
+void MainWindow::showWorkerState(const QString& state) {
+  const auto* worker = qobject_cast<WorkerProcessClient*>(client_);
+  workerLabel_->setText(worker && worker->runOn().isRemote() ? tr("Worker on %1: %2").arg(worker->runOn().displayName(), state)
+                                                             : tr("Worker: %1").arg(state));
+}
+
+QString MainWindow::workerStatusText() const { return workerLabel_->text(); }
+
+RunOnTarget MainWindow::effectiveRunOn() const {
+  return RunOnTarget::fromNotebookMetadata(model_->notebook().metadata).value_or(preferences_.runOn);
+}
+
+void MainWindow::applyRunOn() {
+  auto* worker = qobject_cast<WorkerProcessClient*>(client_);
+  if (!worker) return;
+  const RunOnTarget target = effectiveRunOn();
+  const bool changed = !(target == worker->runOn());
+  worker->setRunOn(target);
+  if (!changed) return;
+  if (target.isRemote()) {
+    deviceLabel_->setText(tr("%1: not connected yet").arg(target.displayName()));
+    deviceLabel_->setToolTip(tr("Cells run on %1 (ssh), connected when a cell runs; its device report comes when the worker "
+                                "there has started.").arg(target.host));
+  } else if (probeFinished_) {
+    showDeviceStatus(localDevice_);
+  }
+  showWorkerState(tr("not started"));
+}
+
+void MainWindow::editRunOn() {
+  const bool own = RunOnTarget::fromNotebookMetadata(model_->notebook().metadata).has_value();
+  RunOnDialog dialog(effectiveRunOn(), own ? RunOnDialog::Scope::ThisNotebook : RunOnDialog::Scope::AllNotebooks, this);
+  connect(&dialog, &RunOnDialog::applied, this, [this](const RunOnTarget& target, RunOnDialog::Scope scope) {
+    if (scope == RunOnDialog::Scope::ThisNotebook) {
+      model_->setTilescopeMetadata("run_on", target.toJson());
+    } else {
+      // The notebook's own setting would hide the new default: it goes.
+      model_->setTilescopeMetadata("run_on", nullptr);
+      Preferences p = preferences_;
+      p.runOn = target;
+      p.save();
+      preferences_ = p;
+    }
+    applyRunOn();
+  });
+  dialog.exec();
 }
 
 void MainWindow::updateTitle() {
@@ -286,6 +361,7 @@ void MainWindow::applyPreferences(const Preferences& preferences) {
   applyIcons(appearance.theme);
   fileController_->setAutosaveInterval(preferences.autosaveSeconds);
   applyInspectorScale();
+  applyRunOn();
 }
 
 void MainWindow::applyInspectorScale() {
@@ -370,6 +446,13 @@ void MainWindow::startDeviceProbe() {
 }
 
 void MainWindow::showDeviceStatus(const DeviceStatus& status) {
+  localDevice_ = status;
+  probeFinished_ = true;
+  // Cells running on another machine: its own report (remoteDeviceReported) is what counts.
+  if (const auto* worker = qobject_cast<WorkerProcessClient*>(client_); worker && worker->runOn().isRemote()) {
+    emit deviceProbeDone();
+    return;
+  }
   deviceLabel_->setText(status.statusLine);
   deviceLabel_->setToolTip(status.details);
   backendSelector_->setGpuAvailability(status.gpuAvailable, status.statusLine);

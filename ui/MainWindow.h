@@ -52,6 +52,10 @@ public:
   PerformanceDock* performanceDock() const { return performance_; }
 
   void applyPreferences(const Preferences& preferences);
+  // Where this notebook's cells run: its own "run_on", else the preferences' (RunOnTarget).
+  RunOnTarget effectiveRunOn() const;
+  QAction* runOnAction() const { return runOnAction_; }
+  QString workerStatusText() const;
   void setPresentationMode(bool on);
   bool presentationMode() const;
 
@@ -80,6 +84,10 @@ private:
   // View menu asks for it (remembered in Preferences), else at 1.
   void applyInspectorScale();
   void editPreferences();
+  void editRunOn();
+  // Points the worker at effectiveRunOn() and shows where in the status bar.
+  void applyRunOn();
+  void showWorkerState(const QString& state);
 
   NotebookModel* model_;
   NotebookView* view_;
@@ -94,6 +102,8 @@ private:
   int toolBarWidthWithText_ = 0;
   QAction* presentationAction_ = nullptr;
   QAction* inspectorScaleAction_ = nullptr;
+  QAction* runOnAction_ = nullptr;
+  DeviceStatus localDevice_;  // this machine's probe, shown again when cells run here
   QLabel* modeLabel_ = nullptr;
   QLabel* workerLabel_ = nullptr;
   QLabel* deviceLabel_ = nullptr;

@@ -147,4 +147,17 @@ void NotebookModel::setExecutionCount(int index, int count) {
   changed();
 }
 
+void NotebookModel::setTilescopeMetadata(const std::string& key, const nlohmann::json& value) {
+  nlohmann::json& metadata = notebook_.metadata;
+  if (!metadata.is_object()) metadata = nlohmann::json::object();
+  nlohmann::json& ours = metadata["tilescope"];
+  if (!ours.is_object()) ours = nlohmann::json::object();
+  const auto old = ours.find(key);
+  if (value.is_null() ? old == ours.end() : (old != ours.end() && *old == value)) return;
+  if (value.is_null()) ours.erase(key);
+  else ours[key] = value;
+  if (ours.empty()) metadata.erase("tilescope");
+  changed();
+}
+
 }  // namespace tilescope::ui

@@ -44,6 +44,8 @@ public:
   void appendOutput(int index, const nlohmann::json& output);
   void appendStream(int index, const QString& streamName, const QString& text);
   void setExecutionCount(int index, int count);
+  // The notebook's own {"tilescope": {key: value}} metadata (Run On's "run_on"); a null value removes it.
+  void setTilescopeMetadata(const std::string& key, const nlohmann::json& value);
 
   bool isDirty() const { return dirty_; }
   void setClean();

@@ -18,6 +18,10 @@ Preferences Preferences::load() {
   p.autosaveSeconds = std::clamp(s.value("files/autosaveSeconds", p.autosaveSeconds).toInt(), 5, 3600);
   p.presentationScale = std::clamp(s.value("appearance/presentationScale", p.presentationScale).toDouble(), 1.0, 4.0);
   p.inspectorPresentation = s.value("appearance/inspectorPresentation", p.inspectorPresentation).toBool();
+  p.runOn.host = s.value("runOn/host").toString();
+  p.runOn.port = std::clamp(s.value("runOn/port", 0).toInt(), 0, 65535);
+  p.runOn.identityFile = s.value("runOn/identityFile").toString();
+  p.runOn.remoteCommand = s.value("runOn/remoteCommand", p.runOn.remoteCommand).toString();
   return p;
 }
 
@@ -31,6 +35,10 @@ void Preferences::save() const {
   s.setValue("files/autosaveSeconds", autosaveSeconds);
   s.setValue("appearance/presentationScale", presentationScale);
   s.setValue("appearance/inspectorPresentation", inspectorPresentation);
+  s.setValue("runOn/host", runOn.host);
+  s.setValue("runOn/port", runOn.port);
+  s.setValue("runOn/identityFile", runOn.identityFile);
+  s.setValue("runOn/remoteCommand", runOn.remoteCommand);
 }
 
 Appearance Preferences::appearance(bool presentation) const {

@@ -1,8 +1,9 @@
 #pragma once
 // User preferences, stored with QSettings: theme, fonts and sizes, autosave interval, presentation
-// scale. A plain value: load(), change, save(); Appearance is derived from it.
+// scale, where cells run (Run On). A plain value: load(), change, save(); Appearance is derived from it.
 #include <QString>
 
+#include "ui/RunOnTarget.h"
 #include "ui/Theme.h"
 
 namespace tilescope::ui {
@@ -16,6 +17,7 @@ struct Preferences {
   int autosaveSeconds = 30;
   double presentationScale = 1.8;  // font multiplier in presentation mode
   bool inspectorPresentation = false;  // the inspector and performance docks at presentation scale outside presentation mode
+  RunOnTarget runOn;  // where notebooks without a "run_on" of their own run their cells
 
   static Preferences load();
   void save() const;

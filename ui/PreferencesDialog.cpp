@@ -19,7 +19,7 @@ QSpinBox* pointSizeBox(int value, QWidget* parent) {
 }
 }  // namespace
 
-PreferencesDialog::PreferencesDialog(const Preferences& current, QWidget* parent) : QDialog(parent) {
+PreferencesDialog::PreferencesDialog(const Preferences& current, QWidget* parent) : QDialog(parent), current_(current) {
   setWindowTitle(tr("Preferences"));
   auto* form = new QFormLayout(this);
   theme_ = new QComboBox(this);
@@ -66,7 +66,7 @@ PreferencesDialog::PreferencesDialog(const Preferences& current, QWidget* parent
 }
 
 Preferences PreferencesDialog::preferences() const {
-  Preferences p;
+  Preferences p = current_;  // what this dialog does not edit (Run On, the inspector's scale) stays
   p.theme = theme_->currentData().toString();
   p.editorFontFamily = editorFont_->currentFont().family();
   p.editorPointSize = editorSize_->value();

@@ -22,6 +22,7 @@ signals:
   void applied(const tilescope::ui::Preferences& preferences);
 
 private:
+  Preferences current_;
   QComboBox* theme_;
   QFontComboBox* editorFont_;
   QSpinBox* editorSize_;

@@ -7,7 +7,9 @@
 #include <utility>
 
 #include "core/base/FrameCodec.h"
+#include "core/base/SshTarget.h"
 #include "core/base/WorkerExitCodes.h"
+#include "core/base/WorkerProtocol.h"
 
 namespace tilescope::ui {
 using nlohmann::json;
@@ -30,6 +32,10 @@ ExecutionError parseError(const json& message) {
       error.traceback.append({str(frame, "file"), integer(frame, "line"), integer(frame, "col"), str(frame, "text"),
                               str(frame, "severity"), str(frame, "message")});
   return error;
+}
+
+util::SshTarget sshTarget(const RunOnTarget& t) {
+  return {t.host.toStdString(), t.port, t.identityFile.toStdString(), t.remoteCommand.toStdString()};
 }
 
 QString describeExit(int exitCode, QProcess::ExitStatus status) {
@@ -85,18 +91,56 @@ void WorkerProcessClient::start() {
   launchProcess();
 }
 
+void WorkerProcessClient::setRunOn(const RunOnTarget& target) {
+  if (target == runOn_) return;
+  runOn_ = target;
+  crashesBeforeHello_ = 0;
+  const bool wasBusy = isBusy();
+  stopProcess();
+  if (running_) finishRunning(CellRunStatus::Aborted);
+  abortQueue();
+  // Started by the next run, not now: opening a notebook that names a host must not connect to it
+  // before the user runs a cell.
+  setState(State::NotStarted);
+  if (wasBusy) emit busyChanged(false);
+}
+
+QString WorkerProcessClient::where() const {
+  return runOn_.isRemote() ? tr(" on %1").arg(runOn_.displayName()) : QString();
+}
+
 void WorkerProcessClient::launchProcess() {
   stopProcess();
   decoder_ = std::make_unique<util::FrameDecoder>();
   messageAwaitingBlobs_.reset();
   blobsSoFar_.clear();
   executorName_.clear();
+  startupStderr_.clear();
+  if (runOn_.isRemote()) {
+    if (const QString problem = runOn_.validate(); !problem.isEmpty()) {
+      connectionFailed(problem);
+      return;
+    }
+  }
   process_ = new QProcess(this);
-  process_->setProgram(program_);
-  process_->setArguments({QStringLiteral("worker")});
+  if (runOn_.isRemote()) {
+    // ssh's arguments are a list (QProcess execs it without a shell); the host was validated above.
+    process_->setProgram(QString::fromStdString(util::sshProgram()));
+    QStringList arguments;
+    for (const std::string& a : util::sshArguments(sshTarget(runOn_), {"worker"})) arguments << QString::fromStdString(a);
+    process_->setArguments(arguments);
+  } else {
+    process_->setProgram(program_);
+    process_->setArguments({QStringLiteral("worker")});
+  }
   connect(process_, &QProcess::readyReadStandardOutput, this, &WorkerProcessClient::readMessages);
   connect(process_, &QProcess::readyReadStandardError, this, [this] {
-    const QString text = QString::fromUtf8(process_->readAllStandardError());
+    const QByteArray bytes = process_->readAllStandardError();
+    if (runOn_.isRemote() && state_ == State::Starting) {
+      startupStderr_ += bytes;  // ssh's own messages: they say why a connection fails
+      return;
+    }
+    const QString text = QString::fromUtf8(bytes);
     // Anything the worker or user code writes to stderr belongs to the running cell.
     if (running_) emit streamOutput(running_->cellId, QStringLiteral("stderr"), text);
     else qInfo().noquote() << "tilescope-cli worker:" << text.trimmed();
@@ -128,7 +172,7 @@ void WorkerProcessClient::runCell(const QString& cellId, const QString& code, Ba
       {QStringLiteral("r%1").arg(nextRequestNumber_++), cellId, code, backend, warnOnOutOfBounds(), expectErrors(), gpuOnly(), inspectLaunches(),
        inspectLaunches() ? requestedTracePrograms(cellId) : std::vector<std::array<int64_t, 3>>{}});
   if (!wasBusy) emit busyChanged(true);
-  if (!process_ || state_ == State::Dead) launchProcess();
+  if (!process_ || state_ == State::Dead || state_ == State::NotStarted) launchProcess();
   sendNextRequest();
 }
 
@@ -205,9 +249,13 @@ void WorkerProcessClient::readMessages() {
   while (process_ == reading) {
     std::optional<util::Frame> frame = decoder_->next();
     if (!frame) {
-      if (decoder_->failed())
-        workerLost(tr("The worker sent data tilescope cannot read (%1), so it was restarted.")
-                       .arg(QString::fromStdString(decoder_->error())));
+      if (decoder_->failed()) {
+        if (runOn_.isRemote() && state_ == State::Starting)
+          connectionFailed(QString::fromStdString(util::describeRemoteGarbage(sshTarget(runOn_), bytes.left(200).toStdString())));
+        else
+          workerLost(tr("The worker sent data tilescope cannot read (%1), so it was restarted.")
+                         .arg(QString::fromStdString(decoder_->error())));
+      }
       return;
     }
     if (frame->kind == util::FrameKind::Blob) {
@@ -239,14 +287,27 @@ void WorkerProcessClient::readMessages() {
 void WorkerProcessClient::handleMessage(const json& message, QList<BinaryBlob> blobs) {
   const QString type = str(message, "type");
   if (type == QLatin1String("hello")) {
+    if (!checkHello(message)) return;
     executorName_ = str(message, "executor");
     crashesBeforeHello_ = 0;
+    if (runOn_.isRemote()) {
+      // What was said while connecting (a banner, a warning) is no cell's output.
+      if (!startupStderr_.trimmed().isEmpty()) qInfo().noquote() << "ssh:" << QString::fromUtf8(startupStderr_).trimmed();
+      startupStderr_.clear();
+      sendMessage({{"type", "device_request"}});
+    }
     setState(running_ ? State::Busy : State::Idle);
-    emit workerStarted(tr("tilescope-cli worker %1 (pid %2), executor: %3")
-                           .arg(str(message, "version"))
+    emit workerStarted(tr("tilescope-cli worker %1%2 (pid %3), executor: %4")
+                           .arg(str(message, "version"), where())
                            .arg(integer(message, "pid"))
                            .arg(executorName_));
     sendNextRequest();
+    return;
+  }
+  if (type == QLatin1String("device_report")) {
+    const auto gpu = message.find("gpu_available");
+    emit remoteDeviceReported(gpu != message.end() && gpu->is_boolean() && gpu->get<bool>(), str(message, "status_line"),
+                              str(message, "details"));
     return;
   }
   if (type == QLatin1String("protocol_error")) {
@@ -296,24 +357,64 @@ void WorkerProcessClient::handleMessage(const json& message, QList<BinaryBlob> b
   }
 }
 
+bool WorkerProcessClient::checkHello(const json& hello) {
+  const auto protocol = hello.find("protocol");
+  const int number = protocol != hello.end() && protocol->is_number_integer() ? protocol->get<int>() : -1;
+  if (number == util::kWorkerProtocolVersion) return true;
+  // Another release's worker: messages would be misread, so nothing is sent to it.
+  connectionFailed(QString::fromStdString(
+      util::describeProtocolMismatch(where().trimmed().toStdString(), number, str(hello, "version").toStdString())));
+  return false;
+}
+
+void WorkerProcessClient::connectionFailed(const QString& reason) {
+  // Not retried: a refused key, an unknown host or a missing tilescope-cli fail the same way again.
+  // The next Run tries anew (the user may have fixed it meanwhile).
+  const bool wasBusy = isBusy();
+  stopProcess();
+  if (running_) finishRunning(CellRunStatus::Aborted);
+  abortQueue();
+  setState(State::Dead);
+  emit workerDied(reason);
+  if (wasBusy) emit busyChanged(false);
+}
+
 void WorkerProcessClient::handleFinished(int exitCode, QProcess::ExitStatus status) {
   readMessages();  // whatever the worker wrote before it died is still worth showing
   if (!process_ || sender() != process_) return;
+  if (runOn_.isRemote() && state_ == State::Starting) {
+    startupStderr_ += process_->readAllStandardError();
+    connectionFailed(QString::fromStdString(util::describeSshFailure(
+        sshTarget(runOn_), status == QProcess::NormalExit ? exitCode : 255, startupStderr_.toStdString())));
+    return;
+  }
+  if (runOn_.isRemote() && status == QProcess::NormalExit && exitCode == 255) {
+    // ssh's own failure status: the connection dropped, or the remote worker died of a signal.
+    workerLost(running_ ? tr("The connection to %1 ended while a cell ran (the remote worker crashed, or the network "
+                             "dropped); a fresh worker was started there. Variables from earlier cells are gone: run "
+                             "those cells again.").arg(runOn_.displayName())
+                        : tr("The connection to %1 ended (the remote worker crashed, or the network dropped); a fresh "
+                             "worker was started there.").arg(runOn_.displayName()));
+    return;
+  }
   if (status == QProcess::NormalExit && exitCode == util::kWorkerExitAfterGpuFault) {
     workerLost(tr("The GPU faulted in the last cell and CUDA cannot recover inside that process, so a fresh worker "
                   "was started. Variables from earlier cells are gone: run those cells again."));
     return;
   }
   const QString what = describeExit(exitCode, status);
-  workerLost(running_ ? tr("The worker %1 while running a cell; a fresh worker was started. Variables from earlier "
-                           "cells are gone: run those cells again.").arg(what)
-                      : tr("The worker %1; a fresh worker was started.").arg(what));
+  workerLost(running_ ? tr("The worker%1 %2 while running a cell; a fresh worker was started. Variables from earlier "
+                           "cells are gone: run those cells again.").arg(where(), what)
+                      : tr("The worker%1 %2; a fresh worker was started.").arg(where(), what));
 }
 
 void WorkerProcessClient::handleProcessError(QProcess::ProcessError error) {
   if (error != QProcess::FailedToStart || !process_) return;
-  const QString reason = tr("Cannot start the worker `%1 worker`: %2. Cells cannot run until it starts.")
-                             .arg(program_, process_->errorString());
+  const QString reason = runOn_.isRemote()
+                             ? tr("Cannot start the SSH client `%1`: %2. Install OpenSSH's client (openssh-client) to run "
+                                  "cells on %3.").arg(process_->program(), process_->errorString(), runOn_.displayName())
+                             : tr("Cannot start the worker `%1 worker`: %2. Cells cannot run until it starts.")
+                                   .arg(program_, process_->errorString());
   process_->deleteLater();
   process_ = nullptr;
   if (running_) finishRunning(CellRunStatus::Aborted);

@@ -1,7 +1,9 @@
 #pragma once
 // ExecutionClient that runs cells in a `tilescope-cli worker` child process (docs/PROTOCOL.md), so an
 // endless loop or a crash in user code never freezes or kills the window. Everything happens on the
-// UI thread through QProcess signals; nothing here blocks.
+// UI thread through QProcess signals; nothing here blocks. The worker may run on another machine: then
+// the process is the system ssh client (docs/PROTOCOL.md, "Remote workers"), started with an argument
+// list, and a connection that fails before the worker's hello is reported with what to do, not retried.
 #include <QElapsedTimer>
 #include <QPointer>
 #include <QProcess>
@@ -11,6 +13,7 @@
 #include <optional>
 
 #include "ui/ExecutionClient.h"
+#include "ui/RunOnTarget.h"
 
 namespace tilescope::util {
 class FrameDecoder;
@@ -30,6 +33,10 @@ public:
   static QString defaultWorkerProgram();
 
   void start();  // starts the worker if none runs; runCell() also does this
+  // Where cells run from now on. A change ends the current worker (its running and queued cells are
+  // aborted); the next runCell() or start() starts one there.
+  void setRunOn(const RunOnTarget& target);
+  const RunOnTarget& runOn() const { return runOn_; }
   void runCell(const QString& cellId, const QString& code, Backend backend) override;
   void interrupt() override;
   void restart() override;
@@ -43,6 +50,8 @@ public:
 
 signals:
   void stateChanged(tilescope::ui::WorkerProcessClient::State state);
+  // A remote worker's answer to device_request: what its kernels run on.
+  void remoteDeviceReported(bool gpuAvailable, const QString& statusLine, const QString& details);
 
 private:
   struct PendingRun {
@@ -70,8 +79,13 @@ private:
   void abortQueue();
   void finishRunning(CellRunStatus status);
   void killForUnansweredInterrupt();
+  bool checkHello(const nlohmann::json& hello);
+  void connectionFailed(const QString& reason);
+  QString where() const;  // " on gpu-box" for a remote worker, else empty
 
   QString program_;
+  RunOnTarget runOn_;
+  QByteArray startupStderr_;  // a remote worker's stderr before its hello: ssh's reason when it fails
   QProcess* process_ = nullptr;
   std::unique_ptr<util::FrameDecoder> decoder_;
   std::optional<nlohmann::json> messageAwaitingBlobs_;  // a message whose announced blobs are still coming

@@ -49,7 +49,8 @@ const char* kUsage =
     "                    embedded (in progress): real Python, the embedded CPython (docs/HOST_LANGUAGE.md)\n"
     "Notebook cells tagged 'raises-exception' (Jupyter's convention) may fail: their error is shown\n"
     "and the run goes on. Cells tagged 'gpu-only' (benchmarks at GPU sizes) run only when kernels run on\n"
-    "a GPU; on the simulator they are skipped and their output says so.\n";
+    "a GPU; on the simulator they are skipped and their output says so.\n"
+    "With --remote HOST the file runs on HOST's tilescope-cli over SSH (run --remote --help).\n";
 
 struct Options {
   std::string path;
@@ -191,6 +192,7 @@ int runWith(Executor& executor, const Options& o);
 }  // namespace
 
 int runRun(const Args& args) {
+  if (runsRemotely(args)) return runRemoteRun(args);
   Options o;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];

@@ -30,6 +30,9 @@ host::ExecutionOutcome TestCellExecutor::execute(const std::string& code, const 
       outcome.errorValue = "the cell was interrupted";
       outcome.traceback.push_back({host::cellFileName(cellId), lineNumber, column, command});
       return outcome;
+    } else if (command == "hang") {
+      // Native code that never polls the cancel token: only ending the process stops it.
+      for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     } else if (command == "crash") {
       std::abort();
     } else if (command == "gpu fault") {
@@ -44,7 +47,7 @@ host::ExecutionOutcome TestCellExecutor::execute(const std::string& code, const 
       outcome.errorName = "TestExecutorError";
       outcome.errorValue = "unknown command '" + command +
                            "': the test executor (TILESCOPE_WORKER_TEST_EXECUTOR=1) understands only "
-                           "'print <text>', 'loop forever', 'crash' and 'gpu fault'";
+                           "'print <text>', 'loop forever', 'hang', 'crash' and 'gpu fault'";
       outcome.traceback.push_back({host::cellFileName(cellId), lineNumber, column, "unknown command"});
       return outcome;
     }

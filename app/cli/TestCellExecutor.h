@@ -5,6 +5,7 @@
 // cell is one command:
 //   print <text>   writes <text> and a newline to stdout
 //   loop forever   spins, polling the cancel token, until interrupted
+//   hang           spins without polling the cancel token (native code stuck): never returns
 //   crash          calls std::abort(), killing the worker
 // Anything else is an error pointing at the line and column of the unknown command.
 #include "core/host/CellExecutor.h"

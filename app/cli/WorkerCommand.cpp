@@ -26,12 +26,14 @@
 #include "core/python/PythonExecutor.h"
 #endif
 #include "app/cli/WorkerChannel.h"
+#include "app/cli/WorkerDeviceReport.h"
+#include "core/base/WorkerProtocol.h"
 
 namespace tilescope::cli {
 namespace {
 using nlohmann::json;
 
-constexpr int kProtocolVersion = 1;
+constexpr int kProtocolVersion = util::kWorkerProtocolVersion;
 
 struct QueuedRequest {
   host::ExecuteRequest request;
@@ -131,7 +133,7 @@ std::string errorValue(const host::ExecutionOutcome& outcome) {
 // Reads control messages until stdin closes or a shutdown_request; runs on the watcher thread. A
 // message that is well framed but malformed gets an error reply and the worker reads on; a broken
 // stream ends it (docs/PROTOCOL.md).
-void readControlMessages(WorkerChannel& channel, RequestQueue& queue) {
+void readControlMessages(WorkerChannel& channel, RequestQueue& queue, WorkerDeviceReport& deviceReport) {
   while (auto incoming = channel.receive()) {
     const host::WorkerRequest request = host::decodeWorkerRequest(incoming->json);
     if (request.kind == host::WorkerRequest::Kind::Execute) {
@@ -140,6 +142,8 @@ void readControlMessages(WorkerChannel& channel, RequestQueue& queue) {
       queue.interrupt();
     } else if (request.kind == host::WorkerRequest::Kind::Shutdown) {
       break;
+    } else if (request.kind == host::WorkerRequest::Kind::DeviceReport) {
+      deviceReport.request();
     } else if (request.rejectedId) {
       // The client waits for this request's reply: end it with the error, in order with the others.
       host::ExecuteRequest rejected;
@@ -155,6 +159,7 @@ void readControlMessages(WorkerChannel& channel, RequestQueue& queue) {
     channel.send({{"type", "protocol_error"}, {"message", channel.error()}});
   }
   queue.close();
+  exitIfCellOutlivesInput();
 }
 
 // The inspector's `launch` message (docs/PROTOCOL.md); the trace travels as a binary blob.
@@ -298,7 +303,8 @@ int runWorker(const Args& args) {
                      {"executor", executor->name()}, {"pid", static_cast<long>(::getpid())}}))
     return 3;
 
-  std::thread watcher(readControlMessages, std::ref(channel), std::ref(queue));
+  WorkerDeviceReport deviceReport(channel);
+  std::thread watcher(readControlMessages, std::ref(channel), std::ref(queue), std::ref(deviceReport));
   CellRunner runner(channel, *executor, cancel);
   while (auto request = queue.takeNext()) runner.run(*request);
   watcher.join();  // takeNext() only ends after the watcher closed the queue

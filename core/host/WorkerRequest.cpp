@@ -108,7 +108,8 @@ WorkerRequest decodeWorkerRequest(const json& message) {
   WorkerRequest r;
   if (name == "interrupt_request") r.kind = WorkerRequest::Kind::Interrupt;
   else if (name == "shutdown_request") r.kind = WorkerRequest::Kind::Shutdown;
-  else r.error = "unknown message type '" + name + "' (the worker understands execute_request, interrupt_request and shutdown_request)";
+  else if (name == "device_request") r.kind = WorkerRequest::Kind::DeviceReport;
+  else r.error = "unknown message type '" + name + "' (the worker understands execute_request, interrupt_request, shutdown_request and device_request)";
   return r;
 }
 

@@ -30,7 +30,7 @@ struct ExecuteRequest {
 constexpr size_t kMaxTracePids = 256;
 
 struct WorkerRequest {
-  enum class Kind { Execute, Interrupt, Shutdown, Invalid };
+  enum class Kind { Execute, Interrupt, Shutdown, DeviceReport, Invalid };  // DeviceReport: device_request
   Kind kind = Kind::Invalid;
   ExecuteRequest execute;  // Kind::Execute
   std::string error;       // Kind::Invalid: what is wrong and how to fix it
