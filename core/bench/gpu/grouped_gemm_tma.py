@@ -83,10 +83,10 @@ for side in ([64, 128] if SMALL else [1024, 2048, 4096]):
     A, B, BT, C, tables, dims, pitches = problems(sides)  # BT stays alive: the kernel reads it
     flops = sum(2.0 * s * s * s for s in sides)
     for bn, warps, stages in ([(128, 4, 3)] if SMALL else [(128, 8, 3), (256, 8, 3)]):
-        for c in C:
-            c.fill_(float('nan'))
+        for out in C:  # (a module-level `c` would shadow the kernel's local c in Triton's code generator)
+            out.fill_(float('nan'))
         launch(tables, dims, pitches, len(sides), bn, warps, stages)
-        correct = all(torch.allclose(c.float(), torch.matmul(a, b).float(), atol=0.25, rtol=1e-2) for a, b, c in zip(A, B, C))
+        correct = all(torch.allclose(out.float(), torch.matmul(x, y).float(), atol=0.25, rtol=1e-2) for x, y, out in zip(A, B, C))
         ms = triton.testing.do_bench(lambda: launch(tables, dims, pitches, len(sides), bn, warps, stages), quantiles=[0.5])
         what = "tutorial's TMA grouped GEMM kernel" if TUTORIAL else 'grouped GEMM via tensor descriptors'
         print(f"RESULT\t{what} 4x{side}^3 fp16, 128x{bn}x64, {warps} warps, {stages} stages\t"
