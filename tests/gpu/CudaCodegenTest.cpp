@@ -467,7 +467,9 @@ def mm(a_ptr, b_ptr, c_ptr, K, stride_am, stride_ak, stride_bk, BM: tl.constexpr
            Case{"rk[None, :]", "", 1, 90, false, ""},                               // num_stages=1: no ring
            Case{"rk[None, :]", "", 3, 75, false, ""},                               // no cp.async before sm_80
            Case{"rk[None, :] * 2", "", 3, 90, false, ""},                           // every other element
-           Case{"rk[None, :]", ", mask=rk[None, :] < K - k - 1, other=0.0", 3, 90, false, ""},           // the mask cuts chunks anywhere
+           // The mask cuts chunks anywhere, but on each chunk it is an interval: checked at both ends.
+           Case{"rk[None, :]", ", mask=rk[None, :] < K - k - 1, other=0.0", 3, 90, true, "only alignment"},
+           Case{"rk[None, :]", ", mask=rk[None, :] != K - k - 1, other=0.0", 3, 90, false, ""},  // not an interval
        }) {
     std::string src = srcTemplate;
     src.replace(src.find("A_COLUMNS"), 9, c.columns);
@@ -489,6 +491,9 @@ def mm(a_ptr, b_ptr, c_ptr, K, stride_am, stride_ak, stride_bk, BM: tl.constexpr
     EXPECT_NE(out.source.find("// " + std::to_string(c.stages) + " stages of operands in flight"), std::string::npos) << what;
     EXPECT_NE(out.source.find(std::string("whole 16-byte chunks need ") + c.needs), std::string::npos) << what << "\n" << out.source;
     EXPECT_NE(out.source.find("ts_cp_wait<" + std::to_string(c.stages - 2) + ">();"), std::string::npos) << what;
+    // Only a mask that is not constant over chunks is checked at a chunk's last element too.
+    EXPECT_EQ(out.source.find("const int ts_i = ts_i0 + 7;") != std::string::npos, std::string(c.mask).find("- 1") != std::string::npos)
+        << what;
     // The ring: one stage of A (64 x (32 + 8) halves) and B (32 x (64 + 8) halves), 128-byte aligned.
     EXPECT_GE(out.dynamicSharedBytes, static_cast<size_t>(c.stages) * (5120 + 4608)) << what;
   }

@@ -719,7 +719,14 @@ std::optional<CudaEmitter::ResidentAccumulator> CudaEmitter::residentAccumulator
   return std::nullopt;
 }
 
-std::map<int, const ir::Load*> CudaEmitter::deferrableOperandLoads(const ir::For& loop, const ResidentAccumulator& r) const {
+const ir::VarRef* CudaEmitter::transposedVarRef(const ir::Expr& e) {
+  const auto* p = e.defined() ? e.as<ir::Permute>() : nullptr;
+  if (!p || p->order != std::vector<int>{1, 0}) return nullptr;
+  return asVarRef(p->value);
+}
+
+std::map<int, const ir::Load*> CudaEmitter::deferrableOperandLoads(const ir::For& loop, const ResidentAccumulator& r,
+                                                                   bool transposedB) const {
   std::map<int, const ir::Load*> out;
   const auto* seq = loop.body.as<ir::Seq>();
   if (!seq || containsStore(loop.body)) return out;
@@ -730,6 +737,7 @@ std::map<int, const ir::Load*> CudaEmitter::deferrableOperandLoads(const ir::For
     if (const auto* let = seq->stmts[i].as<ir::Let>(); let && let->var->id == r.result->id) dotAt = i;
   for (const ir::Expr* operand : {&r.dot->a, &r.dot->b}) {
     const ir::VarRef* ref = asVarRef(*operand);
+    if (!ref && transposedB && operand == &r.dot->b) ref = transposedVarRef(*operand);
     if (!ref || uses.readCount(ref->var->id) != 1) continue;
     for (size_t i = 0; i < dotAt; ++i) {
       const auto* let = seq->stmts[i].as<ir::Let>();
