@@ -15,7 +15,7 @@ out=${OUT:-/tmp}
     -DTILESCOPE_SEEDS_DIR="${SEEDS_DIR:-$root/../seeds}" >/dev/null &&
   cmake --build "$build" -j "$(nproc)" 2>&1 | grep -E 'error|FAILED' ; date -u
   if [ "${GPU_TESTS:-0}" = 1 ]; then
-    echo "== ctest -L gpu"; ctest --test-dir "$build" -L gpu -j 4 --output-on-failure 2>&1 | tail -30
+    echo "== ctest -L gpu"; timeout "${TEST_TIMEOUT:-200}" ctest --test-dir "$build" -L gpu -j 4 --output-on-failure 2>&1 | tail -40
     echo "== golden CUDA"; ctest --test-dir "$build" -R 'CudaCodegen|GpuPipeline|PtxAssemble' -j 8 2>&1 | tail -5
   fi
   echo "== suite beside Triton"; date -u
