@@ -87,6 +87,28 @@ std::string CudaEmitter::permute(const ir::Permute& n) {
   const std::string v = expr(n.value);
   useShared(static_cast<size_t>(src.numel() * regBytes(src)));
   const std::string out = declareTemp(dst);
+  const int64_t rows = src.rank() == 2 ? src.shape()[0] : 0, cols = src.rank() == 2 ? src.shape()[1] : 0;
+  if (n.order == std::vector<int>{1, 0} && cols >= 32 && (cols & (cols - 1)) == 0) {
+    // A 2-D transpose: threads next to each other read elements V apart in one source column, which
+    // would all fall on one bank. Element (r, c) goes to row r, column c ^ ((r / V) % 32) (inside the
+    // row, since cols is a power of two >= 32): such a read hits 32 different banks.
+    const std::string V = n2s(layout(dst.numel()).vec);
+    auto at = [&](const std::string& r, const std::string& c) {
+      return "(" + r + ") * " + n2s(cols) + " + ((" + c + ") ^ (((" + r + ") / " + V + ") & 31))";
+    };
+    open("");
+    line(regType(src) + "* ts_s = (" + regType(src) + "*)ts_smem;");
+    openLoop(src.numel());
+    line("ts_s[" + at("ts_i / " + n2s(cols), "ts_i % " + n2s(cols)) + "] = " + v + ";");
+    closeLoop(src.numel());
+    sync();
+    openLoop(dst.numel());
+    line(out + "[ts_j] = ts_s[" + at("ts_i % " + n2s(rows), "ts_i / " + n2s(rows)) + "];");
+    closeLoop(dst.numel());
+    sync();
+    close();
+    return out + "[ts_j]";
+  }
   const auto ss = stridesOf(src.shape()), ds = stridesOf(dst.shape());
   std::string index;
   for (size_t d = 0; d < dst.shape().size(); ++d) {
