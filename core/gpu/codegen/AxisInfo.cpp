@@ -69,6 +69,12 @@ AxisAnalysis::AxisAnalysis(const ir::Kernel& kernel, std::map<int, InductionFact
     // v = v + step, directly or through an immutable Let (a pinned tl.advance).
     ir::Expr value = census.assigns.at(id).front()->value;
     if (const auto* ref = value.as<ir::VarRef>(); ref && letValues_.count(ref->var->id)) value = letValues_.at(ref->var->id);
+    // v = v: an advance by 0 (tl.advance(bp, (0, BK))'s first offset) once fold-constants has
+    // removed its `+ 0`; a step of 0.
+    if (const auto* self = value.as<ir::VarRef>(); self && self->var->id == id && !readsVar(let->value, id)) {
+      scalarInductions_[id] = {let->value, ir::IntImm::make(v->type.dtype(), 0)};
+      continue;
+    }
     const auto* add = value.as<ir::Binary>();
     if (!add || add->op != ir::BinaryOp::Add) continue;
     const int self = id;  // clang before 16 cannot capture structured bindings
