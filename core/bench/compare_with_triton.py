@@ -86,7 +86,7 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--suite", action="store_true", help="issue 26's kernel suite instead of the earlier cases")
     ap.add_argument("--tutorial", help="Triton's 08-grouped-gemm.py: adds its TMA kernel as a case")
-    ap.add_argument("--python", default="interpreter", help="tilescope-cli run --python (interpreter or embedded)")
+    ap.add_argument("--python", help="passed on as tilescope-cli run --python (default: the CLI's own default)")
     ap.add_argument("--timeout", type=int, default=900, help="seconds per case and side")
     args = ap.parse_args()
     names = args.only or (SUITE if args.suite else CASES)
@@ -102,7 +102,8 @@ def main():
                 # by the generated CUDA C++, where the salt's `0.0 * N` has folded away: turn it off.
                 env["CUDA_CACHE_DISABLE"] = "1"
             theirs = run([sys.executable, path], env, args.timeout)
-            ours = run([args.cli, "run", "--backend", "gpu", "--python", args.python, path], env, args.timeout)
+            ours = run([args.cli, "run", "--backend", "gpu"] + (["--python", args.python] if args.python else []) + [path], env,
+                       args.timeout)
         for row in sorted(set(theirs) | set(ours), key=lambda r: list(theirs).index(r) if r in theirs else 99):
             t, o = theirs.get(row), ours.get(row)
             results.append({"case": row, "triton": t, "tilescope": o})
