@@ -1,6 +1,7 @@
 // Tensor descriptors on the GPU backend, without a GPU (ctest label nvrtc): a descriptor's box is an
 // ordinary masked load and store in the generated CUDA C++ (no TMA yet), the descriptor's runtime
-// checks are device assertions, and NVRTC compiles it to PTX. GpuRun.TensorDescriptor* runs such a
+// checks are device assertions, and NVRTC compiles it to PTX; a K loop of `a @ b.T` over boxes runs
+// on Hopper's wgmma with B read K-major from the cp.async ring. GpuRun.TensorDescriptor* runs such a
 // kernel on a device against the simulator.
 #include <gtest/gtest.h>
 
@@ -67,4 +68,70 @@ TEST(CudaTensorDescriptor, CompilesToPtxWithGuardedGlobalAccesses) {
   // Masked lanes: the accesses are predicated or branched around (setp feeds them).
   EXPECT_TRUE(std::regex_search(compiled->ptx, std::regex(R"(setp\.)"))) << compiled->ptx;
   EXPECT_EQ(compiled->ptx.find("cp.async.bulk.tensor"), std::string::npos);
+}
+
+namespace {
+
+// A K loop over descriptor boxes multiplied as a @ b.T (B given N x K), K a run-time value.
+constexpr const char* kMatmulBt = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def mm_bt(a_ptr, bt_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    a = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    bt = tl.make_tensor_descriptor(bt_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
+    c = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    om = tl.program_id(0) * BM
+    on = tl.program_id(1) * BN
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc += tl.dot(a.load([om, k * BK]), bt.load([on, k * BK]).T)
+    c.store([om, on], acc)
+)";
+
+ir::KernelPtr matmulBtKernel() {
+  auto program = lang::test::programFrom(kMatmulBt, "mm_bt.py");
+  lang::Specialization spec;
+  auto c = [](int64_t v) { return lang::ArgSpec::constexprValue(lang::ConstValue::integer(v)); };
+  spec.args = {lang::ArgSpec::pointer(ir::DType::FP16), lang::ArgSpec::pointer(ir::DType::FP16), lang::ArgSpec::pointer(ir::DType::FP32),
+               lang::ArgSpec::scalar(ir::DType::I32),   lang::ArgSpec::scalar(ir::DType::I32),   lang::ArgSpec::scalar(ir::DType::I32),
+               c(128),                                  c(128),                                  c(64)};
+  spec.options.numWarps = 8;
+  spec.options.numStages = 3;
+  const lang::CheckResult checked = lang::checkKernel(*program, "mm_bt", spec);
+  EXPECT_TRUE(checked.ok()) << checked.diagnostics.render();
+  return checked.kernel;
+}
+
+}  // namespace
+
+TEST(CudaTensorDescriptor, ADotWithATransposedBoxRunsOnWgmmaReadingBKMajor) {
+  ir::KernelPtr k = matmulBtKernel();
+  ASSERT_TRUE(k);
+  gpu::CudaCodegenOptions hopper;
+  hopper.smArch = 90;
+  hopper.archSpecific = true;
+  const std::string cuda = gpu::CudaCodegen::generate(*k, hopper).source;
+  // B is staged as loaded (N rows of K) and read K-major: imm-trans-b 0.
+  EXPECT_NE(cuda.find("ts_wgmma_m64n128_f16_kb(ts_acc"), std::string::npos) << cuda;
+  EXPECT_NE(cuda.find("p, 1, 1, 0, 0;"), std::string::npos) << cuda;
+  EXPECT_EQ(cuda.find("ts_wgmma_m64n128_f16("), std::string::npos) << "no MN-major B here";
+  // `k < K` with K unknown is not constant over a 16-byte chunk but an interval on it: a chunk is
+  // copied whole when the mask holds at its last element too.
+  EXPECT_NE(cuda.find("const int ts_i = ts_i0 + 7;"), std::string::npos) << cuda;
+  // Without wgmma (sm_80) the transposed operand is not pipelined: no K-major wgmma, tl.trans staged.
+  const std::string ampere = gpu::CudaCodegen::generate(*k).source;
+  EXPECT_EQ(ampere.find("_kb("), std::string::npos);
+  EXPECT_EQ(ampere.find("ts_i0 + 7"), std::string::npos) << ampere;
+}
+
+TEST(CudaTensorDescriptor, TheTransposedBoxWgmmaLoopAssemblesForSm90a) {
+  if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
+  ir::KernelPtr k = matmulBtKernel();
+  ASSERT_TRUE(k);
+  auto compiled = gpu::GpuCompiler::instance().compile(*k, "sm_90a");
+  ASSERT_FALSE(compiled->ptx.empty());
+  EXPECT_TRUE(std::regex_search(compiled->ptx, std::regex(R"(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16)")))
+      << compiled->ptx;
+  EXPECT_TRUE(std::regex_search(compiled->ptx, std::regex(R"(cp\.async\.cg\.shared\.global)"))) << compiled->ptx;
 }

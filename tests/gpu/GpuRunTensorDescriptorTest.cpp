@@ -1,6 +1,7 @@
 // Tensor descriptors on a device (ctest label gpu; skipped without one): a grouped matmul that makes
 // its descriptors in the kernel from tables of addresses, with partial boxes, matches torch on the
-// GPU as on the simulator. The GPU code is ordinary masked loads and stores (no TMA yet).
+// GPU as on the simulator, also with B given transposed (`a @ b.T`, which Hopper multiplies with wgmma
+// reading B K-major from the cp.async ring). Box loads are 16-byte cp.async chunks, not TMA.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -37,10 +38,10 @@ TEST(GpuRun, TensorDescriptorGroupedMatmulMatchesTorchOnBothBackends) {
   ASSERT_FALSE(script.empty());
   const PyRun sim = runOn(tilescope::host::Backend::Simulator, script);
   EXPECT_TRUE(sim.ok) << sim.errorName << ": " << sim.errorValue << "\n" << sim.traceback;
-  EXPECT_EQ(sim.out, "descriptor grouped matmul matches torch: True\n");
+  EXPECT_EQ(sim.out, "descriptor grouped matmul matches torch: True\ndescriptor grouped matmul with b.T matches torch: True\n");
   if (!tilescope::gpu::GpuRuntime::instance().available())
     GTEST_SKIP() << "no CUDA device: " << tilescope::gpu::GpuRuntime::instance().unavailableReason();
   const PyRun gpu = runOn(tilescope::host::Backend::Gpu, script);
   EXPECT_TRUE(gpu.ok) << gpu.errorName << ": " << gpu.errorValue << "\n" << gpu.traceback << "\n" << gpu.err;
-  EXPECT_EQ(gpu.out, "descriptor grouped matmul matches torch: True\n");
+  EXPECT_EQ(gpu.out, "descriptor grouped matmul matches torch: True\ndescriptor grouped matmul with b.T matches torch: True\n");
 }

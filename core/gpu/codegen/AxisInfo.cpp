@@ -69,6 +69,12 @@ AxisAnalysis::AxisAnalysis(const ir::Kernel& kernel, std::map<int, InductionFact
     // v = v + step, directly or through an immutable Let (a pinned tl.advance).
     ir::Expr value = census.assigns.at(id).front()->value;
     if (const auto* ref = value.as<ir::VarRef>(); ref && letValues_.count(ref->var->id)) value = letValues_.at(ref->var->id);
+    // v = v: an advance by 0 (tl.advance(bp, (0, BK))'s first offset) once fold-constants has
+    // removed its `+ 0`; a step of 0.
+    if (const auto* self = value.as<ir::VarRef>(); self && self->var->id == id && !readsVar(let->value, id)) {
+      scalarInductions_[id] = {let->value, ir::IntImm::make(v->type.dtype(), 0)};
+      continue;
+    }
     const auto* add = value.as<ir::Binary>();
     if (!add || add->op != ir::BinaryOp::Add) continue;
     const int self = id;  // clang before 16 cannot capture structured bindings
@@ -89,6 +95,38 @@ std::optional<ir::Expr> AxisAnalysis::scalarInductionStep(int varId) const {
 }
 
 AxisInfo AxisAnalysis::of(const ir::Expr& e, std::set<int>& unitParams) const { return visit(e, unitParams, 0); }
+
+bool AxisAnalysis::intervalOverRuns(const ir::Expr& mask, int64_t run, std::set<int>& unitParams) const {
+  using K = ir::ExprKind;
+  if (visit(mask, unitParams, 0).constancy >= run) return true;
+  switch (mask.kind()) {
+    case K::VarRef: {
+      auto let = letValues_.find(mask.as<ir::VarRef>()->var->id);
+      return let != letValues_.end() && intervalOverRuns(let->second, run, unitParams);
+    }
+    case K::Broadcast: {
+      // Repeated along other dims only: each run is a run of the source.
+      const auto* n = mask.as<ir::Broadcast>();
+      return !n->value.type().isScalar() && n->value.type().shape().back() == mask.type().shape().back() &&
+             intervalOverRuns(n->value, run, unitParams);
+    }
+    case K::ExpandDims: {
+      const auto* n = mask.as<ir::ExpandDims>();
+      return n->axis != n->value.type().rank() && intervalOverRuns(n->value, run, unitParams);
+    }
+    case K::Binary: {
+      const auto* n = mask.as<ir::Binary>();
+      using Op = ir::BinaryOp;
+      if (n->op == Op::And && n->type.dtype() == DType::I1)
+        return intervalOverRuns(n->a, run, unitParams) && intervalOverRuns(n->b, run, unitParams);
+      if (n->op != Op::Lt && n->op != Op::Le && n->op != Op::Gt && n->op != Op::Ge) return false;
+      // A monotone side against a side constant over the run: true on a prefix or a suffix of it.
+      const AxisInfo a = visit(n->a, unitParams, 0), b = visit(n->b, unitParams, 0);
+      return (a.contiguity >= run && b.constancy >= run) || (b.contiguity >= run && a.constancy >= run);
+    }
+    default: return false;
+  }
+}
 
 AxisInfo AxisAnalysis::visit(const ir::Expr& e, std::set<int>& unitParams, int depth) const {
   using K = ir::ExprKind;

@@ -46,6 +46,13 @@ public:
   // at run time before relying on the result.
   AxisInfo of(const ir::Expr& e, std::set<int>& unitParams) const;
 
+  // Whether the boolean tile `mask` is, on every aligned run of `run` elements along the last dim,
+  // true on a contiguous stretch (an interval): a conjunction of comparisons (<, <=, >, >=) between
+  // a side in runs of +1 steps and a side constant over the run, or of parts constant over the run.
+  // Then the mask is true on the whole run when it is true at the run's first and last elements
+  // (a tensor descriptor's box mask `col < K` with K not known to divide the run).
+  bool intervalOverRuns(const ir::Expr& mask, int64_t run, std::set<int>& unitParams) const;
+
   // A mutable integer scalar whose only assignment is `v = v + step` (a block pointer's carried
   // offset, a hand-written `k_off += BK`): its step, else nullopt. Every value it takes is its
   // initial value plus a multiple of the step.

@@ -432,7 +432,7 @@ void CudaEmitter::forLoop(const ir::For& n) {
       else moveFragments(l, resident->frags, false);
     }
     residentAssigns_[resident->acc->id] = resident->result->id;
-    for (const auto& [id, load] : deferrableOperandLoads(n, *resident)) deferredLoads_[id] = load;
+    for (const auto& [id, load] : deferrableOperandLoads(n, *resident, pipeline_ && pipeline_->bTransposed)) deferredLoads_[id] = load;
     if (pipeline_) {
       // The result is staged through shared memory after the loop, over the drained ring (wgmma's
       // ring starts at the first 1024-byte boundary).

@@ -147,7 +147,11 @@ public:
   std::optional<ResidentAccumulator> residentAccumulator(const ir::For& n) const;
   // The loads of a resident dot's operands that can move into its staging loop: Lets read only by
   // the dot, with nothing but Lets between them and the dot in the loop body.
-  std::map<int, const ir::Load*> deferrableOperandLoads(const ir::For& n, const ResidentAccumulator& r) const;
+  // The var of `tl.trans(var)` on a 2-D tile, else nullptr.
+  static const ir::VarRef* transposedVarRef(const ir::Expr& e);
+  // With transposedB, B may also be tl.trans of such a Let (the pipelined wgmma loop reads it K-major).
+  std::map<int, const ir::Load*> deferrableOperandLoads(const ir::For& n, const ResidentAccumulator& r,
+                                                        bool transposedB = false) const;
   // A resident dot whose two operand loads can run ahead of it (num_stages >= 2, sm_80+, pointers
   // contiguous in runs of 8 along the last dim, masks constant over such runs, nothing but Lets and
   // Assigns in the loop): the operands of iteration i + stages - 1 are copied into a ring of
@@ -163,6 +167,9 @@ public:
     // Every chunk is whole and 16-byte aligned, as the axis analysis proves (no mask, no stride
     // assumed to be 1, aligned starts): cp.async alone, no run-time check and no element-wise copy.
     bool provenWhole = false;
+    // The mask is not constant over a chunk but an interval on it (AxisAnalysis::intervalOverRuns):
+    // a chunk is whole when the mask holds at its first and last elements.
+    bool maskAtEnds = false;
   };
   // Hopper warpgroup MMA (wgmma.mma_async, sm_90a) for a pipelined resident dot: each warpgroup of 4
   // warps owns rowsPerGroup rows of the result, as `tiles` m64nN accumulators in registers, and reads
@@ -172,9 +179,11 @@ public:
     std::string elem;  // "f16" or "bf16"
   };
   std::optional<WarpgroupMma> warpgroupMmaFor(const TensorCoreLayout& l) const;
+  // The PTX atom instruction for a read-modify-write the hardware does natively, or "" (CudaMemoryOps.cpp).
+  std::string nativeAtomic(const ir::AtomicRMW& n, const std::string& ptr, const std::string& val) const;
   // The name of the prelude's wrapper of the m64nNk16 wgmma for elem, added to the kernel's prelude
   // at its first use.
-  std::string warpgroupInstruction(int64_t n, const std::string& elem);
+  std::string warpgroupInstruction(int64_t n, const std::string& elem, bool bKMajor = false);
   void declareWarpgroupAccumulator(const WarpgroupMma& g, const std::string& name);
   void moveWarpgroupAccumulator(const TensorCoreLayout& l, const WarpgroupMma& g, const std::string& acc, bool toShared);
   // One iteration's dot on wgmma: wait for its stage, start the multiplies, start the copies of a
@@ -186,6 +195,9 @@ public:
     size_t stageBytes = 0;
     OperandStream a, b;
     std::optional<WarpgroupMma> wgmma;
+    // B is tl.trans of a loaded N x K tile (K contiguous, `a @ b.T`): staged as loaded and read by
+    // wgmma K-major (wgmma only).
+    bool bTransposed = false;
     std::string ring = "ts_smem";  // where stage 0 starts (1024-byte aligned for wgmma's swizzle)
     std::set<int> unitParams;               // integer parameters the fast path needs to be 1
     std::map<int, ir::Expr> bodyValues;     // the loop body's immutable Lets the loads read, by var id

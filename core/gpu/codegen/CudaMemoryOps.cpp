@@ -12,6 +12,48 @@ void CudaEmitter::memoryBarrierIfNeeded() {
   if (storesBefore_ != PendingStores::None) sync();
 }
 
+// One PTX atom instruction for the read-modify-writes the hardware has (sm_70+: the memory
+// order and scope as qualifiers, as Triton emits them), as an expression of the old value; empty
+// where the CAS loop must do it (float min/max/xchg, older GPUs). Integer results are exact, as the
+// CAS loop's; fp32 add rounds to nearest like it, but the instruction flushes subnormal inputs and
+// results to zero (Triton's atomic_add does the same).
+std::string CudaEmitter::nativeAtomic(const ir::AtomicRMW& n, const std::string& ptr, const std::string& val) const {
+  if (options_.smArch < 70) return "";
+  const DType dt = n.ptr.type().dtype();
+  const bool wide = ir::bitWidth(dt) == 64, isFloat = ir::isFloat(dt), isSigned = ir::isSignedInt(dt);
+  std::string op, type;
+  switch (n.op) {
+    case ir::AtomicOp::Add:
+      op = "add";
+      type = isFloat ? (wide ? "f64" : "f32") : wide ? "u64" : isSigned ? "s32" : "u32";
+      break;
+    case ir::AtomicOp::Max:
+    case ir::AtomicOp::Min:
+      if (isFloat) return "";
+      op = n.op == ir::AtomicOp::Max ? "max" : "min";
+      type = std::string(isSigned ? "s" : "u") + (wide ? "64" : "32");
+      break;
+    case ir::AtomicOp::And:
+    case ir::AtomicOp::Or:
+    case ir::AtomicOp::Xor:
+    case ir::AtomicOp::Xchg:
+      if (isFloat) return "";
+      op = n.op == ir::AtomicOp::And ? "and" : n.op == ir::AtomicOp::Or ? "or" : n.op == ir::AtomicOp::Xor ? "xor" : "exch";
+      type = wide ? "b64" : "b32";
+      break;
+  }
+  const char* order = n.sem == ir::MemSemantic::Relaxed   ? "relaxed"
+                      : n.sem == ir::MemSemantic::Acquire ? "acquire"
+                      : n.sem == ir::MemSemantic::Release ? "release"
+                                                          : "acq_rel";
+  const char* scope = n.scope == ir::MemScope::Cta ? "cta" : n.scope == ir::MemScope::Sys ? "sys" : "gpu";
+  const std::string mt = memType(dt);
+  const std::string reg = isFloat ? (wide ? "d" : "f") : wide ? "l" : "r";
+  return "([&] { " + mt + " ts_old; asm volatile(\"atom." + order + "." + scope + ".global." + op + "." + type +
+         " %0, [%1], %2;\" : \"=" + reg + "\"(ts_old) : \"l\"(" + ptr + "), \"" + reg + "\"((" + mt + ")(" + val +
+         ")) : \"memory\"); return ts_old; }())";
+}
+
 void CudaEmitter::memoryLet(const ir::VarPtr& var, const ir::Expr& value, bool declare) {
   const ir::Type& t = var->type;
   const std::string name = varName(var);
@@ -70,6 +112,10 @@ void CudaEmitter::memoryLet(const ir::VarPtr& var, const ir::Expr& value, bool d
     mask = n->mask ? expr(n->mask) : "";
     call = "ts_atomic_rmw<" + mt + ">(" + ptr + ", (" + mt + ")(" + val + "), " + op + "())";
     sem = n->sem;
+    if (std::string native = nativeAtomic(*n, ptr, val); !native.empty()) {
+      call = native;
+      sem = ir::MemSemantic::Relaxed;  // the instruction carries the ordering: no fences around it
+    }
   } else {
     const auto* c = value.as<ir::AtomicCAS>();
     const std::string ptr = expr(c->ptr);

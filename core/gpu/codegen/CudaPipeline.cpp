@@ -46,9 +46,11 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
   if (!onlyLetsAndAssigns(loop.body)) return std::nullopt;
   VarCensus body;
   body.visitStmt(loop.body);
-  const std::map<int, const ir::Load*> loads = deferrableOperandLoads(loop, r);
+  // `a @ b.T` with b loaded N x K: only wgmma reads such a B (K-major) straight from the ring.
+  const bool bTransposed = !r.dot->b.as<ir::VarRef>() && transposedVarRef(r.dot->b) && warpgroupMmaFor(r.layout);
+  const std::map<int, const ir::Load*> loads = deferrableOperandLoads(loop, r, bTransposed);
   const auto* aRef = r.dot->a.as<ir::VarRef>();
-  const auto* bRef = r.dot->b.as<ir::VarRef>();
+  const auto* bRef = bTransposed ? transposedVarRef(r.dot->b) : r.dot->b.as<ir::VarRef>();
   if (!aRef || !bRef || !loads.count(aRef->var->id) || !loads.count(bRef->var->id)) return std::nullopt;
 
   // Where the dot and each top-level assign are in the body: an induction step must come after the
@@ -108,12 +110,17 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
     }
   }
 
-  // 16-byte chunks: one pointer and one mask per chunk.
+  // 16-byte chunks: one pointer and one mask per chunk (or a mask at both ends of an interval).
   const AxisAnalysis& axes = axisAnalysis();
-  for (const ir::Load* load : {loads.at(aRef->var->id), loads.at(bRef->var->id)}) {
+  std::set<int> maskAtEnds;  // load var ids
+  for (const ir::VarRef* ref : {aRef, bRef}) {
+    const ir::Load* load = loads.at(ref->var->id);
     if (ir::bitWidth(load->type.dtype()) != 16 || load->isVolatile) return std::nullopt;
     if (axes.of(load->ptr, p.unitParams).contiguity < kChunk) return std::nullopt;
-    if (load->mask.defined() && axes.of(load->mask, p.unitParams).constancy < kChunk) return std::nullopt;
+    if (load->mask.defined() && axes.of(load->mask, p.unitParams).constancy < kChunk) {
+      if (!axes.intervalOverRuns(load->mask, kChunk, p.unitParams)) return std::nullopt;
+      maskAtEnds.insert(ref->var->id);
+    }
   }
 
   // Chunk starts (multiples of 8 elements) on 16-byte boundaries, with nothing masked and no stride
@@ -132,13 +139,19 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
   p.stageBytes = l.offC;  // A and B, each 128-byte aligned
   size_t ringSlack = 0;
   if ((p.wgmma = warpgroupMmaFor(l))) {
-    // Swizzled, unpadded tiles; every 8-row group of a panel starts on a 1024-byte boundary.
+    // Swizzled, unpadded tiles; every 8-row group of a panel starts on a 1024-byte boundary. A
+    // transposed B is staged as loaded, N rows of K, like A.
     auto align = [](size_t x) { return (x + 1023) / 1024 * 1024; };
     p.a = OperandStream{p.a.load, l.m, l.k, l.k, 0, true, p.a.provenWhole};
-    p.b = OperandStream{p.b.load, l.k, l.n, l.n, align(static_cast<size_t>(l.m * l.k * 2)), true, p.b.provenWhole};
+    const size_t offB = align(static_cast<size_t>(l.m * l.k * 2));
+    p.b = bTransposed ? OperandStream{p.b.load, l.n, l.k, l.k, offB, true, p.b.provenWhole}
+                      : OperandStream{p.b.load, l.k, l.n, l.n, offB, true, p.b.provenWhole};
     p.stageBytes = align(p.b.offset + static_cast<size_t>(l.k * l.n * 2));
     ringSlack = 1024;
   }
+  p.bTransposed = bTransposed;
+  p.a.maskAtEnds = maskAtEnds.count(aRef->var->id) > 0;
+  p.b.maskAtEnds = maskAtEnds.count(bRef->var->id) > 0;
   const size_t resultBytes = static_cast<size_t>(l.m * l.ldc * 4);
   p.stages = kernel_.options.numStages;
   while (p.stages >= 2 && std::max(p.stages * p.stageBytes + ringSlack, resultBytes) > kSharedLimit) --p.stages;
@@ -250,6 +263,13 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   line("const int ts_i = ts_i0;");
   line("const void* ts_src = " + ptr + ";");
   line("ts_whole = " + p.unitOk + (mask.empty() ? "" : " && (" + mask + ")") + " && ((unsigned long long)ts_src & 15) == 0;");
+  if (s.maskAtEnds) {
+    // The mask is an interval on the chunk: true at both ends, true throughout.
+    open("if (ts_whole)");
+    line("const int ts_i = ts_i0 + " + n2s(kChunk - 1) + ";");
+    line("ts_whole = (" + mask + ");");
+    close();
+  }
   line("if (ts_whole) ts_cp_async16(ts_dst, ts_src);");
   close();
   if (deferred) {

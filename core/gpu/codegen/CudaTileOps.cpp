@@ -87,6 +87,30 @@ std::string CudaEmitter::permute(const ir::Permute& n) {
   const std::string v = expr(n.value);
   useShared(static_cast<size_t>(src.numel() * regBytes(src)));
   const std::string out = declareTemp(dst);
+  const int64_t rows = src.rank() == 2 ? src.shape()[0] : 0, cols = src.rank() == 2 ? src.shape()[1] : 0;
+  // Measured on the H200 (64x64 tiles): fp32 (V = 4) 0.69 -> 0.92 of Triton, fp16 (V = 8) 0.69 -> 0.59,
+  // so 8-wide groups keep the plain layout.
+  if (n.order == std::vector<int>{1, 0} && cols >= 32 && (cols & (cols - 1)) == 0 && layout(dst.numel()).vec <= 4) {
+    // A 2-D transpose: threads next to each other read elements V apart in one source column, which
+    // would all fall on one bank. Element (r, c) goes to row r, column c ^ ((r / V) % 32) (inside the
+    // row, since cols is a power of two >= 32): such a read hits 32 different banks.
+    const std::string V = n2s(layout(dst.numel()).vec);
+    auto at = [&](const std::string& r, const std::string& c) {
+      return "(" + r + ") * " + n2s(cols) + " + ((" + c + ") ^ (((" + r + ") / " + V + ") & 31))";
+    };
+    open("");
+    line(regType(src) + "* ts_s = (" + regType(src) + "*)ts_smem;");
+    openLoop(src.numel());
+    line("ts_s[" + at("ts_i / " + n2s(cols), "ts_i % " + n2s(cols)) + "] = " + v + ";");
+    closeLoop(src.numel());
+    sync();
+    openLoop(dst.numel());
+    line(out + "[ts_j] = ts_s[" + at("ts_i % " + n2s(rows), "ts_i / " + n2s(rows)) + "];");
+    closeLoop(dst.numel());
+    sync();
+    close();
+    return out + "[ts_j]";
+  }
   const auto ss = stridesOf(src.shape()), ds = stridesOf(dst.shape());
   std::string index;
   for (size_t d = 0; d < dst.shape().size(); ++d) {
@@ -719,7 +743,14 @@ std::optional<CudaEmitter::ResidentAccumulator> CudaEmitter::residentAccumulator
   return std::nullopt;
 }
 
-std::map<int, const ir::Load*> CudaEmitter::deferrableOperandLoads(const ir::For& loop, const ResidentAccumulator& r) const {
+const ir::VarRef* CudaEmitter::transposedVarRef(const ir::Expr& e) {
+  const auto* p = e.defined() ? e.as<ir::Permute>() : nullptr;
+  if (!p || p->order != std::vector<int>{1, 0}) return nullptr;
+  return asVarRef(p->value);
+}
+
+std::map<int, const ir::Load*> CudaEmitter::deferrableOperandLoads(const ir::For& loop, const ResidentAccumulator& r,
+                                                                   bool transposedB) const {
   std::map<int, const ir::Load*> out;
   const auto* seq = loop.body.as<ir::Seq>();
   if (!seq || containsStore(loop.body)) return out;
@@ -730,6 +761,7 @@ std::map<int, const ir::Load*> CudaEmitter::deferrableOperandLoads(const ir::For
     if (const auto* let = seq->stmts[i].as<ir::Let>(); let && let->var->id == r.result->id) dotAt = i;
   for (const ir::Expr* operand : {&r.dot->a, &r.dot->b}) {
     const ir::VarRef* ref = asVarRef(*operand);
+    if (!ref && transposedB && operand == &r.dot->b) ref = transposedVarRef(*operand);
     if (!ref || uses.readCount(ref->var->id) != 1) continue;
     for (size_t i = 0; i < dotAt; ++i) {
       const auto* let = seq->stmts[i].as<ir::Let>();

@@ -1,6 +1,7 @@
 // Hopper warpgroup MMA (PTX wgmma.mma_async, sm_90a) for a pipelined resident dot (CudaEmitter::
 // WarpgroupMma). The operands stay in the cp.async ring, laid out in wgmma's 128-byte swizzle: A (M x K,
-// K contiguous, "K-major") and B (K x N, N contiguous, "MN-major", read transposed) in panels of 64
+// K contiguous, "K-major") and B (K x N, N contiguous, "MN-major", read transposed; or, for
+// `a @ b.T` of a loaded N x K tile, N x K "K-major" like A) in panels of 64
 // columns, each panel `rows` rows of 128 bytes, the 16-byte chunk c of row r stored at chunk c ^ (r % 8)
 // so that eight rows of one chunk column fall on different banks. The tensor cores read them through
 // 64-bit shared-memory descriptors; the accumulators are registers in wgmma's fragment layout.
@@ -31,10 +32,11 @@ std::optional<CudaEmitter::WarpgroupMma> CudaEmitter::warpgroupMmaFor(const Tens
   return g;
 }
 
-std::string CudaEmitter::warpgroupInstruction(int64_t n, const std::string& elem) {
-  const std::string name = "ts_wgmma_m64n" + n2s(n) + "_" + elem;
+std::string CudaEmitter::warpgroupInstruction(int64_t n, const std::string& elem, bool bKMajor) {
+  const std::string name = "ts_wgmma_m64n" + n2s(n) + "_" + elem + (bKMajor ? "_kb" : "");
   if (warpgroupInstructions_.count(name)) return name;
-  // d += A * B for one 64 x n tile and k = 16: A K-major, B MN-major (imm-trans-b = 1), scale-d on.
+  // d += A * B for one 64 x n tile and k = 16: A K-major, B MN-major (imm-trans-b = 1) or K-major
+  // (imm-trans-b = 0: B given as N rows of K, `a @ b.T`), scale-d on.
   const int64_t regs = n / 2;
   std::string outs, list;
   for (int64_t i = 0; i < regs; ++i) {
@@ -44,7 +46,7 @@ std::string CudaEmitter::warpgroupInstruction(int64_t n, const std::string& elem
   std::string text = "TS_DEV void " + name + "(float (&d)[" + n2s(regs) + "], unsigned long long a, unsigned long long b) {\n";
   text += "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" + n2s(regs + 2) + ", 0;\\n\"\n";
   text += "               \"wgmma.mma_async.sync.aligned.m64n" + n2s(n) + "k16.f32." + elem + "." + elem + " {" + list + "}, %" +
-          n2s(regs) + ", %" + n2s(regs + 1) + ", p, 1, 1, 0, 1;\\n}\\n\"\n";
+          n2s(regs) + ", %" + n2s(regs + 1) + ", p, 1, 1, 0, " + (bKMajor ? "0" : "1") + ";\\n}\\n\"\n";
   text += "               : " + outs + "\n               : \"l\"(a), \"l\"(b), \"r\"(1));\n}\n";
   warpgroupInstructions_[name] = text;
   return name;
@@ -99,9 +101,15 @@ void CudaEmitter::warpgroupStep(const ResidentAccumulator& r) {
   // B: 16 rows (2 KiB) per k-step; its N panels are k * 128 bytes apart (the leading byte offset).
   line("const unsigned ts_a = ts_sa + (ts_k / 4) * " + n2s(l.m * 128) + " + (ts_wg * " + n2s(g.rowsPerGroup) +
        " + ts_t * 64) * 128 + (ts_k % 4) * 32;");
-  line("const unsigned ts_b = ts_sa + " + std::to_string(p.b.offset) + " + ts_k * 2048;");
-  line(warpgroupInstruction(g.n, g.elem) + "(" + r.frags + "[ts_t], ts_wgmma_desc(ts_a, 16, 1024), ts_wgmma_desc(ts_b, " + n2s(l.k * 128) +
-       ", 1024));");
+  if (p.bTransposed) {
+    // B K-major, N rows of 128-byte swizzled rows per panel, like A: panel ts_k / 4, 32 bytes per k-step.
+    line("const unsigned ts_b = ts_sa + " + std::to_string(p.b.offset) + " + (ts_k / 4) * " + n2s(l.n * 128) + " + (ts_k % 4) * 32;");
+    line(warpgroupInstruction(g.n, g.elem, true) + "(" + r.frags + "[ts_t], ts_wgmma_desc(ts_a, 16, 1024), ts_wgmma_desc(ts_b, 16, 1024));");
+  } else {
+    line("const unsigned ts_b = ts_sa + " + std::to_string(p.b.offset) + " + ts_k * 2048;");
+    line(warpgroupInstruction(g.n, g.elem) + "(" + r.frags + "[ts_t], ts_wgmma_desc(ts_a, 16, 1024), ts_wgmma_desc(ts_b, " +
+         n2s(l.k * 128) + ", 1024));");
+  }
   close();
   close();
   line("ts_wgmma_commit();");

@@ -98,6 +98,13 @@ def small_tiles(x_ptr, o_ptr, B: tl.constexpr):
     tl.store(o_ptr + B + tl.arange(0, B // 4)[None, :] + 4 * 0 + tl.arange(0, 4)[:, None] * (B // 4), t)
 
 @triton.jit
+def transpose(x_ptr, o_ptr, R: tl.constexpr, C: tl.constexpr):
+    r = tl.arange(0, R)
+    c = tl.arange(0, C)
+    t = tl.trans(tl.load(x_ptr + r[:, None] * C + c[None, :]))
+    tl.store(o_ptr + c[:, None] * R + r[None, :], t)
+
+@triton.jit
 def rows(x_ptr, y_ptr, stride, n_cols, B: tl.constexpr):
     row = tl.program_id(0)
     cols = tl.arange(0, B)
@@ -146,4 +153,12 @@ for cols, B in [(8192, 8192), (1000, 1024), (781, 1024)]:
     ym = torch.zeros_like(xm)
     rows[(6,)](xm, ym, xm.stride(0), cols, B=B)
     rows[(5,)](xm[:, 1:], ym[:, 1:], xm.stride(0), cols, B=B)
+# 2-D transposes whose rows are a power of two >= 32 wide are staged with an XOR swizzle (vector
+# widths 1 to 8, tiles smaller and larger than the CTA).
+for R, C, dt, w in [(64, 64, torch.float32, 4), (32, 128, torch.float16, 4), (128, 32, torch.float32, 8),
+                    (8, 32, torch.float32, 1), (16, 256, torch.float16, 2)]:
+    xt = torch.randn(R, C).to(dt)
+    ot = torch.zeros(C, R, dtype=dt)
+    transpose[(1,)](xt, ot, R=R, C=C, num_warps=w)
+    assert torch.equal(ot, xt.t().contiguous()), (R, C)
 print('layout ok')
