@@ -6,7 +6,9 @@
 #include <pybind11/stl.h>
 
 #include "core/host/Containers.h"
+#include "core/host/TensorObject.h"
 #include "core/python/HostCallBindings.h"
+#include "core/python/PointerArguments.h"
 #include "core/python/PythonKernel.h"
 #include "core/python/PythonValues.h"
 #include "core/python/TilescopeModule.h"
@@ -21,7 +23,26 @@ struct LaunchValues {
   host::Value grid;
   host::ValueList args;
   std::vector<std::pair<std::string, host::Value>> options;
+  std::vector<BorrowedMemory> borrowed;  // pointer arguments of other libraries (PointerArguments.h)
 };
+
+host::Value argumentOf(py::handle h, const std::string& name, std::vector<BorrowedMemory>& borrowed) {
+  if (isForeignPointer(h)) return host::Value(std::make_shared<host::TensorObject>(borrowTensor(h, name, borrowed)));
+  return launchArgumentOf(h, name);
+}
+
+// Runs `launch`, then copies what it wrote in borrowed memory back to the memory's owner (also when
+// the launch failed part way: what it wrote is what the GPU would have left).
+template <class F>
+void withBorrowed(LaunchValues& v, F&& launch) {
+  try {
+    launch();
+  } catch (...) {
+    syncBorrowed(v.borrowed);
+    throw;
+  }
+  syncBorrowed(v.borrowed);
+}
 
 LaunchValues launchValues(const PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
   const std::vector<std::string> names = k.parameterNames();
@@ -29,10 +50,11 @@ LaunchValues launchValues(const PythonKernel& k, const py::tuple& grid, const py
   host::ValueList dims;
   for (py::handle d : grid) dims.push_back(launchArgumentOf(d, "grid"));
   out.grid = host::makeTuple(std::move(dims));
-  for (size_t i = 0; i < args.size(); ++i) out.args.push_back(launchArgumentOf(args[i], i < names.size() ? names[i] : "?"));
+  for (size_t i = 0; i < args.size(); ++i)
+    out.args.push_back(argumentOf(args[i], i < names.size() ? names[i] : "?", out.borrowed));
   for (auto [name, value] : options) {
     const std::string n = name.cast<std::string>();
-    out.options.emplace_back(n, launchArgumentOf(value, n));
+    out.options.emplace_back(n, argumentOf(value, n, out.borrowed));
   }
   return out;
 }
@@ -72,7 +94,7 @@ void bindKernels(py::module_& m) {
       })
       .def("launch", [](const CompiledHandle& h, const py::tuple& grid, const py::list& args) {
         LaunchValues v = launchValues(*h.kernel, grid, args, py::dict());
-        h.kernel->launchCompiled(h.compiled, v.grid, std::move(v.args));
+        withBorrowed(v, [&] { h.kernel->launchCompiled(h.compiled, v.grid, std::move(v.args)); });
       });
 
   py::class_<PythonKernel, std::shared_ptr<PythonKernel>>(m, "Kernel")
@@ -104,7 +126,7 @@ void bindKernels(py::module_& m) {
       .def("launch",
            [](PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
              LaunchValues v = launchValues(k, grid, args, options);
-             k.launch(v.grid, std::move(v.args), std::move(v.options));
+             withBorrowed(v, [&] { k.launch(v.grid, std::move(v.args), std::move(v.options)); });
            })
       .def("warmup",
            [](const std::shared_ptr<PythonKernel>& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
