@@ -11,6 +11,7 @@ import _tilescope
 from _tilescope import Tensor, dtype
 
 __version__ = "2.11.0+tilescope"
+__tilescope_builtin__ = True  # tilescope.torch_choice tells it from installed PyTorch
 
 
 class Size(tuple):
