@@ -12,6 +12,7 @@ import _tilescope
 
 from . import language
 from . import testing
+from . import runtime
 
 __all__ = ["jit", "JITFunction", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "CompilationError", "testing",
            "language"]
