@@ -18,6 +18,8 @@ Preferences Preferences::load() {
   p.autosaveSeconds = std::clamp(s.value("files/autosaveSeconds", p.autosaveSeconds).toInt(), 5, 3600);
   p.presentationScale = std::clamp(s.value("appearance/presentationScale", p.presentationScale).toDouble(), 1.0, 4.0);
   p.inspectorPresentation = s.value("appearance/inspectorPresentation", p.inspectorPresentation).toBool();
+  const QString torch = s.value("python/torch", p.torch).toString();
+  if (torch == QLatin1String("builtin") || torch == QLatin1String("system")) p.torch = torch;
   return p;
 }
 
@@ -31,6 +33,7 @@ void Preferences::save() const {
   s.setValue("files/autosaveSeconds", autosaveSeconds);
   s.setValue("appearance/presentationScale", presentationScale);
   s.setValue("appearance/inspectorPresentation", inspectorPresentation);
+  s.setValue("python/torch", torch);
 }
 
 Appearance Preferences::appearance(bool presentation) const {

@@ -1,6 +1,6 @@
 #pragma once
 // User preferences, stored with QSettings: theme, fonts and sizes, autosave interval, presentation
-// scale. A plain value: load(), change, save(); Appearance is derived from it.
+// scale, the torch of notebook code. A plain value: load(), change, save(); Appearance is derived from it.
 #include <QString>
 
 #include "ui/Theme.h"
@@ -15,7 +15,10 @@ struct Preferences {
   int markdownPointSize = 11;
   int autosaveSeconds = 30;
   double presentationScale = 1.8;  // font multiplier in presentation mode
-  bool inspectorPresentation = false;  // the inspector and performance docks at presentation scale outside presentation mode
+  bool inspectorPresentation = false;
+  // Which torch notebook code imports (embedded Python): "builtin" (tilescope's) or "system"
+  // (installed PyTorch); a notebook's metadata {"tilescope": {"torch": ...}} wins. Passed to the worker.
+  QString torch = QStringLiteral("builtin");  // the inspector and performance docks at presentation scale outside presentation mode
 
   static Preferences load();
   void save() const;

@@ -80,6 +80,12 @@ void WorkerProcessClient::setState(State state) {
   emit stateChanged(state);
 }
 
+QStringList WorkerProcessClient::workerArguments() const {
+  QStringList arguments{QStringLiteral("worker")};
+  if (torch_ != QLatin1String("builtin")) arguments << QStringLiteral("--torch") << torch_;
+  return arguments;
+}
+
 void WorkerProcessClient::start() {
   if (process_ && process_->state() != QProcess::NotRunning) return;
   launchProcess();
@@ -93,7 +99,7 @@ void WorkerProcessClient::launchProcess() {
   executorName_.clear();
   process_ = new QProcess(this);
   process_->setProgram(program_);
-  process_->setArguments({QStringLiteral("worker")});
+  process_->setArguments(workerArguments());
   connect(process_, &QProcess::readyReadStandardOutput, this, &WorkerProcessClient::readMessages);
   connect(process_, &QProcess::readyReadStandardError, this, [this] {
     const QString text = QString::fromUtf8(process_->readAllStandardError());

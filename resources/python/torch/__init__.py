@@ -151,7 +151,7 @@ Tensor.detach = lambda self: self
 _AUTOGRAD = {"backward", "grad", "grad_fn", "retain_grad", "register_hook", "is_leaf", "autograd", "enable_grad",
              "set_grad_enabled", "func", "compile"}
 _USE_INSTALLED = ("; installed PyTorch has it: choose it with `tilescope-cli run --torch system`, the preference "
-                  "(Preferences > Python > torch) or the notebook's metadata {\"tilescope\": {\"torch\": \"system\"}}")
+                  "(Preferences: Python torch) or the notebook's metadata {\"tilescope\": {\"torch\": \"system\"}}")
 
 
 def _tensor_missing(self, name):
