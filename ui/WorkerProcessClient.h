@@ -43,6 +43,7 @@ public:
   // The torch the worker's cells import ("builtin" or "system", the preference); from the next
   // start or restart of the worker on.
   void setTorch(const QString& torch) { torch_ = torch; }
+  const QString& torch() const { return torch_; }
   // What the worker process is started with.
   QStringList workerArguments() const;
 

@@ -1,10 +1,13 @@
 // The torch preference: chosen in the preferences dialog (real key presses), saved with QSettings, and
-// passed to the worker process as `--torch system`.
+// passed to the worker process as `--torch system`; a notebook's metadata wins over it.
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include "ui/MainWindow.h"
 #include "ui/Preferences.h"
 #include "ui/PreferencesDialog.h"
 #include "ui/WorkerProcessClient.h"
@@ -43,4 +46,26 @@ TEST(TorchPreference, TheWorkerIsStartedWithTheChosenTorch) {
   EXPECT_EQ(client.workerArguments(), QStringList{"worker"});
   client.setTorch(QStringLiteral("system"));
   EXPECT_EQ(client.workerArguments(), (QStringList{"worker", "--torch", "system"}));
+}
+
+TEST(TorchPreference, ANotebookThatAsksForInstalledPyTorchGetsIt) {
+  tilescope::ui::MainWindow window;
+  QTemporaryDir dir;
+  const QString asking = dir.filePath("asking.ipynb");
+  const QString plain = dir.filePath("plain.ipynb");
+  const char* cells = R"("cells": [{"cell_type": "code", "id": "a", "metadata": {}, "execution_count": null, "outputs": [], "source": "x = 1"}])";
+  QFile f(asking);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write(QByteArray(R"({"nbformat": 4, "nbformat_minor": 5, "metadata": {"tilescope": {"torch": "system"}}, )") + cells + "}");
+  f.close();
+  QFile g(plain);
+  ASSERT_TRUE(g.open(QIODevice::WriteOnly));
+  g.write(QByteArray(R"({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, )") + cells + "}");
+  g.close();
+  auto* worker = window.findChild<WorkerProcessClient*>();
+  ASSERT_NE(worker, nullptr);
+  ASSERT_TRUE(window.openNotebook(asking).isEmpty());
+  EXPECT_EQ(worker->workerArguments(), (QStringList{"worker", "--torch", "system"}));
+  ASSERT_TRUE(window.openNotebook(plain).isEmpty());
+  EXPECT_EQ(worker->workerArguments(), QStringList{"worker"});  // the preference: the built-in torch
 }
