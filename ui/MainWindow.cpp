@@ -34,6 +34,26 @@
 #include "ui/viz/TimelinePanel.h"
 
 namespace tilescope::ui {
+
+namespace {
+
+// The torch the worker's cells import: the notebook's metadata {"tilescope": {"torch": ...}}, else the
+// preference. A preference applies at the worker's next restart; `restartNow` restarts a started worker
+// when the choice changed (a notebook asking for another one).
+void applyWorkerTorch(WorkerProcessClient& worker, const notebook::Notebook& nb, const QString& preference, bool restartNow) {
+  QString torch = preference;
+  if (const auto ts = nb.metadata.find("tilescope"); ts != nb.metadata.end() && ts->is_object()) {
+    if (const auto t = ts->find("torch"); t != ts->end() && t->is_string()) {
+      const QString asked = QString::fromStdString(t->get<std::string>());
+      if (asked == QLatin1String("builtin") || asked == QLatin1String("system")) torch = asked;
+    }
+  }
+  if (torch == worker.torch()) return;
+  worker.setTorch(torch);
+  if (restartNow && worker.state() != WorkerProcessClient::State::NotStarted) worker.restart();
+}
+
+}  // namespace
 namespace {
 // Room for the title bar and borders a window manager adds around the window.
 const QSize kWindowFrameAllowance(16, 48);
@@ -82,6 +102,12 @@ MainWindow::MainWindow(ExecutionClient* client, std::unique_ptr<RecoveryStore> r
   buildStatusBar();
   connectControllers();
   applyPreferences(Preferences::load());
+  if (worker) {
+    // A notebook's own torch choice applies when it is opened (a started worker restarts).
+    connect(model_, &NotebookModel::modelReset, worker, [this, worker] {
+      applyWorkerTorch(*worker, model_->notebook(), preferences_.torch, true);
+    });
+  }
   updateTitle();
   startDeviceProbe();
   view_->setFocus();
@@ -360,6 +386,7 @@ void MainWindow::applyPreferences(const Preferences& preferences) {
   performance_->benchmarks()->setTheme(appearance.theme);
   applyIcons(appearance.theme);
   fileController_->setAutosaveInterval(preferences.autosaveSeconds);
+  if (auto* worker = qobject_cast<WorkerProcessClient*>(client_)) applyWorkerTorch(*worker, model_->notebook(), preferences.torch, false);
   applyInspectorScale();
   applyRunOn();
 }

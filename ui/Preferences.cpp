@@ -22,6 +22,8 @@ Preferences Preferences::load() {
   p.runOn.port = std::clamp(s.value("runOn/port", 0).toInt(), 0, 65535);
   p.runOn.identityFile = s.value("runOn/identityFile").toString();
   p.runOn.remoteCommand = s.value("runOn/remoteCommand", p.runOn.remoteCommand).toString();
+  const QString torch = s.value("python/torch", p.torch).toString();
+  if (torch == QLatin1String("builtin") || torch == QLatin1String("system")) p.torch = torch;
   return p;
 }
 
@@ -39,6 +41,7 @@ void Preferences::save() const {
   s.setValue("runOn/port", runOn.port);
   s.setValue("runOn/identityFile", runOn.identityFile);
   s.setValue("runOn/remoteCommand", runOn.remoteCommand);
+  s.setValue("python/torch", torch);
 }
 
 Appearance Preferences::appearance(bool presentation) const {

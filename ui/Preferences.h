@@ -1,6 +1,7 @@
 #pragma once
 // User preferences, stored with QSettings: theme, fonts and sizes, autosave interval, presentation
-// scale, where cells run (Run On). A plain value: load(), change, save(); Appearance is derived from it.
+// scale, where cells run (Run On), the torch of notebook code. A plain value: load(), change, save();
+// Appearance is derived from it.
 #include <QString>
 
 #include "ui/RunOnTarget.h"
@@ -18,6 +19,9 @@ struct Preferences {
   double presentationScale = 1.8;  // font multiplier in presentation mode
   bool inspectorPresentation = false;  // the inspector and performance docks at presentation scale outside presentation mode
   RunOnTarget runOn;  // where notebooks without a "run_on" of their own run their cells
+  // Which torch notebook code imports (embedded Python): "builtin" (tilescope's) or "system"
+  // (installed PyTorch); a notebook's metadata {"tilescope": {"torch": ...}} wins. Passed to the worker.
+  QString torch = QStringLiteral("builtin");
 
   static Preferences load();
   void save() const;

@@ -1,6 +1,7 @@
 #include "ui/PreferencesDialog.h"
 
 #include <QComboBox>
+#include <algorithm>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFontComboBox>
@@ -55,6 +56,14 @@ PreferencesDialog::PreferencesDialog(const Preferences& current, QWidget* parent
   autosaveSeconds_->setToolTip(tr("How often a recovery copy of unsaved work is written"));
   form->addRow(tr("Autosave every:"), autosaveSeconds_);
 
+  torch_ = new QComboBox(this);
+  torch_->addItem(tr("Built-in (tilescope's tensor library)"), QStringLiteral("builtin"));
+  torch_->addItem(tr("Installed PyTorch"), QStringLiteral("system"));
+  torch_->setCurrentIndex(std::max(0, torch_->findData(current.torch)));
+  torch_->setToolTip(tr("The torch that notebook code imports (a notebook's metadata may ask for one); "
+                        "takes effect when the worker restarts"));
+  form->addRow(tr("Python torch:"), torch_);
+
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Apply | QDialogButtonBox::Cancel, this);
   form->addRow(buttons);
   connect(buttons, &QDialogButtonBox::accepted, this, [this] {
@@ -74,6 +83,7 @@ Preferences PreferencesDialog::preferences() const {
   p.markdownPointSize = markdownSize_->value();
   p.presentationScale = presentationScale_->value();
   p.autosaveSeconds = autosaveSeconds_->value();
+  p.torch = torch_->currentData().toString();
   return p;
 }
 

@@ -30,6 +30,7 @@ private:
   QSpinBox* markdownSize_;
   QDoubleSpinBox* presentationScale_;
   QSpinBox* autosaveSeconds_;
+  QComboBox* torch_;
 };
 
 }  // namespace tilescope::ui

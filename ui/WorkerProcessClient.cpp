@@ -86,6 +86,12 @@ void WorkerProcessClient::setState(State state) {
   emit stateChanged(state);
 }
 
+QStringList WorkerProcessClient::workerArguments() const {
+  QStringList arguments{QStringLiteral("worker")};
+  if (torch_ != QLatin1String("builtin")) arguments << QStringLiteral("--torch") << torch_;
+  return arguments;
+}
+
 void WorkerProcessClient::start() {
   if (process_ && process_->state() != QProcess::NotRunning) return;
   launchProcess();
@@ -127,11 +133,13 @@ void WorkerProcessClient::launchProcess() {
     // ssh's arguments are a list (QProcess execs it without a shell); the host was validated above.
     process_->setProgram(QString::fromStdString(util::sshProgram()));
     QStringList arguments;
-    for (const std::string& a : util::sshArguments(sshTarget(runOn_), {"worker"})) arguments << QString::fromStdString(a);
+    std::vector<std::string> remoteArguments;
+    for (const QString& a : workerArguments()) remoteArguments.push_back(a.toStdString());
+    for (const std::string& a : util::sshArguments(sshTarget(runOn_), remoteArguments)) arguments << QString::fromStdString(a);
     process_->setArguments(arguments);
   } else {
     process_->setProgram(program_);
-    process_->setArguments({QStringLiteral("worker")});
+    process_->setArguments(workerArguments());
   }
   connect(process_, &QProcess::readyReadStandardOutput, this, &WorkerProcessClient::readMessages);
   connect(process_, &QProcess::readyReadStandardError, this, [this] {

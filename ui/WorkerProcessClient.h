@@ -47,6 +47,12 @@ public:
   QString executorName() const { return executorName_; }
   // How long an interrupted cell may take to stop before the worker is killed and restarted.
   void setInterruptGracePeriod(int milliseconds) { interruptGraceMs_ = milliseconds; }
+  // The torch the worker's cells import ("builtin" or "system", the preference); from the next
+  // start or restart of the worker on.
+  void setTorch(const QString& torch) { torch_ = torch; }
+  const QString& torch() const { return torch_; }
+  // What the worker process is started with.
+  QStringList workerArguments() const;
 
 signals:
   void stateChanged(tilescope::ui::WorkerProcessClient::State state);
@@ -86,6 +92,7 @@ private:
   QString program_;
   RunOnTarget runOn_;
   QByteArray startupStderr_;  // a remote worker's stderr before its hello: ssh's reason when it fails
+  QString torch_ = QStringLiteral("builtin");
   QProcess* process_ = nullptr;
   std::unique_ptr<util::FrameDecoder> decoder_;
   std::optional<nlohmann::json> messageAwaitingBlobs_;  // a message whose announced blobs are still coming

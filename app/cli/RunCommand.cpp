@@ -17,6 +17,7 @@
 #ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
 #include "core/python/EmbeddedInterpreter.h"
 #include "core/python/PythonExecutor.h"
+#include "core/python/TorchChoice.h"
 #endif
 
 namespace tilescope::cli {
@@ -27,6 +28,7 @@ const char* kUsage =
     "usage: tilescope-cli run FILE.py|FILE.ipynb [--backend sim|gpu|auto] [--trace DIR] [--pid-filter EXPR]\n"
     "                         [--out OUT.ipynb] [--allow-errors] [--out-of-bounds stop|warn]\n"
     "                         [--program-timing FILE.jsonl] [--timeout SECONDS] [--python interpreter|embedded]\n"
+    "                         [--torch builtin|system]\n"
     "\n"
     "Runs a script, or every code cell of a notebook in order (cells share one namespace), with\n"
     "tilescope's host interpreter; kernels run on the simulator. Exits 0 on success, 1 when the code\n"
@@ -47,6 +49,8 @@ const char* kUsage =
     "                    exit with code 124, saying the timeout was hit\n"
     "  --python P        interpreter (default): tilescope's own interpreter of a Python subset;\n"
     "                    embedded (in progress): real Python, the embedded CPython (docs/HOST_LANGUAGE.md)\n"
+    "  --torch T         embedded Python: builtin (default), tilescope's torch, or system, installed PyTorch;\n"
+    "                    a notebook can ask for one in its metadata: {\"tilescope\": {\"torch\": \"system\"}}\n"
     "Notebook cells tagged 'raises-exception' (Jupyter's convention) may fail: their error is shown\n"
     "and the run goes on. Cells tagged 'gpu-only' (benchmarks at GPU sizes) run only when kernels run on\n"
     "a GPU; on the simulator they are skipped and their output says so.\n"
@@ -64,6 +68,7 @@ struct Options {
   bool outOfBoundsGiven = false;
   double timeoutSeconds = 0;  // 0: no limit
   std::string python = "interpreter";  // or "embedded" (issue 22, in progress)
+  bool torchGiven = false;             // --torch (embedded Python): wins over the notebook's metadata
 };
 
 bool endsWith(const std::string& s, const std::string& suffix) {
@@ -133,6 +138,11 @@ int runNotebook(Executor& executor, const Options& o, host::CancelToken& cancel)
   // A notebook may turn the simulator's out-of-bounds stops off for itself (metadata
   // tilescope.out_of_bounds = "warn"); --out-of-bounds on the command line wins.
   if (!o.outOfBoundsGiven && nb.warnsOnOutOfBounds()) executor.launchSettings().stopOnOutOfBounds = false;
+#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
+  if (!o.torchGiven && o.python == "embedded") {
+    if (std::optional<python::TorchChoice> torch = python::notebookTorchChoice(nb.metadata)) python::selectTorch(*torch);
+  }
+#endif
   int status = 0;
   int count = 0;
   bool stopped = false;
@@ -191,9 +201,16 @@ int runWith(Executor& executor, const Options& o);
 
 }  // namespace
 
-int runRun(const Args& args) {
-  if (runsRemotely(args)) return runRemoteRun(args);
+int runRun(const Args& givenArgs) {
+  if (runsRemotely(givenArgs)) return runRemoteRun(givenArgs);
   Options o;
+  Args args = givenArgs;
+#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
+  if (std::string error; !python::takeTorchOption(args, o.torchGiven, error)) {
+    std::fprintf(stderr, "tilescope-cli run: %s\n", error.c_str());
+    return 2;
+  }
+#endif
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& into) {

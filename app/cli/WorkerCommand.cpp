@@ -24,6 +24,7 @@
 #ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
 #include "core/python/EmbeddedInterpreter.h"
 #include "core/python/PythonExecutor.h"
+#include "core/python/TorchChoice.h"
 #endif
 #include "app/cli/WorkerChannel.h"
 #include "app/cli/WorkerDeviceReport.h"
@@ -249,7 +250,16 @@ private:
 };
 }  // namespace
 
-int runWorker(const Args& args) {
+int runWorker(const Args& givenArgs) {
+  Args args = givenArgs;
+#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
+  // --torch builtin|system: which torch the embedded Python's cells import (the GUI's preference).
+  bool torchGiven = false;
+  if (std::string error; !python::takeTorchOption(args, torchGiven, error)) {
+    std::fprintf(stderr, "tilescope-cli worker: %s\n", error.c_str());
+    return 2;
+  }
+#endif
   bool embedded = false;
   const bool pythonOption = args.size() == 2 && args[0] == "--python" && (args[1] == "interpreter" || args[1] == "embedded");
   if (pythonOption) embedded = args[1] == "embedded";
@@ -263,7 +273,7 @@ int runWorker(const Args& args) {
   if (!args.empty() && !pythonOption) {
     const bool help = args[0] == "--help" || args[0] == "-h";
     std::fprintf(help ? stdout : stderr,
-                 "usage: tilescope-cli worker [--python interpreter|embedded]\n\n"
+                 "usage: tilescope-cli worker [--python interpreter|embedded] [--torch builtin|system]\n\n"
                  "Runs notebook cells for the tilescope GUI: reads execute requests on stdin and writes\n"
                  "results on stdout as length-prefixed JSON frames (docs/PROTOCOL.md). Not meant to be\n"
                  "used by hand. TILESCOPE_WORKER_TEST_EXECUTOR=1 selects the test double (tests only).\n"

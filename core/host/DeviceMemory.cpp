@@ -35,7 +35,7 @@ void fetch(Storage& s) {
 
 void release(Storage& s) {
   Storage::DeviceMirror& m = s.deviceMirror();
-  gpu::GpuRuntime::instance().release(m.address, s.nbytes(), m.generation);
+  if (!m.borrowed) gpu::GpuRuntime::instance().release(m.address, s.nbytes(), m.generation);
   m = Storage::DeviceMirror{};
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/host/PythonModules.h"
 #include "core/python/TilescopeModule.h"
+#include "core/python/TorchChoice.h"
 
 namespace tilescope::python {
 
@@ -63,6 +64,13 @@ void EmbeddedInterpreter::ensureStarted() {
     throw PythonStartError("cannot put " + packages + " on the embedded Python's sys.path");
   }
   Py_DECREF(dir);
+  try {
+    applySelectedTorch();
+  } catch (const std::runtime_error& e) {
+    throw PythonStartError(e.what());
+  }
 }
+
+bool EmbeddedInterpreter::started() { return Py_IsInitialized() != 0; }
 
 }  // namespace tilescope::python

@@ -22,6 +22,7 @@ public:
   // Starts the interpreter if it is not running. Throws PythonStartError saying what is missing
   // when it cannot start (no standard library, no resources/python).
   static void ensureStarted();
+  static bool started();
   // The folder of our Python packages (resources/python).
   static const std::string& packageDir();
 };

@@ -6,7 +6,9 @@
 #include <pybind11/stl.h>
 
 #include "core/host/Containers.h"
+#include "core/host/TensorObject.h"
 #include "core/python/HostCallBindings.h"
+#include "core/python/PointerArguments.h"
 #include "core/python/PythonKernel.h"
 #include "core/python/PythonValues.h"
 #include "core/python/TilescopeModule.h"
@@ -21,7 +23,26 @@ struct LaunchValues {
   host::Value grid;
   host::ValueList args;
   std::vector<std::pair<std::string, host::Value>> options;
+  std::vector<BorrowedMemory> borrowed;  // pointer arguments of other libraries (PointerArguments.h)
 };
+
+host::Value argumentOf(py::handle h, const std::string& name, std::vector<BorrowedMemory>& borrowed) {
+  if (isForeignPointer(h)) return host::Value(std::make_shared<host::TensorObject>(borrowTensor(h, name, borrowed)));
+  return launchArgumentOf(h, name);
+}
+
+// Runs `launch`, then copies what it wrote in borrowed memory back to the memory's owner (also when
+// the launch failed part way: what it wrote is what the GPU would have left).
+template <class F>
+void withBorrowed(LaunchValues& v, F&& launch) {
+  try {
+    launch();
+  } catch (...) {
+    syncBorrowed(v.borrowed);
+    throw;
+  }
+  syncBorrowed(v.borrowed);
+}
 
 LaunchValues launchValues(const PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
   const std::vector<std::string> names = k.parameterNames();
@@ -29,12 +50,74 @@ LaunchValues launchValues(const PythonKernel& k, const py::tuple& grid, const py
   host::ValueList dims;
   for (py::handle d : grid) dims.push_back(launchArgumentOf(d, "grid"));
   out.grid = host::makeTuple(std::move(dims));
-  for (size_t i = 0; i < args.size(); ++i) out.args.push_back(launchArgumentOf(args[i], i < names.size() ? names[i] : "?"));
+  for (size_t i = 0; i < args.size(); ++i)
+    out.args.push_back(argumentOf(args[i], i < names.size() ? names[i] : "?", out.borrowed));
   for (auto [name, value] : options) {
     const std::string n = name.cast<std::string>();
-    out.options.emplace_back(n, launchArgumentOf(value, n));
+    out.options.emplace_back(n, argumentOf(value, n, out.borrowed));
   }
   return out;
+}
+
+// The fast path's key of a launch whose every parameter is passed in order and no launch option is
+// given: per argument its kind and what KernelLauncher specializes on (a tensor's dtype and 16-byte
+// alignment, an int's width, divisibility by 16 and whether it is 1, a constexpr's value). False for
+// anything else (other libraries' pointers, odd values): those take the general path, which also
+// raises the errors.
+bool fastKey(const PythonKernel& k, const py::list& args, std::string& key) {
+  key.clear();
+  for (size_t i = 0; i < args.size(); ++i) {
+    py::handle h = args[i];
+    const bool constexprParam = k.isConstexprParam(i);
+    if (py::isinstance<host::Tensor>(h)) {
+      if (constexprParam) return false;
+      const host::Tensor& t = h.cast<const host::Tensor&>();
+      key += 'T';
+      key += static_cast<char>('A' + static_cast<int>(t.dtype()));
+      key += (t.storageOffset() * t.elementSize()) % 16 == 0 ? 'a' : 'u';
+    } else if (PyBool_Check(h.ptr())) {
+      key += constexprParam ? (h.ptr() == Py_True ? "cT" : "cF") : "b";
+    } else if (PyLong_Check(h.ptr())) {
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+      if (overflow) return false;
+      if (constexprParam) {
+        key += "ci" + std::to_string(v);
+      } else if (v == 1) {
+        key += '1';
+      } else {
+        key += v >= -2147483648LL && v <= 2147483647LL ? 'i' : 'l';
+        if (v % 16 == 0) key += '6';
+      }
+    } else if (PyFloat_Check(h.ptr())) {
+      key += constexprParam ? "cf" + py::repr(h).cast<std::string>() : std::string("f");
+    } else if (h.is_none()) {
+      key += "cN";
+    } else if (PyUnicode_Check(h.ptr())) {
+      key += "cs" + py::repr(h).cast<std::string>();
+    } else if (py::isinstance<TorchDType>(h)) {
+      key += "cd" + std::to_string(static_cast<int>(h.cast<TorchDType>().dtype));
+    } else {
+      return false;
+    }
+    key += '|';
+  }
+  return true;
+}
+
+// A grid of 1 to 3 non-negative ints, padded with 1s; false for anything else (the general path
+// raises the right error).
+bool fastGrid(const py::tuple& grid, std::vector<int64_t>& out) {
+  if (grid.empty() || grid.size() > 3) return false;
+  out.assign(3, 1);
+  for (size_t i = 0; i < grid.size(); ++i) {
+    if (!PyLong_Check(grid[i].ptr()) || PyBool_Check(grid[i].ptr())) return false;
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(grid[i].ptr(), &overflow);
+    if (overflow || v < 0) return false;
+    out[i] = v;
+  }
+  return true;
 }
 
 // A value of a compiled kernel's attribute as Python: numbers, strings, dicts; a namespace (metadata)
@@ -72,7 +155,7 @@ void bindKernels(py::module_& m) {
       })
       .def("launch", [](const CompiledHandle& h, const py::tuple& grid, const py::list& args) {
         LaunchValues v = launchValues(*h.kernel, grid, args, py::dict());
-        h.kernel->launchCompiled(h.compiled, v.grid, std::move(v.args));
+        withBorrowed(v, [&] { h.kernel->launchCompiled(h.compiled, v.grid, std::move(v.args)); });
       });
 
   py::class_<PythonKernel, std::shared_ptr<PythonKernel>>(m, "Kernel")
@@ -84,6 +167,7 @@ void bindKernels(py::module_& m) {
       .def_property_readonly("name", &PythonKernel::name)
       .def_property_readonly("parameters", &PythonKernel::parameterNames)
       .def_property_readonly("has_globals", &PythonKernel::hasGlobals)
+      .def_property_readonly("fast_specializations", &PythonKernel::fastSpecializations)
       .def_property_readonly("cached_specializations", &PythonKernel::cachedSpecializations)
       .def("set_globals",
            [](PythonKernel& k, const py::dict& globals, const std::vector<std::shared_ptr<PythonKernel>>& helpers) {
@@ -103,8 +187,32 @@ void bindKernels(py::module_& m) {
            })
       .def("launch",
            [](PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
+             std::string key;
+             const bool fast = options.empty() && args.size() == k.parameterCount() && fastKey(k, args, key);
+             std::vector<int64_t> dims;
+             if (fast && fastGrid(grid, dims)) {
+               if (std::shared_ptr<PythonKernel::FastLaunch> cached = k.fastLaunch(key); cached && !cached->inUse) {
+                 // A specialization launched before: only the runtime arguments and the grid change.
+                 host::PreparedLaunch& p = cached->prepared;
+                 for (size_t j = 0; j < cached->runtimeParams.size(); ++j) {
+                   const size_t param = cached->runtimeParams[j];
+                   p.runtimeArgs[j] = launchArgumentOf(args[param], p.runtimeNames[j]);
+                 }
+                 p.grid = dims;
+                 cached->inUse = true;
+                 struct Release {
+                   PythonKernel::FastLaunch& entry;
+                   ~Release() { entry.inUse = false; }
+                 } release{*cached};
+                 k.runPrepared(p);
+                 return;
+               }
+             }
              LaunchValues v = launchValues(k, grid, args, options);
-             k.launch(v.grid, std::move(v.args), std::move(v.options));
+             withBorrowed(v, [&] {
+               host::PreparedLaunch prepared = k.launch(v.grid, std::move(v.args), std::move(v.options));
+               if (fast && v.borrowed.empty()) k.remember(key, std::move(prepared));
+             });
            })
       .def("warmup",
            [](const std::shared_ptr<PythonKernel>& k, const py::tuple& grid, const py::list& args, const py::dict& options) {

@@ -71,6 +71,7 @@ void PythonKernel::setGlobals(const std::vector<std::pair<std::string, lang::Val
   program->addModule(module_);
   jit_->program = std::move(program);
   jit_->cache.reset();  // checked against other globals
+  fast_.clear();
 }
 
 namespace {
@@ -83,13 +84,39 @@ host::Interpreter& launchContext(const std::string& kernel) {
 
 }  // namespace
 
-void PythonKernel::launch(const host::Value& grid, host::ValueList args,
-                          std::vector<std::pair<std::string, host::Value>> options) {
+host::PreparedLaunch PythonKernel::launch(const host::Value& grid, host::ValueList args,
+                                         std::vector<std::pair<std::string, host::Value>> options) {
   host::Interpreter& context = launchContext(name());
   for (const auto& [n, fn] : hostFunctions_) context.globals()->assign(n, fn);
   host::CallArgs call(std::move(args));
   call.keywords = std::move(options);
-  const host::PreparedLaunch prepared = host::KernelLauncher::prepare(context, *jit_, grid, call);
+  host::PreparedLaunch prepared = host::KernelLauncher::prepare(context, *jit_, grid, call);
+  host::KernelLauncher::run(context, *jit_, prepared);
+  return prepared;
+}
+
+std::shared_ptr<PythonKernel::FastLaunch> PythonKernel::fastLaunch(const std::string& key) {
+  auto it = fast_.find(key);
+  return it == fast_.end() ? nullptr : it->second;
+}
+
+void PythonKernel::remember(const std::string& key, host::PreparedLaunch prepared) {
+  if (fast_.size() >= 64) return;  // a kernel launched with ever new constexprs: the general path then
+  const std::vector<std::string> names = parameterNames();
+  auto entry = std::make_shared<FastLaunch>();
+  for (const std::string& runtime : prepared.runtimeNames) {
+    const auto at = std::find(names.begin(), names.end(), runtime);
+    if (at == names.end()) return;  // cannot happen: prepare found it in the signature
+    entry->runtimeParams.push_back(static_cast<size_t>(at - names.begin()));
+  }
+  prepared.checkSeconds = 0;
+  entry->prepared = std::move(prepared);
+  fast_[key] = std::move(entry);
+}
+
+void PythonKernel::runPrepared(const host::PreparedLaunch& prepared) {
+  host::Interpreter& context = launchContext(name());
+  for (const auto& [n, fn] : hostFunctions_) context.globals()->assign(n, fn);
   host::KernelLauncher::run(context, *jit_, prepared);
 }
 

@@ -6,10 +6,12 @@
 // resolves globals when it first compiles.
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "core/host/JitFunction.h"
+#include "core/host/KernelLauncher.h"
 #include "core/syntax/Ast.h"
 #include "core/kernel/Value.h"
 
@@ -24,6 +26,7 @@ public:
 
   const std::string& name() const { return jit_->name(); }
   std::vector<std::string> parameterNames() const;
+  size_t parameterCount() const { return jit_->fn->def->params.params.size(); }
   const std::shared_ptr<const lang::Module>& module() const { return module_; }
 
   bool hasGlobals() const { return jit_->program != nullptr; }
@@ -35,7 +38,25 @@ public:
   // Checks (once per specialization) and runs the kernel in the active EngineSession. `args` are the
   // kernel's parameters in order (bound by Python), `options` num_warps and friends, `grid` 1 to 3
   // ints. Errors are host::PyError, as from the hand-written interpreter.
-  void launch(const host::Value& grid, host::ValueList args, std::vector<std::pair<std::string, host::Value>> options);
+  // Returns what it launched (the checked specialization, for the fast path's cache).
+  host::PreparedLaunch launch(const host::Value& grid, host::ValueList args,
+                              std::vector<std::pair<std::string, host::Value>> options);
+
+  // The fast path of cached specializations (KernelBindings computes `key` from the arguments'
+  // types in C++, finer than KernelLauncher's specialization key, so one key means one checked
+  // kernel). Launches remembered with remember() run again without binding, re-keying or
+  // re-checking: only the runtime arguments and the grid change.
+  struct FastLaunch {
+    host::PreparedLaunch prepared;
+    std::vector<size_t> runtimeParams;  // parameter index of each runtime argument
+    bool inUse = false;                 // a launch of it runs now (a host call launching it again goes the general way)
+  };
+  std::shared_ptr<FastLaunch> fastLaunch(const std::string& key);
+  void remember(const std::string& key, host::PreparedLaunch prepared);
+  size_t fastSpecializations() const { return fast_.size(); }
+  // KernelLauncher::run of a prepared launch in the active session.
+  void runPrepared(const host::PreparedLaunch& prepared);
+  bool isConstexprParam(size_t index) const { return index < jit_->isConstexpr.size() && jit_->isConstexpr[index]; }
   // Only checks the kernel for these arguments (cached like a launch's check): what autotune does on
   // the simulator, which cannot time configs. Throws like launch().
   void check(const host::Value& grid, host::ValueList args, std::vector<std::pair<std::string, host::Value>> options);
@@ -56,6 +77,7 @@ private:
   std::shared_ptr<const lang::Module> module_;
   std::shared_ptr<host::JitFunction> jit_;
   std::vector<std::pair<std::string, host::Value>> hostFunctions_;
+  std::unordered_map<std::string, std::shared_ptr<FastLaunch>> fast_;  // emptied when the globals change (re-checked)
 };
 
 }  // namespace tilescope::python

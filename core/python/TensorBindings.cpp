@@ -12,10 +12,14 @@
 #include "core/tensor/TensorError.h"
 #include "core/tensor/TensorFactory.h"
 #include "core/tensor/TensorIndexing.h"
+#include "core/tensor/TensorLinalg.h"
+#include "core/tensor/TensorNN.h"
 #include "core/tensor/TensorOps.h"
 #include "core/tensor/TensorPrinter.h"
 #include "core/tensor/TensorReduce.h"
 #include "core/tensor/TorchRandom.h"
+#include "core/host/AddressBook.h"
+#include "core/python/EngineSession.h"
 #include "core/python/PythonValues.h"
 #include "core/python/TilescopeModule.h"
 
@@ -129,8 +133,12 @@ void bindTensorClass(py::module_& m) {
       .def("storage_offset", &Tensor::storageOffset)
       .def("is_contiguous", &Tensor::isContiguous)
       .def("is_floating_point", &Tensor::isFloatingPoint)
-      // The host address of element 0: what a kernel launch's pointer argument names.
-      .def("data_ptr", [](const Tensor& x) { return reinterpret_cast<uintptr_t>(x.rawData()); })
+      // The address of element 0 as the kernels' backend sees it (core/host/AddressBook): a kernel may
+      // load it from memory and turn it into a pointer (the grouped-GEMM tutorial).
+      .def("data_ptr", [](const Tensor& x) -> int64_t {
+        if (EngineSession* session = EngineSession::active()) return host::AddressBook::dataPtr(session->launchContext(), x);
+        return static_cast<int64_t>(reinterpret_cast<uintptr_t>(x.rawData()));
+      })
       .def("item", [](const Tensor& x) { return objectOf(x.item()); })
       .def("tolist", [](const Tensor& x) { return objectOf(x.tolist()); })
       .def("__repr__", [](const Tensor& x) { return host::toString(x); })
@@ -264,6 +272,43 @@ void bindFunctions(py::module_& m) {
   m.def("exp", [](const Tensor& x) { return host::exp(x); });
   m.def("log", [](const Tensor& x) { return host::log(x); });
   m.def("sqrt", [](const Tensor& x) { return host::sqrt(x); });
+  // Reductions along dims, NN functions and linear algebra (the tutorials' references).
+  m.def("max_dim", [](const Tensor& x, int64_t dim, bool keepdim) {
+    host::ValuesIndices r = host::max(x, dim, keepdim);
+    return py::make_tuple(r.values, r.indices);
+  });
+  m.def("min_dim", [](const Tensor& x, int64_t dim, bool keepdim) {
+    host::ValuesIndices r = host::min(x, dim, keepdim);
+    return py::make_tuple(r.values, r.indices);
+  });
+  m.def("sum_dims", [](const Tensor& x, const std::vector<int64_t>& dims, bool keepdim, Dt dtype) {
+    return host::sum(x, dims, keepdim, dtype ? std::optional<host::DType>(dtype->dtype) : std::nullopt);
+  });
+  m.def("mean_dims", [](const Tensor& x, const std::vector<int64_t>& dims, bool keepdim, Dt dtype) {
+    return host::mean(x, dims, keepdim, dtype ? std::optional<host::DType>(dtype->dtype) : std::nullopt);
+  });
+  m.def("argmax", [](const Tensor& x, std::optional<int64_t> dim, bool keepdim) { return host::argmax(x, dim, keepdim); });
+  m.def("softmax", [](const Tensor& x, int64_t dim, Dt dtype) {
+    return host::softmax(x, dim, dtype ? std::optional<host::DType>(dtype->dtype) : std::nullopt);
+  });
+  m.def("log_softmax", [](const Tensor& x, int64_t dim, Dt dtype) {
+    return host::logSoftmax(x, dim, dtype ? std::optional<host::DType>(dtype->dtype) : std::nullopt);
+  });
+  m.def("matmul", [](const Tensor& a, const Tensor& b) { return host::matmul(a, b); });
+  m.def("layer_norm", [](const Tensor& x, const std::vector<int64_t>& shape, std::optional<Tensor> weight,
+                         std::optional<Tensor> bias, double eps) { return host::layerNorm(x, shape, weight, bias, eps); });
+  m.def("rand_like", [](const Tensor& x, Dt dtype, Dev device) { return host::randLike(x, optionsOf(dtype, device)); });
+  m.def("randn_like", [](const Tensor& x, Dt dtype, Dev device) { return host::randnLike(x, optionsOf(dtype, device)); });
+  m.def("empty_strided", [](const std::vector<int64_t>& size, const std::vector<int64_t>& stride, Dt dtype, Dev device) {
+    // Storage for the furthest element the strides reach, viewed with those strides.
+    int64_t extent = 1;
+    for (size_t i = 0; i < size.size(); ++i) {
+      if (size[i] == 0) { extent = 0; break; }
+      extent += (size[i] - 1) * (i < stride.size() ? stride[i] : 0);
+    }
+    Tensor flat = host::empty({extent}, optionsOf(dtype, device));
+    return Tensor(flat.storage(), flat.dtype(), size, stride, 0, flat.device());
+  });
 }
 
 }  // namespace

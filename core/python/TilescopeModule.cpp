@@ -46,6 +46,7 @@ _object* initTilescopeModule() {
     bindTensors(m);
     bindKernels(m);
     bindTesting(m);
+    bindDriver(m);
     bindHostCalls(m);
     return m.release().ptr();
   } catch (py::error_already_set& e) {

@@ -53,6 +53,12 @@ std::shared_ptr<Storage> Storage::create(size_t nbytes, bool initialised) {
   return storage;
 }
 
+std::shared_ptr<Storage> Storage::borrow(std::byte* data, size_t nbytes) {
+  auto storage = std::shared_ptr<Storage>(new Storage(data, nbytes, true));
+  storage->borrowed_ = true;
+  return storage;
+}
+
 Storage::Storage(std::byte* data, size_t nbytes, bool initialised) : data_(data), nbytes_(nbytes) {
   ++liveStorages;
   if (!initialised && nbytes > 0) {
@@ -81,6 +87,7 @@ void Storage::syncForHostWrite() {
 Storage::~Storage() {
   --liveStorages;
   if (mirror_.address && deviceHooks.release) deviceHooks.release(*this);
+  if (borrowed_) return;
   if (mapped_) ::munmap(data_, roundedSize(nbytes_));
   else ::operator delete(data_, std::align_val_t(kAlignment));
 }

@@ -26,6 +26,9 @@ class Storage {
   // The bytes are zero-filled either way (so results are reproducible even when a kernel does read
   // garbage); `initialised` only decides whether they count as written.
   static std::shared_ptr<Storage> create(size_t nbytes, bool initialised);
+  // Someone else's host bytes (a NumPy array, an installed PyTorch's CPU tensor), used in place and
+  // never freed here; the caller keeps their owner alive while the storage is in use.
+  static std::shared_ptr<Storage> borrow(std::byte* data, size_t nbytes);
 
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -60,6 +63,7 @@ class Storage {
     uint64_t address = 0;     // 0: no device copy
     uint64_t generation = 0;  // the GPU context generation the address belongs to
     Side newer = Side::Host;
+    bool borrowed = false;    // someone else's device memory (installed PyTorch): never given back here
   };
   DeviceMirror& deviceMirror() { return mirror_; }
   const DeviceMirror& deviceMirror() const { return mirror_; }
@@ -83,6 +87,7 @@ class Storage {
   std::byte* data_;
   size_t nbytes_;
   bool mapped_ = false;  // large buffers are mmap'd (see Storage.cpp)
+  bool borrowed_ = false;  // data_ belongs to someone else (borrow)
   size_t uninitialisedBytes_ = 0;
   std::vector<uint64_t> writtenBits_;  // bit i set = byte i written; empty when fully initialised
   mutable DeviceMirror mirror_;

@@ -11,6 +11,7 @@ import _tilescope
 from _tilescope import Tensor, dtype
 
 __version__ = "2.11.0+tilescope"
+__tilescope_builtin__ = True  # tilescope.torch_choice tells it from installed PyTorch
 
 
 class Size(tuple):
@@ -55,8 +56,12 @@ class device:
         return hash((self.type, self.index))
 
 
-def _size(args):
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+def _size(args, size=None):
+    if size is not None:
+        if args:
+            raise TypeError("the size was given both positionally and as size=")
+        args = (size,)
+    if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
         args = args[0]
     return [_operator.index(s) for s in args]
 
@@ -106,7 +111,53 @@ Tensor.expand = lambda self, *sizes: self._expand(_size(sizes))
 Tensor.permute = lambda self, *dims: self._permute(_size(dims))
 
 
+class _ValuesIndices(tuple):
+    """torch.return_types.max: (values, indices), also by name."""
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+
+_whole_max, _whole_min, _whole_sum, _whole_mean = Tensor.max, Tensor.min, Tensor.sum, Tensor.mean
+
+
+def _dims(dim):
+    return [dim] if isinstance(dim, _builtins.int) else list(dim)
+
+
+Tensor.max = lambda self, dim=None, keepdim=False: (_whole_max(self) if dim is None else _ValuesIndices(
+    _tilescope.max_dim(self, _operator.index(dim), keepdim)))
+Tensor.min = lambda self, dim=None, keepdim=False: (_whole_min(self) if dim is None else _ValuesIndices(
+    _tilescope.min_dim(self, _operator.index(dim), keepdim)))
+Tensor.sum = lambda self, dim=None, keepdim=False, dtype=None: (_whole_sum(self).to(dtype) if dtype is not None else
+                                                               _whole_sum(self)) if dim is None else _tilescope.sum_dims(
+                                                                   self, _dims(dim), keepdim, dtype)
+Tensor.mean = lambda self, dim=None, keepdim=False, dtype=None: (_whole_mean(self) if dim is None else
+                                                                _tilescope.mean_dims(self, _dims(dim), keepdim, dtype))
+Tensor.argmax = lambda self, dim=None, keepdim=False: _tilescope.argmax(self, dim, keepdim)
+Tensor.softmax = lambda self, dim: _tilescope.softmax(self, _operator.index(dim), None)
+Tensor.matmul = lambda self, other: _tilescope.matmul(self, other)
+Tensor.__matmul__ = lambda self, other: _tilescope.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
+Tensor.exp = lambda self: _tilescope.exp(self)
+Tensor.log = lambda self: _tilescope.log(self)
+Tensor.sqrt = lambda self: _tilescope.sqrt(self)
+Tensor.numpy = lambda self: __import__("numpy").array(self.tolist())
+Tensor.requires_grad = property(lambda self: False)
+# requires_grad_(True) is accepted so that forward passes run; backward() says what to do.
+Tensor.requires_grad_ = lambda self, requires_grad=True: self
+Tensor.detach = lambda self: self
+
+
+# What needs autograd; the built-in torch has none, installed PyTorch has it.
+_AUTOGRAD = {"backward", "grad", "grad_fn", "retain_grad", "register_hook", "is_leaf", "autograd", "enable_grad",
+             "set_grad_enabled", "func", "compile"}
+_USE_INSTALLED = ("; installed PyTorch has it: choose it with `tilescope-cli run --torch system`, the preference "
+                  "(Preferences: Python torch) or the notebook's metadata {\"tilescope\": {\"torch\": \"system\"}}")
+
+
 def _tensor_missing(self, name):
+    if name in _AUTOGRAD:
+        raise AttributeError(f"'Tensor' object has no attribute '{name}': tilescope's built-in torch has no autograd"
+                             + _USE_INSTALLED)
     raise AttributeError(f"'Tensor' object has no attribute '{name}': tilescope's built-in torch does not have it "
                          "(yet); docs/HOST_LANGUAGE.md lists what it has")
 
@@ -119,34 +170,46 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
     return _tilescope.tensor(data, dtype, _device(device))
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False, **_layout):
-    return _tilescope.empty(_size(size), dtype, _device(device))
+def empty(*args, size=None, dtype=None, device=None, requires_grad=False, **_layout):
+    return _tilescope.empty(_size(args, size), dtype, _device(device))
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False, **_layout):
-    return _tilescope.zeros(_size(size), dtype, _device(device))
+def zeros(*args, size=None, dtype=None, device=None, requires_grad=False, **_layout):
+    return _tilescope.zeros(_size(args, size), dtype, _device(device))
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False, **_layout):
-    return _tilescope.ones(_size(size), dtype, _device(device))
+def ones(*args, size=None, dtype=None, device=None, requires_grad=False, **_layout):
+    return _tilescope.ones(_size(args, size), dtype, _device(device))
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     return _tilescope.full(_size((size,)), fill_value, dtype, _device(device))
 
 
-def rand(*size, dtype=None, device=None, generator=None, requires_grad=False):
-    return _tilescope.rand(_size(size), dtype, _device(device))
+def rand(*args, size=None, dtype=None, device=None, generator=None, requires_grad=False, **_layout):
+    return _tilescope.rand(_size(args, size), dtype, _device(device))
 
 
-def randn(*size, dtype=None, device=None, generator=None, requires_grad=False):
-    return _tilescope.randn(_size(size), dtype, _device(device))
+def randn(*args, size=None, dtype=None, device=None, generator=None, requires_grad=False, **_layout):
+    return _tilescope.randn(_size(args, size), dtype, _device(device))
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
     if end is None:
         start, end = 0, start
     return _tilescope.arange(start, end, step, dtype, _device(device))
+
+
+def rand_like(input, dtype=None, device=None, requires_grad=False, **_layout):
+    return _tilescope.rand_like(input, dtype, _device(device))
+
+
+def randn_like(input, dtype=None, device=None, requires_grad=False, **_layout):
+    return _tilescope.randn_like(input, dtype, _device(device))
+
+
+def empty_strided(size, stride, dtype=None, device=None, requires_grad=False, **_layout):
+    return _tilescope.empty_strided(_size((size,)), _size((stride,)), dtype, _device(device))
 
 
 def empty_like(input, dtype=None, device=None, requires_grad=False):
@@ -190,20 +253,50 @@ def abs(input):
     return input.abs()
 
 
-def sum(input):
-    return input.sum()
+def sum(input, dim=None, keepdim=False, dtype=None):
+    return input.sum(dim, keepdim, dtype=dtype)
 
 
-def mean(input):
-    return input.mean()
+def mean(input, dim=None, keepdim=False, dtype=None):
+    return input.mean(dim, keepdim, dtype=dtype)
 
 
-def max(input, other=None):
-    return input.max() if other is None else _tilescope.maximum(input, other)
+def max(input, dim=None, keepdim=False):
+    if isinstance(dim, Tensor):
+        return _tilescope.maximum(input, dim)
+    return input.max(dim, keepdim)
 
 
-def min(input, other=None):
-    return input.min() if other is None else _tilescope.minimum(input, other)
+def min(input, dim=None, keepdim=False):
+    if isinstance(dim, Tensor):
+        return _tilescope.minimum(input, dim)
+    return input.min(dim, keepdim)
+
+
+def argmax(input, dim=None, keepdim=False):
+    return _tilescope.argmax(input, dim, keepdim)
+
+
+def softmax(input, dim=None, dtype=None, *, axis=None):
+    return _tilescope.softmax(input, _dim(dim, axis, "softmax"), dtype)
+
+
+def log_softmax(input, dim=None, dtype=None, *, axis=None):
+    return _tilescope.log_softmax(input, _dim(dim, axis, "log_softmax"), dtype)
+
+
+def matmul(input, other):
+    return _tilescope.matmul(input, other)
+
+
+mm = matmul
+
+
+def _dim(dim, axis, what):
+    dim = axis if dim is None else dim
+    if dim is None:
+        raise TypeError(f"{what}() missing the dim argument")
+    return _operator.index(dim)
 
 
 maximum = _tilescope.maximum
@@ -234,7 +327,139 @@ cuda.current_device = lambda: 0
 cuda.synchronize = lambda device=None: None
 cuda.manual_seed = manual_seed
 cuda.manual_seed_all = manual_seed
+
+
+class _DeviceProperties:
+    """torch.cuda.get_device_properties(): the device kernels run on (an H100's figures without one)."""
+
+    def __init__(self, p):
+        self.name = p["name"]
+        self.major, self.minor = p["major"], p["minor"]
+        self.multi_processor_count = p["multiprocessor_count"]
+        self.total_memory = p["total_memory"]
+        self.warp_size = p["warpSize"]
+
+    def __repr__(self):
+        return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
+                f"total_memory={self.total_memory // (1 << 20)}MB, multi_processor_count={self.multi_processor_count})")
+
+
+def _get_device_capability(device=None):
+    p = _tilescope.device_properties()
+    return (p["major"], p["minor"])
+
+
+class Stream:
+    """torch.cuda.Stream: kernels run in order on one stream here; a stream is a name for it."""
+
+    def __init__(self, device=None, priority=0, **_kwargs):
+        self.device = device
+        self.priority = priority
+
+    def synchronize(self):
+        pass
+
+    def wait_stream(self, stream):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+_current_stream = Stream()
+
+
+def _set_stream(stream):
+    global _current_stream
+    _current_stream = stream
+
+
+cuda.get_device_capability = _get_device_capability
+cuda.get_device_properties = lambda device=None: _DeviceProperties(_tilescope.device_properties())
+cuda.get_device_name = lambda device=None: _tilescope.device_properties()["name"]
+cuda.Stream = Stream
+cuda.set_stream = _set_stream
+cuda.current_stream = lambda device=None: _current_stream
+cuda.default_stream = lambda device=None: _current_stream
+cuda.stream = lambda stream: stream
+cuda.empty_cache = lambda: None
+cuda.set_device = lambda device: None
 _sys.modules["torch.cuda"] = cuda
+
+# --- torch.autograd: Function runs forward passes; backward needs installed PyTorch ----------------
+autograd = _types.ModuleType("torch.autograd", "autograd as far as the built-in torch goes: forward passes.")
+
+
+class _FunctionContext:
+
+    def save_for_backward(self, *tensors):
+        self.saved_tensors = tensors
+
+    def mark_dirty(self, *tensors):
+        pass
+
+    def mark_non_differentiable(self, *tensors):
+        pass
+
+    def set_materialize_grads(self, value):
+        pass
+
+
+class Function:
+    """torch.autograd.Function: apply() runs forward(ctx, ...); there is no backward pass here."""
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        return cls.forward(_FunctionContext(), *args, **kwargs)
+
+
+autograd.Function = Function
+autograd.grad = lambda *args, **kwargs: (_ for _ in ()).throw(
+    AttributeError("torch.autograd.grad: tilescope's built-in torch has no autograd" + _USE_INSTALLED))
+_sys.modules["torch.autograd"] = autograd
+
+# --- torch.nn.functional and torch.testing ----------------------------------------------------------
+nn = _types.ModuleType("torch.nn", "torch.nn as far as the built-in torch goes: functional.")
+functional = _types.ModuleType("torch.nn.functional")
+functional.softmax = softmax
+functional.log_softmax = log_softmax
+
+
+def _layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    return _tilescope.layer_norm(input, _size((normalized_shape,)), weight, bias, _builtins.float(eps))
+
+
+functional.layer_norm = _layer_norm
+nn.functional = functional
+_sys.modules["torch.nn"] = nn
+_sys.modules["torch.nn.functional"] = functional
+
+testing = _types.ModuleType("torch.testing")
+
+
+def _assert_close(actual, expected, *, rtol=None, atol=None, equal_nan=False, check_dtype=True, msg=None, **_kwargs):
+    """torch.testing.assert_close: torch's default tolerances by dtype (1e-5/1.3e-6 for float32)."""
+    if not isinstance(actual, Tensor):
+        actual = tensor(actual)
+    if not isinstance(expected, Tensor):
+        expected = tensor(expected, dtype=actual.dtype)
+    if check_dtype and actual.dtype != expected.dtype:
+        raise AssertionError(f"The values for attribute 'dtype' do not match: {actual.dtype} != {expected.dtype}.")
+    if actual.shape != expected.shape:
+        raise AssertionError(f"The values for attribute 'shape' do not match: {actual.shape} != {expected.shape}.")
+    defaults = {"torch.float16": (1e-3, 1e-5), "torch.bfloat16": (1.6e-2, 1e-5), "torch.float64": (1e-7, 1e-7)}
+    d_rtol, d_atol = defaults.get(repr(actual.dtype), (1.3e-6, 1e-5) if actual.is_floating_point() else (0.0, 0.0))
+    rtol = d_rtol if rtol is None else rtol
+    atol = d_atol if atol is None else atol
+    if not allclose(actual.to(float64), expected.to(float64), rtol, atol, equal_nan):
+        raise AssertionError(msg or _tilescope.assert_close_message(actual, expected, atol, rtol))
+
+
+testing.assert_close = _assert_close
+_sys.modules["torch.testing"] = testing
 
 # dtypes; `float`, `int` and `bool` shadow the builtins only from here on.
 globals().update({
@@ -247,5 +472,8 @@ globals().update({
 
 
 def __getattr__(name):
+    if name in _AUTOGRAD:
+        raise AttributeError(f"module 'torch' has no attribute '{name}': tilescope's built-in torch has no autograd"
+                             + _USE_INSTALLED)
     raise AttributeError(f"module 'torch' has no attribute '{name}': tilescope's built-in torch does not have it "
                          "(yet); docs/HOST_LANGUAGE.md lists what it has")

@@ -12,6 +12,7 @@ import _tilescope
 
 from . import language
 from . import testing
+from . import runtime
 
 __all__ = ["jit", "JITFunction", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "CompilationError", "testing",
            "language"]
@@ -22,6 +23,7 @@ __version__ = "3.6.0+tilescope"
 CompilationError = _tilescope.CompilationError
 
 _MISSING = object()
+_NO_OPTIONS = {}
 
 # Launch options a call may pass next to the kernel's own parameters.
 _LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "enable_fp_fusion", "maxnreg", "debug")
@@ -77,6 +79,7 @@ class JITFunction:
         lines, first_line = inspect.getsourcelines(fn)
         self.src = "".join(lines)
         functools.update_wrapper(self, fn)
+        self._plans = {}
         self._kernel = _tilescope.Kernel(fn.__name__, self.src, fn.__code__.co_filename, max(first_line, 1),
                                          _parameter_names(fn, do_not_specialize),
                                          _parameter_names(fn, do_not_specialize_on_alignment))
@@ -146,8 +149,41 @@ class JITFunction:
                 positional.append(value)
         return tuple(grid), positional, options
 
+    def _plan_for(self, nargs, names):
+        """How a call with `nargs` positional arguments and these keyword names binds (worked out
+        once by inspect.Signature.bind, which also raises Python's TypeError for a bad call):
+        per parameter, ('arg', index) | ('kw', name) | ('default', value); None when the call passes
+        launch options, which take the general path."""
+        if any(n in _LAUNCH_OPTIONS and n not in self.arg_names for n in names):
+            return None
+        probe = self.signature.bind(*range(nargs), **{n: n for n in names})
+        plan = []
+        for name, param in self.signature.parameters.items():
+            if name in probe.arguments:
+                v = probe.arguments[name]
+                plan.append(("kw", v) if isinstance(v, str) else ("arg", v))
+            else:
+                plan.append(("default", param.default))
+        if any(name in _LAUNCH_OPTIONS for name in self.arg_names):
+            return None  # parameters named like launch options go by name (see _bind)
+        return plan
+
     def run(self, *args, grid, **kwargs):
-        self._kernel.launch(*self._bind(args, kwargs, grid))
+        # The fast path for a call shape seen before: no inspect binding, one call into the engine.
+        key = (len(args), tuple(kwargs))
+        plan = self._plans.get(key, _MISSING)
+        if plan is _MISSING:
+            plan = self._plans[key] = self._plan_for(len(args), key[1])
+        if plan is None:
+            return self._kernel.launch(*self._bind(args, kwargs, grid))
+        values = [args[i] if how == "arg" else kwargs[i] if how == "kw" else i for how, i in plan]
+        if callable(grid):
+            grid = grid(dict(zip(self.arg_names, values)))
+        if not isinstance(grid, tuple):
+            grid = tuple(grid) if isinstance(grid, list) else (grid,)
+        if not self._kernel.has_globals or self._globals_changed():
+            self._resolve_globals()
+        self._kernel.launch(grid, values, _NO_OPTIONS)
 
     def warmup(self, *args, grid, **kwargs):
         """Checks and compiles the kernel for these arguments without launching it; the compiled

@@ -170,6 +170,13 @@ class Mark:
 
     def run(self, show_plots=False, print_data=False, save_path="", return_df=False, **_kwargs):
         benches = self.benchmarks if isinstance(self.benchmarks, (list, tuple)) else [self.benchmarks]
+        # Sweeps sized for a GPU can take hours on the simulator: TILESCOPE_SKIP_BENCHMARKS=1 skips
+        # them there, saying so (the GPU backend always runs them).
+        if os.environ.get("TILESCOPE_SKIP_BENCHMARKS") == "1" and _tilescope.simulated():
+            for bench in benches:
+                print(f"note: benchmark sweep '{bench.plot_name}' ({len(bench.x_vals)} points x "
+                      f"{len(bench.line_vals)} lines) skipped on the simulator (TILESCOPE_SKIP_BENCHMARKS=1)")
+            return None
         for bench in benches:
             _run_one(self.fn, bench, print_data, save_path)
 

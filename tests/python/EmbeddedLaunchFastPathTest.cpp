@@ -1,0 +1,81 @@
+// The fast path of cached launches (core/python/KernelBindings, PythonKernel::FastLaunch; the
+// Python side's binding plans in resources/python/triton): a launch whose specialization ran before
+// skips binding, keying and checking, and still gets the specialization its arguments ask for.
+#include <gtest/gtest.h>
+
+#include "tests/python/PythonTestUtil.h"
+
+using tilescope::python::PythonExecutor;
+using tilescope::testing::runPython;
+
+namespace {
+
+const char* kKernel = R"(import torch, triton
+import triton.language as tl
+
+@triton.jit
+def axpy(x_ptr, y_ptr, out_ptr, n, a, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    keep = i < n
+    tl.store(out_ptr + i, a * tl.load(x_ptr + i, mask=keep) + tl.load(y_ptr + i, mask=keep), mask=keep)
+
+def run(x, y, a, block=64):
+    out = torch.zeros_like(y)
+    axpy[(triton.cdiv(x.numel(), block),)](x, y, out, x.numel(), a, BLOCK=block)
+    return out
+)";
+
+}  // namespace
+
+TEST(EmbeddedLaunchFastPath, ARepeatedLaunchReusesItsSpecialization) {
+  PythonExecutor executor;
+  const auto run = runPython(executor, std::string(kKernel) + R"(
+x = torch.arange(100, dtype=torch.float32)
+y = torch.ones(100)
+for _ in range(5):
+    r = run(x, y, 2.0)
+print(axpy._kernel.fast_specializations, len(axpy.cache[0]), r[:4].tolist(), r[-1].item())
+)");
+  ASSERT_TRUE(run.ok()) << run.traceback;
+  EXPECT_EQ(run.out, "1 1 [1.0, 3.0, 5.0, 7.0] 199.0\n");
+}
+
+TEST(EmbeddedLaunchFastPath, ArgumentsThatSpecializeDifferentlyGetTheirOwnKernels) {
+  PythonExecutor executor;
+  const auto run = runPython(executor, std::string(kKernel) + R"(
+x = torch.arange(64, dtype=torch.float32)
+y = torch.ones(64)
+a = run(x, y, 1.0)              # n = 64: divisible by 16
+b = run(x[:17], y[:17], 1.0)     # n = 17
+c = run(x[1:18], y[1:18], 1.0)   # pointers not 16-byte aligned
+d = run(x.half(), y.half(), 1.0) # fp16 pointers
+e = run(x[:17], y[:17], 1.0, block=32)  # another constexpr
+again = run(x[:17], y[:17], 1.0)
+print(a[63].item(), b.tolist()[16], c.tolist()[0], d.dtype, e.tolist()[16], again.tolist()[16])
+print(axpy._kernel.fast_specializations, len(axpy.cache[0]))
+)");
+  ASSERT_TRUE(run.ok()) << run.traceback;
+  EXPECT_EQ(run.out, "64.0 17.0 2.0 torch.float16 17.0 17.0\n5 5\n");
+}
+
+TEST(EmbeddedLaunchFastPath, AChangedGlobalIsReadAgain) {
+  PythonExecutor executor;
+  const auto run = runPython(executor, R"(import torch, triton
+import triton.language as tl
+SCALE = tl.constexpr(2)
+
+@triton.jit
+def fill(out_ptr, BLOCK: tl.constexpr):
+    tl.store(out_ptr + tl.arange(0, BLOCK), SCALE * 1.0)
+
+out = torch.zeros(4)
+fill[(1,)](out, BLOCK=4)
+fill[(1,)](out, BLOCK=4)
+first = out.tolist()
+SCALE = tl.constexpr(5)
+fill[(1,)](out, BLOCK=4)
+print(first, out.tolist())
+)");
+  ASSERT_TRUE(run.ok()) << run.traceback;
+  EXPECT_EQ(run.out, "[2.0, 2.0, 2.0, 2.0] [5.0, 5.0, 5.0, 5.0]\n");
+}

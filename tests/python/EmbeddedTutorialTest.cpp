@@ -1,0 +1,108 @@
+// Triton's official tutorials, unmodified, on embedded CPython with the built-in torch in the
+// simulator: everything before their benchmark sweeps runs (TILESCOPE_SKIP_BENCHMARKS=1 skips the
+// sweeps, saying so). The tutorials are not part of tilescope: TILESCOPE_TUTORIALS_DIR names a folder
+// with Triton 3.6's python/tutorials files (and notebooks/ with their .ipynb); without it these tests
+// are skipped.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <utility>
+
+#include "tests/cli/CliRunner.h"
+
+using tilescope::testing::runCli;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+class Tutorial : public ::testing::Test {
+protected:
+  void SetUp() override {
+    const char* dir = std::getenv("TILESCOPE_TUTORIALS_DIR");
+    if (!dir || !*dir) GTEST_SKIP() << "TILESCOPE_TUTORIALS_DIR is not set (a folder with Triton 3.6's tutorials)";
+    dir_ = dir;
+    ::setenv("TILESCOPE_SKIP_BENCHMARKS", "1", 1);
+  }
+  void TearDown() override { ::unsetenv("TILESCOPE_SKIP_BENCHMARKS"); }
+
+  // Runs the tutorial file (skipping the test when the folder lacks it); the CLI's exit code and output.
+  tilescope::testing::CliRun run(const std::string& name) {
+    const fs::path path = fs::path(dir_) / name;
+    if (!fs::exists(path)) {
+      skipped_ = true;
+      return {};
+    }
+    return runCli("run --python embedded " + fs::absolute(path).string() + " --out-of-bounds stop");
+  }
+  std::string dir_;
+  bool skipped_ = false;
+};
+
+#define RUN_TUTORIAL(var, name)                                       \
+  const auto var = run(name);                                         \
+  if (skipped_) GTEST_SKIP() << name << " is not in TILESCOPE_TUTORIALS_DIR"
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_F(Tutorial, VectorAddRunsUpToItsBenchmark) {
+  RUN_TUTORIAL(r, "01-vector-add.py");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "The maximum difference between torch and triton is 0.0")) << r.output;
+  EXPECT_TRUE(has(r.output, "note: benchmark sweep 'vector-add-performance' (16 points x 2 lines) skipped")) << r.output;
+}
+
+TEST_F(Tutorial, FusedSoftmaxRunsUpToItsBenchmark) {
+  RUN_TUTORIAL(r, "02-fused-softmax.py");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "note: benchmark sweep 'softmax-performance'")) << r.output;
+}
+
+TEST_F(Tutorial, MatrixMultiplicationRunsUpToItsBenchmark) {
+  RUN_TUTORIAL(r, "03-matrix-multiplication.py");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "Triton and Torch match")) << r.output;
+  EXPECT_FALSE(has(r.output, "Triton and Torch differ")) << r.output;
+  EXPECT_TRUE(has(r.output, "note: benchmark sweep 'matmul-performance-fp16'")) << r.output;
+}
+
+TEST_F(Tutorial, LowMemoryDropoutRuns) {
+  RUN_TUTORIAL(r, "04-low-memory-dropout.py");
+  if (has(r.output, "No module named 'tabulate'")) GTEST_SKIP() << "tabulate is not installed (python3-tabulate)";
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "keep mask")) << r.output;
+  EXPECT_TRUE(has(r.output, "output (seed = 512)")) << r.output;
+}
+
+TEST_F(Tutorial, LayerNormRunsItsForwardPassAndSaysTheBackwardPassNeedsInstalledPyTorch) {
+  RUN_TUTORIAL(r, "05-layer-norm.py");
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  // It stops at the backward pass (after the forward pass ran), saying what to do.
+  EXPECT_TRUE(has(r.output, "y_tri.backward(dy, retain_graph=True)")) << r.output;
+  EXPECT_TRUE(has(r.output, "AttributeError: 'Tensor' object has no attribute 'backward': tilescope's built-in torch "
+                            "has no autograd; installed PyTorch has it: choose it with `tilescope-cli run --torch system`"))
+      << r.output;
+}
+
+TEST_F(Tutorial, TheirNotebooksOpenAndRunLikeTheScripts) {
+  // The notebooks Triton's documentation offers (a '%matplotlib inline' cell first, then the script's
+  // cells): each runs as its script does.
+  const std::pair<const char*, const char*> notebooks[] = {
+      {"notebooks/01-vector-add.ipynb", "The maximum difference between torch and triton is 0.0"},
+      {"notebooks/02-fused-softmax.ipynb", "note: benchmark sweep 'softmax-performance'"},
+      {"notebooks/03-matrix-multiplication.ipynb", "Triton and Torch match"},
+      {"notebooks/04-low-memory-dropout.ipynb", "output (seed = 512)"},
+  };
+  for (const auto& [name, expected] : notebooks) {
+    RUN_TUTORIAL(r, name);
+    if (has(r.output, "No module named 'tabulate'")) continue;  // dropout without python3-tabulate
+    EXPECT_EQ(r.exitCode, 0) << name << "\n" << r.output;
+    EXPECT_TRUE(has(r.output, expected)) << name << "\n" << r.output;
+  }
+  RUN_TUTORIAL(layerNorm, "notebooks/05-layer-norm.ipynb");
+  EXPECT_EQ(layerNorm.exitCode, 1) << layerNorm.output;
+  EXPECT_TRUE(has(layerNorm.output, "tilescope's built-in torch has no autograd")) << layerNorm.output;
+}
