@@ -26,13 +26,14 @@ as_root() {
 # libpython3-dev, pybind11-dev: host code on embedded CPython (core/python, `--python embedded`); its
 # standard library comes with python3 (libpython3-stdlib). python3-ipython and python3-matplotlib are
 # optional at run time (IPython syntax in cells, figures as images); installed here so their tests run.
+# libopenblas-dev: the simulator's tl.dot in fp32 through sgemm (without it, its own slower loop).
 # qt6-base-private-dev: the UI tests send real (window-system) wheel events. The three font packages
 # make the system fixed font a dual-width one; the UI tests must pass with them installed.
 packages=(build-essential cmake ninja-build file pkg-config
   qt6-base-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev libqcustomplot2.1-qt6
   libgtest-dev libbenchmark-dev nlohmann-json3-dev libgl-dev libcairo2-dev libgif-dev xvfb xauth
   clang libclang-rt-14-dev python3 python3-numpy python3-nbformat libpython3-dev pybind11-dev
-  python3-ipython python3-matplotlib
+  python3-ipython python3-matplotlib libopenblas-dev
   qt6-base-private-dev fonts-noto-mono fonts-urw-base35 fonts-droid-fallback)
 
 missing=()
