@@ -74,11 +74,9 @@ void fp32AccumulateRow(float* r, const double* arow, const double* b, int64_t k,
 void fp32Operand(const Tile& t, ir::InputPrecision precision, std::vector<float>& out) {
   const double* v = t.floats();
   out.resize(static_cast<size_t>(t.numel()));
-  const bool tf32 = precision == ir::InputPrecision::TF32 && t.dtype() == DType::FP32;
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    const auto f = static_cast<float>(v[i]);
-    out[i] = tf32 ? roundToTf32(f) : f;
-  }
+  for (int64_t i = 0; i < t.numel(); ++i) out[i] = static_cast<float>(v[i]);  // a loop that vectorises
+  if (precision == ir::InputPrecision::TF32 && t.dtype() == DType::FP32)
+    for (float& f : out) f = roundToTf32(f);
 }
 
 bool blasOperand(DType d) {
@@ -95,7 +93,7 @@ Tile blasDot(const Tile& a, const Tile& b, const Tile* acc, ir::InputPrecision p
   fp32Operand(a, precision, A);
   fp32Operand(b, precision, B);
   Tile out = Tile::uninitialized(resultType);
-  C.assign(static_cast<size_t>(out.numel()), 0.0f);
+  C.resize(static_cast<size_t>(out.numel()));  // sgemm with beta 0 writes every element
   const auto m = static_cast<blasint>(s.m), n = static_cast<blasint>(s.n), k = static_cast<blasint>(s.k);
   for (int64_t bt = 0; bt < s.batch; ++bt)
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, A.data() + bt * s.m * s.k, k,
