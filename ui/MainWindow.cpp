@@ -285,6 +285,7 @@ void MainWindow::applyPreferences(const Preferences& preferences) {
   performance_->benchmarks()->setTheme(appearance.theme);
   applyIcons(appearance.theme);
   fileController_->setAutosaveInterval(preferences.autosaveSeconds);
+  preferences.applySimulatorThreads();
   applyInspectorScale();
 }
 

@@ -18,6 +18,7 @@ Preferences Preferences::load() {
   p.autosaveSeconds = std::clamp(s.value("files/autosaveSeconds", p.autosaveSeconds).toInt(), 5, 3600);
   p.presentationScale = std::clamp(s.value("appearance/presentationScale", p.presentationScale).toDouble(), 1.0, 4.0);
   p.inspectorPresentation = s.value("appearance/inspectorPresentation", p.inspectorPresentation).toBool();
+  p.simulatorThreads = std::clamp(s.value("simulator/threads", p.simulatorThreads).toInt(), 0, 1024);
   return p;
 }
 
@@ -31,6 +32,17 @@ void Preferences::save() const {
   s.setValue("files/autosaveSeconds", autosaveSeconds);
   s.setValue("appearance/presentationScale", presentationScale);
   s.setValue("appearance/inspectorPresentation", inspectorPresentation);
+  s.setValue("simulator/threads", simulatorThreads);
+}
+
+void Preferences::applySimulatorThreads() const {
+  static const QByteArray startedWith = qgetenv("TILESCOPE_SIM_THREADS");
+  if (simulatorThreads > 0)
+    qputenv("TILESCOPE_SIM_THREADS", QByteArray::number(simulatorThreads));
+  else if (!startedWith.isEmpty())
+    qputenv("TILESCOPE_SIM_THREADS", startedWith);
+  else
+    qunsetenv("TILESCOPE_SIM_THREADS");
 }
 
 Appearance Preferences::appearance(bool presentation) const {

@@ -1,6 +1,6 @@
 #pragma once
 // User preferences, stored with QSettings: theme, fonts and sizes, autosave interval, presentation
-// scale. A plain value: load(), change, save(); Appearance is derived from it.
+// scale, the simulator's thread count. A plain value: load(), change, save(); Appearance is derived from it.
 #include <QString>
 
 #include "ui/Theme.h"
@@ -16,10 +16,14 @@ struct Preferences {
   int autosaveSeconds = 30;
   double presentationScale = 1.8;  // font multiplier in presentation mode
   bool inspectorPresentation = false;  // the inspector and performance docks at presentation scale outside presentation mode
+  int simulatorThreads = 0;  // 0: every CPU; else TILESCOPE_SIM_THREADS for workers started from now on
 
   static Preferences load();
   void save() const;
   Appearance appearance(bool presentation) const;
+  // Sets TILESCOPE_SIM_THREADS in this process's environment, which workers inherit (0: the value
+  // the app was started with, if any).
+  void applySimulatorThreads() const;
 };
 
 }  // namespace tilescope::ui

@@ -54,6 +54,12 @@ PreferencesDialog::PreferencesDialog(const Preferences& current, QWidget* parent
   autosaveSeconds_->setValue(current.autosaveSeconds);
   autosaveSeconds_->setToolTip(tr("How often a recovery copy of unsaved work is written"));
   form->addRow(tr("Autosave every:"), autosaveSeconds_);
+  simulatorThreads_ = new QSpinBox(this);
+  simulatorThreads_->setRange(0, 1024);
+  simulatorThreads_->setSpecialValueText(tr("every CPU"));
+  simulatorThreads_->setValue(current.simulatorThreads);
+  simulatorThreads_->setToolTip(tr("Threads the simulator runs programs on; takes effect when the kernel restarts"));
+  form->addRow(tr("Simulator threads:"), simulatorThreads_);
 
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Apply | QDialogButtonBox::Cancel, this);
   form->addRow(buttons);
@@ -74,6 +80,7 @@ Preferences PreferencesDialog::preferences() const {
   p.markdownPointSize = markdownSize_->value();
   p.presentationScale = presentationScale_->value();
   p.autosaveSeconds = autosaveSeconds_->value();
+  p.simulatorThreads = simulatorThreads_->value();
   return p;
 }
 

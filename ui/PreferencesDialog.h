@@ -1,5 +1,5 @@
 #pragma once
-// Edits Preferences: theme, fonts and sizes, presentation scale, autosave interval.
+// Edits Preferences: theme, fonts and sizes, presentation scale, autosave interval, simulator threads.
 #include <QDialog>
 
 #include "ui/Preferences.h"
@@ -29,6 +29,7 @@ private:
   QSpinBox* markdownSize_;
   QDoubleSpinBox* presentationScale_;
   QSpinBox* autosaveSeconds_;
+  QSpinBox* simulatorThreads_;
 };
 
 }  // namespace tilescope::ui
