@@ -3,6 +3,8 @@
 #include <sched.h>
 
 #include <cstdlib>
+#include <exception>
+#include <utility>
 #include <string>
 
 namespace tilescope::sim {
@@ -56,13 +58,22 @@ void WorkerPool::run(int threads, const std::function<void()>& body) {
   }
   wake_.notify_all();
   insidePoolJob = true;
-  body();
+  std::exception_ptr error;
+  try {
+    body();
+  } catch (...) {
+    error = std::current_exception();
+  }
   insidePoolJob = false;
   std::unique_lock<std::mutex> lock(mutex_);
   // Threads that have not taken the job yet get no part of it: the work is done.
   wanted_ = taken_;
   done_.wait(lock, [this] { return running_ == 0; });
   job_ = nullptr;
+  if (!error) error = std::exchange(helperError_, nullptr);
+  helperError_ = nullptr;
+  lock.unlock();
+  if (error) std::rethrow_exception(error);
 }
 
 void WorkerPool::workerLoop() {
@@ -77,8 +88,14 @@ void WorkerPool::workerLoop() {
     ++running_;
     const std::function<void()>* job = job_;
     lock.unlock();
-    (*job)();
+    std::exception_ptr error;
+    try {
+      (*job)();
+    } catch (...) {
+      error = std::current_exception();  // handed to the caller of run()
+    }
     lock.lock();
+    if (error && !helperError_) helperError_ = error;
     if (--running_ == 0) done_.notify_all();
   }
 }

@@ -10,6 +10,7 @@
 // which is correct because the loop takes programs from a shared counter.
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -21,7 +22,8 @@ class WorkerPool {
 public:
   static WorkerPool& shared();
 
-  // Runs `body` on `threads` threads (the caller's included) and returns when every one returned.
+  // Runs `body` on `threads` threads (the caller's included) and returns when every one returned;
+  // an exception out of any of them is rethrown here (the caller's first).
   void run(int threads, const std::function<void()>& body);
 
   // Threads a launch uses when its options say 0: TILESCOPE_SIM_THREADS when set (a positive
@@ -45,6 +47,7 @@ private:
   int wanted_ = 0;   // pool threads the current job asked for
   int taken_ = 0;    // ... that have taken it
   int running_ = 0;  // ... still running it
+  std::exception_ptr helperError_;  // the first exception out of a pool thread's part
 };
 
 }  // namespace tilescope::sim

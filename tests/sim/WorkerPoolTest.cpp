@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 namespace tilescope::sim {
@@ -52,6 +53,23 @@ TEST(WorkerPool, ANestedJobRunsOnTheCallingThread) {
   });
   EXPECT_GE(innerRuns.load(), 1);
   EXPECT_TRUE(innerOnCaller.load());
+}
+
+TEST(WorkerPool, AnExceptionInAnyThreadReachesTheCaller) {
+  const auto caller = std::this_thread::get_id();
+  std::atomic<int> runs{0};
+  // Only a pool thread throws: the caller's part returns normally, so the error must travel.
+  auto helperThrows = [&] {
+    ++runs;
+    if (std::this_thread::get_id() != caller) throw std::runtime_error("from a helper");
+    while (runs.load() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  };
+  EXPECT_THROW(WorkerPool::shared().run(2, helperThrows), std::runtime_error);
+  EXPECT_THROW(WorkerPool::shared().run(2, [] { throw std::logic_error("from the caller"); }), std::logic_error);
+  // The pool still works afterwards.
+  std::atomic<int> ok{0};
+  WorkerPool::shared().run(2, [&] { ++ok; });
+  EXPECT_GE(ok.load(), 1);
 }
 
 TEST(WorkerPool, TheEnvironmentSetsTheDefaultThreadCount) {
