@@ -28,6 +28,7 @@ as_root() {
 # optional at run time (IPython syntax in cells, figures as images); installed here so their tests run;
 # python3-tabulate too (Triton's dropout tutorial imports it; its test skips without it).
 # desktop-file-utils, appstream: the packaging test validates the .deb's desktop entry and metadata.
+# libopenblas-dev: the simulator's tl.dot in fp32 through sgemm (without it, its own slower loop).
 # qt6-base-private-dev: the UI tests send real (window-system) wheel events. The three font packages
 # make the system fixed font a dual-width one; the UI tests must pass with them installed.
 # openssh-client/-server: remote workers (`run --remote`, Run On an SSH host); their tests start a
@@ -36,7 +37,7 @@ packages=(build-essential cmake ninja-build file pkg-config
   qt6-base-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev libqcustomplot2.1-qt6
   libgtest-dev libbenchmark-dev nlohmann-json3-dev libgl-dev libcairo2-dev libgif-dev xvfb xauth
   clang libclang-rt-14-dev python3 python3-numpy python3-nbformat libpython3-dev pybind11-dev
-  python3-ipython python3-matplotlib python3-tabulate desktop-file-utils appstream
+  python3-ipython python3-matplotlib python3-tabulate libopenblas-dev desktop-file-utils appstream
   qt6-base-private-dev fonts-noto-mono fonts-urw-base35 fonts-droid-fallback
   openssh-client openssh-server)
 

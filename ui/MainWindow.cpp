@@ -387,6 +387,7 @@ void MainWindow::applyPreferences(const Preferences& preferences) {
   applyIcons(appearance.theme);
   fileController_->setAutosaveInterval(preferences.autosaveSeconds);
   if (auto* worker = qobject_cast<WorkerProcessClient*>(client_)) applyWorkerTorch(*worker, model_->notebook(), preferences.torch, false);
+  preferences.applySimulatorThreads();
   applyInspectorScale();
   applyRunOn();
 }

@@ -24,6 +24,7 @@ Preferences Preferences::load() {
   p.runOn.remoteCommand = s.value("runOn/remoteCommand", p.runOn.remoteCommand).toString();
   const QString torch = s.value("python/torch", p.torch).toString();
   if (torch == QLatin1String("builtin") || torch == QLatin1String("system")) p.torch = torch;
+  p.simulatorThreads = std::clamp(s.value("simulator/threads", p.simulatorThreads).toInt(), 0, 1024);
   return p;
 }
 
@@ -42,6 +43,17 @@ void Preferences::save() const {
   s.setValue("runOn/identityFile", runOn.identityFile);
   s.setValue("runOn/remoteCommand", runOn.remoteCommand);
   s.setValue("python/torch", torch);
+  s.setValue("simulator/threads", simulatorThreads);
+}
+
+void Preferences::applySimulatorThreads() const {
+  static const QByteArray startedWith = qgetenv("TILESCOPE_SIM_THREADS");
+  if (simulatorThreads > 0)
+    qputenv("TILESCOPE_SIM_THREADS", QByteArray::number(simulatorThreads));
+  else if (!startedWith.isEmpty())
+    qputenv("TILESCOPE_SIM_THREADS", startedWith);
+  else
+    qunsetenv("TILESCOPE_SIM_THREADS");
 }
 
 Appearance Preferences::appearance(bool presentation) const {

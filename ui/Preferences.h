@@ -1,7 +1,7 @@
 #pragma once
 // User preferences, stored with QSettings: theme, fonts and sizes, autosave interval, presentation
-// scale, where cells run (Run On), the torch of notebook code. A plain value: load(), change, save();
-// Appearance is derived from it.
+// scale, where cells run (Run On), the torch of notebook code, the simulator's thread count. A plain
+// value: load(), change, save(); Appearance is derived from it.
 #include <QString>
 
 #include "ui/RunOnTarget.h"
@@ -22,10 +22,14 @@ struct Preferences {
   // Which torch notebook code imports (embedded Python): "builtin" (tilescope's) or "system"
   // (installed PyTorch); a notebook's metadata {"tilescope": {"torch": ...}} wins. Passed to the worker.
   QString torch = QStringLiteral("builtin");
+  int simulatorThreads = 0;  // 0: every CPU; else TILESCOPE_SIM_THREADS for workers started from now on
 
   static Preferences load();
   void save() const;
   Appearance appearance(bool presentation) const;
+  // Sets TILESCOPE_SIM_THREADS in this process's environment, which workers inherit (0: the value
+  // the app was started with, if any).
+  void applySimulatorThreads() const;
 };
 
 }  // namespace tilescope::ui

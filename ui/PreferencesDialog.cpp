@@ -55,6 +55,12 @@ PreferencesDialog::PreferencesDialog(const Preferences& current, QWidget* parent
   autosaveSeconds_->setValue(current.autosaveSeconds);
   autosaveSeconds_->setToolTip(tr("How often a recovery copy of unsaved work is written"));
   form->addRow(tr("Autosave every:"), autosaveSeconds_);
+  simulatorThreads_ = new QSpinBox(this);
+  simulatorThreads_->setRange(0, 1024);
+  simulatorThreads_->setSpecialValueText(tr("every CPU"));
+  simulatorThreads_->setValue(current.simulatorThreads);
+  simulatorThreads_->setToolTip(tr("Threads the simulator runs programs on; takes effect when the kernel restarts"));
+  form->addRow(tr("Simulator threads:"), simulatorThreads_);
 
   torch_ = new QComboBox(this);
   torch_->addItem(tr("Built-in (tilescope's tensor library)"), QStringLiteral("builtin"));
@@ -84,6 +90,7 @@ Preferences PreferencesDialog::preferences() const {
   p.presentationScale = presentationScale_->value();
   p.autosaveSeconds = autosaveSeconds_->value();
   p.torch = torch_->currentData().toString();
+  p.simulatorThreads = simulatorThreads_->value();
   return p;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Edits Preferences: theme, fonts and sizes, presentation scale, autosave interval.
+// Edits Preferences: theme, fonts and sizes, presentation scale, autosave interval, simulator threads.
 #include <QDialog>
 
 #include "ui/Preferences.h"
@@ -31,6 +31,7 @@ private:
   QDoubleSpinBox* presentationScale_;
   QSpinBox* autosaveSeconds_;
   QComboBox* torch_;
+  QSpinBox* simulatorThreads_;
 };
 
 }  // namespace tilescope::ui

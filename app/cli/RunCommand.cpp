@@ -1,6 +1,7 @@
 // tilescope-cli run: runs a Python script, or every code cell of a notebook in order, through the
 // host interpreter (no Python needed), printing output as it comes.
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -29,6 +30,7 @@ const char* kUsage =
     "                         [--out OUT.ipynb] [--allow-errors] [--out-of-bounds stop|warn]\n"
     "                         [--program-timing FILE.jsonl] [--timeout SECONDS] [--python interpreter|embedded]\n"
     "                         [--torch builtin|system]\n"
+    "                         [--sim-threads N]\n"
     "\n"
     "Runs a script, or every code cell of a notebook in order (cells share one namespace), with\n"
     "tilescope's host interpreter; kernels run on the simulator. Exits 0 on success, 1 when the code\n"
@@ -45,6 +47,8 @@ const char* kUsage =
     "  --program-timing F  GPU: every program records its SM and start/end times (%smid, %globaltimer);\n"
     "                    one JSON line per launch is written to F: {\"kernel\", \"launch\", \"grid\",\n"
     "                    \"programs\": [[x, y, z, sm, start_ns, end_ns], ...]} (ns from the launch's first start)\n"
+    "  --sim-threads N   the simulator runs programs on N threads (default: every CPU this process may\n"
+    "                    use; the environment variable TILESCOPE_SIM_THREADS does the same)\n"
     "  --timeout S       stop after S seconds (an endless loop in host code or in a kernel included) and\n"
     "                    exit with code 124, saying the timeout was hit\n"
     "  --python P        interpreter (default): tilescope's own interpreter of a Python subset;\n"
@@ -254,6 +258,17 @@ int runRun(const Args& givenArgs) {
         std::fprintf(stderr, "tilescope-cli run: --python takes 'interpreter' or 'embedded', not '%s'\n", o.python.c_str());
         return 2;
       }
+    } else if (a == "--sim-threads") {
+      std::string count;
+      if (!value(count)) return 2;
+      char* end = nullptr;
+      const long n = std::strtol(count.c_str(), &end, 10);
+      if (count.empty() || *end != '\0' || n < 1 || n > 1024) {
+        std::fprintf(stderr, "tilescope-cli run: --sim-threads takes a number of threads from 1 to 1024, not '%s'\n", count.c_str());
+        return 2;
+      }
+      // The simulator reads it at every launch (sim::WorkerPool::defaultThreadCount).
+      setenv("TILESCOPE_SIM_THREADS", std::to_string(n).c_str(), 1);
     } else if (a == "--allow-errors") {
       o.allowErrors = true;
     } else if (a == "--out-of-bounds") {

@@ -41,6 +41,8 @@ public:
   bool cancelled() const noexcept { return flag_.load(std::memory_order_relaxed); }
   void cancel() noexcept { flag_.store(true, std::memory_order_relaxed); }
   void reset() noexcept { flag_.store(false, std::memory_order_relaxed); }
+  // For a simulator launch to poll directly (sim::CancelToken::follow).
+  const std::atomic<bool>* flag() const noexcept { return &flag_; }
 
 private:
   static_assert(std::atomic<bool>::is_always_lock_free, "the SIGINT handler needs a lock-free flag");

@@ -502,8 +502,8 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
     in.writeStderr("warning: --program-timing records GPU launches only; kernel '" + jit.name() +
                    "' ran on the simulator (use --backend gpu)\n");
 
-  // Copy every tensor argument into the simulator's memory: one sim tensor per host Storage, so
-  // aliasing views stay aliased.
+  // Every tensor argument's storage becomes a simulator tensor over the same bytes (no copies): one
+  // sim tensor per host Storage, so aliasing views stay aliased.
   sim::Memory memory;
   struct Mapped {
     Tensor tensor;  // a flat view of the whole storage
@@ -512,10 +512,10 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
   std::map<const Storage*, Mapped> mapped;
   std::vector<sim::LaunchArg> args;
   AddressBook& addresses = in.extension<AddressBook>();
-  // The simulator's copy of a storage: under the id of its simulated addresses when host code took
-  // its address (data_ptr()), so that addresses loaded from memory find it.
+  // Under the id of its simulated addresses when host code took its address (data_ptr()), so that
+  // addresses loaded from memory find it.
   auto mapStorage = [&](const Tensor& t, const std::string& name) -> std::map<const Storage*, Mapped>::iterator {
-    const Storage* storage = t.storage().get();
+    Storage* storage = t.storage().get();
     auto it = mapped.find(storage);
     if (it != mapped.end()) return it;
     const int64_t elements = static_cast<int64_t>(storage->nbytes()) / t.elementSize();
@@ -524,13 +524,14 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
     const std::vector<int64_t> shape = whole ? t.shape() : std::vector<int64_t>{elements};
     const bool initialised = storage->fullyInitialised();
     const sim::TensorInit init = initialised ? sim::TensorInit::Zeros : sim::TensorInit::Uninitialized;
-    const int exposed = addresses.exposedId(storage);
-    const int id = exposed ? memory.createWithId(exposed, name, t.dtype(), shape, init) : memory.create(name, t.dtype(), shape, init);
-    sim::Tensor& st = memory.get(id);
-    std::memcpy(st.bytes().data(), storage->data(), std::min<size_t>(st.bytes().size(), storage->nbytes()));
-    if (!initialised) {
-      for (int64_t e = 0; e < elements; ++e)
-        if (storage->isInitialised(static_cast<size_t>(e * t.elementSize()), static_cast<size_t>(t.elementSize()))) st.markInitialized(e);
+    // data() (mutable) fetches newer device bytes first and makes the host side the newest.
+    const std::span<uint8_t> bytes(reinterpret_cast<uint8_t*>(storage->data()), storage->nbytes());
+    const int id = memory.adopt(addresses.exposedId(storage), name, t.dtype(), shape, init, bytes);
+    // torch.empty's never-written elements: the usual case, nothing written yet, is the all-zero default.
+    if (!initialised && storage->uninitialisedBytes() < storage->nbytes()) {
+      const std::span<uint8_t> flags = memory.get(id).initializedFlags();
+      const size_t esize = static_cast<size_t>(t.elementSize());
+      for (int64_t e = 0; e < elements; ++e) flags[e] = storage->isInitialised(static_cast<size_t>(e) * esize, esize);
     }
     return mapped.emplace(storage, Mapped{t, id}).first;
   };
@@ -578,53 +579,35 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
   options.output = [&in](std::string_view line) { in.writeStdout(std::string(line) + "\n"); };
   options.hostCall = [&in](const sim::HostCallEvent& event) { return KernelHostCalls::call(in, event); };
 
-  // The simulator has its own cancel flag; forward the interpreter's to it while the launch runs
-  // (the watcher wakes at once when the launch ends, so short launches pay nothing).
-  std::mutex m;
-  std::condition_variable cv;
-  bool done = false;
-  std::thread watcher;
-  if (in.cancelToken()) {
-    const CancelToken* token = in.cancelToken();
-    sim::CancelToken simCancel = options.cancel;
-    watcher = std::thread([token, simCancel, &m, &cv, &done] {
-      std::unique_lock<std::mutex> lock(m);
-      while (!done) {
-        if (token->cancelled()) simCancel.cancel();
-        cv.wait_for(lock, std::chrono::milliseconds(5));
-      }
-    });
-  }
-  auto stopWatcher = [&] {
-    {
-      std::lock_guard<std::mutex> lock(m);
-      done = true;
-    }
-    cv.notify_all();
-    if (watcher.joinable()) watcher.join();
-  };
+  // The simulator polls the interpreter's cancel flag itself (no watcher thread per launch).
+  if (in.cancelToken()) options.cancel.follow(in.cancelToken()->flag());
   KernelHostCalls::setCurrentKernel(in, jit.name());
   sim::LaunchResult result;
-  try {
+  {
     sim::Simulator simulator(memory);
     result = simulator.launch(*launch.kernel, sim::Grid{launch.grid[0], launch.grid[1], launch.grid[2]}, args, options);
-  } catch (...) {
-    stopWatcher();
-    throw;
   }
-  stopWatcher();
   state.simulatorSeconds += result.seconds;
 
-  // Copy the bytes back (also after an error: Triton's stores before a fault are visible too) and
-  // mark what the kernel wrote as initialised.
+  // The kernel stored straight into the storages; mark what it wrote as initialised, in runs.
   for (auto& [storage, m] : mapped) {
     Storage& s = *m.tensor.storage();
-    const sim::Tensor& st = memory.get(m.id);
-    std::memcpy(s.data(), st.bytes().data(), std::min<size_t>(st.bytes().size(), s.nbytes()));
-    if (!s.fullyInitialised()) {
-      const int64_t esize = m.tensor.elementSize();
-      for (int64_t e = 0; e < static_cast<int64_t>(s.nbytes()) / esize; ++e)
-        if (st.isInitialized(e)) s.markWritten(static_cast<size_t>(e * esize), static_cast<size_t>(esize));
+    if (s.fullyInitialised()) continue;
+    const std::span<const uint8_t> flags = memory.get(m.id).initializedFlags();
+    const size_t esize = static_cast<size_t>(m.tensor.elementSize());
+    if (std::memchr(flags.data(), 0, flags.size()) == nullptr) {
+      s.markAllWritten();
+      continue;
+    }
+    for (size_t e = 0; e < flags.size();) {
+      if (!flags[e]) {
+        ++e;
+        continue;
+      }
+      size_t end = e;
+      while (end < flags.size() && flags[end]) ++end;
+      s.markWritten(e * esize, (end - e) * esize);
+      e = end;
     }
   }
   if (result.trace && !settings.traceDir.empty()) {

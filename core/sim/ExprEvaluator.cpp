@@ -151,7 +151,7 @@ TileRef ExprEvaluator::compute(const ir::Expr& e) {
       const TileRef b = eval(n->b);
       const TileRef acc = evalOptional(n->acc);
       bool cancelled = false;
-      Tile r = tileops::dot(*a, *b, acc.get(), n->precision, type, launch_.options.cancel.flag(), &cancelled);
+      Tile r = tileops::dot(*a, *b, acc.get(), n->precision, type, &launch_.options.cancel, &cancelled);
       if (cancelled) throw SimulationError::interrupted();
       TileRef result = makeTileRef(std::move(r));
       if (tracingCompute()) {

@@ -84,7 +84,7 @@ struct LaunchOptions {
   int64_t maxTracedPrograms = 256;  // larger grids: the first N (matching) programs are traced...
   std::vector<std::array<int64_t, 3>> extraTracedPrograms;  // ...plus these
   size_t maxTraceBytes = size_t{256} << 20;  // recording stops when the trace reaches this size
-  int numThreads = 0;            // 0: one per hardware thread (untraced launches only)
+  int numThreads = 0;            // 0: WorkerPool::defaultThreadCount() (TILESCOPE_SIM_THREADS, else every CPU)
   bool checkCoverage = true;     // per-element write tracking and the coverage report
   // An unmasked access outside its tensor stops the launch (the default), or - when false - is a
   // warning: the stray lanes read as 0 and their stores are dropped (code written for a GPU, where

@@ -10,6 +10,10 @@ namespace tilescope::sim {
 
 Tensor::Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
                TensorInit init)
+    : Tensor(id, std::move(name), dtype, std::move(shape), std::move(strides), init, {}) {}
+
+Tensor::Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
+               TensorInit init, std::span<uint8_t> external)
     : id_(id), name_(std::move(name)), dtype_(dtype), shape_(std::move(shape)), strides_(std::move(strides)) {
   elementSize_ = elementBytes(dtype_);
   numel_ = 1;
@@ -30,7 +34,14 @@ Tensor::Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> s
   }
   if (storageElements_ * elementSize_ >= DeviceAddress::kMaxTensorBytes)
     throw lang::InternalError("Tensor: larger than the simulator's 512 GiB address window");
-  bytes_.assign(static_cast<size_t>(storageElements_ * elementSize_), 0);
+  size_ = static_cast<size_t>(storageElements_ * elementSize_);
+  if (external.data()) {
+    if (external.size() < size_) throw lang::InternalError("Tensor: borrowed bytes smaller than the tensor");
+    data_ = external.data();
+  } else {
+    owned_.assign(size_, 0);
+    data_ = owned_.data();
+  }
   if (init == TensorInit::Uninitialized) initialized_.assign(static_cast<size_t>(storageElements_), 0);
 }
 
@@ -45,22 +56,22 @@ std::string Tensor::shapeString() const {
 
 double Tensor::loadFloat(int64_t element) const {
   if (!ir::isFloat(dtype_)) throw lang::InternalError("Tensor::loadFloat on an integer tensor");
-  return decodeFloat(dtype_, bytes_.data() + element * elementSize_);
+  return decodeFloat(dtype_, data_ + element * elementSize_);
 }
 
 int64_t Tensor::loadInt(int64_t element) const {
   if (ir::isFloat(dtype_)) throw lang::InternalError("Tensor::loadInt on a float tensor");
-  return decodeInt(dtype_, bytes_.data() + element * elementSize_);
+  return decodeInt(dtype_, data_ + element * elementSize_);
 }
 
 void Tensor::storeFloat(int64_t element, double v) {
   if (!ir::isFloat(dtype_)) throw lang::InternalError("Tensor::storeFloat on an integer tensor");
-  writeBits(bytes_.data() + element * elementSize_, encodeFloatBits(dtype_, v), elementSize_);
+  writeBits(data_ + element * elementSize_, encodeFloatBits(dtype_, v), elementSize_);
 }
 
 void Tensor::storeInt(int64_t element, int64_t v) {
   if (ir::isFloat(dtype_)) throw lang::InternalError("Tensor::storeInt on a float tensor");
-  writeBits(bytes_.data() + element * elementSize_, encodeIntBits(dtype_, v), elementSize_);
+  writeBits(data_ + element * elementSize_, encodeIntBits(dtype_, v), elementSize_);
 }
 
 void Tensor::markAllInitialized() { std::fill(initialized_.begin(), initialized_.end(), uint8_t{1}); }
@@ -87,6 +98,19 @@ int Memory::create(std::string name, ir::DType dtype, std::vector<int64_t> shape
 int Memory::createWithId(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, TensorInit init) {
   if (id < 1 || id >= (1 << 23) || tensors_.count(id)) throw lang::InternalError("sim memory: tensor id " + std::to_string(id) + " is not free");
   tensors_.emplace(id, std::make_unique<Tensor>(id, std::move(name), dtype, std::move(shape), std::vector<int64_t>{}, init));
+  return id;
+}
+
+int Memory::adopt(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, TensorInit init,
+                  std::span<uint8_t> external) {
+  if (id == 0) {
+    while (tensors_.count(nextId_)) ++nextId_;
+    id = nextId_++;
+  } else if (id < 1 || id >= (1 << 23) || tensors_.count(id)) {
+    throw lang::InternalError("sim memory: tensor id " + std::to_string(id) + " is not free");
+  }
+  tensors_.emplace(id, std::make_unique<Tensor>(id, std::move(name), dtype, std::move(shape), std::vector<int64_t>{}, init,
+                                                external));
   return id;
 }
 

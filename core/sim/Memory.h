@@ -8,6 +8,8 @@
 //     wrote it, and whether they wrote different values - the coverage report.
 // Launch-time access (Simulator) takes each tensor's mutex: shared for loads, exclusive for stores
 // and atomics, so programs running on several threads never race in C++ terms.
+// A tensor either owns its bytes or borrows them (Memory::adopt): host code's tensors are the
+// simulator's memory, so a launch copies nothing in or out.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -42,6 +44,9 @@ class Tensor {
 public:
   Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
          TensorInit init);
+  // Borrows `external` (at least storageElements() * elementSize() bytes, alive as long as this).
+  Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
+         TensorInit init, std::span<uint8_t> external);
 
   int id() const { return id_; }
   const std::string& name() const { return name_; }
@@ -52,13 +57,13 @@ public:
   // Elements in storage (>= numel for padded strides; the bounds every access is checked against).
   int64_t storageElements() const { return storageElements_; }
   int elementSize() const { return elementSize_; }
-  int64_t byteSize() const { return static_cast<int64_t>(bytes_.size()); }
+  int64_t byteSize() const { return static_cast<int64_t>(size_); }
   int64_t baseAddress() const { return DeviceAddress::make(id_, 0); }
   // "[6]", "[150x225]" - how messages name the shape.
   std::string shapeString() const;
 
-  std::span<uint8_t> bytes() { return bytes_; }
-  std::span<const uint8_t> bytes() const { return bytes_; }
+  std::span<uint8_t> bytes() { return {data_, size_}; }
+  std::span<const uint8_t> bytes() const { return {data_, size_}; }
 
   // Element access in the compute representation (see Tile.h), by storage element index.
   double loadFloat(int64_t element) const;
@@ -110,7 +115,9 @@ private:
   int64_t numel_ = 0;
   int64_t storageElements_ = 0;
   int elementSize_ = 1;
-  std::vector<uint8_t> bytes_;
+  std::vector<uint8_t> owned_;  // empty when the bytes are borrowed
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
   std::vector<uint8_t> initialized_;
   uint64_t launchId_ = 0;
   std::vector<int32_t> writer_;  // -1: not written in this launch
@@ -133,6 +140,10 @@ public:
   // one id across launches); ids create() hands out skip it. InternalError when the id is taken.
   int createWithId(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape,
                    TensorInit init = TensorInit::Zeros);
+  // A contiguous tensor over bytes the caller owns (a host tensor's storage), which must stay alive
+  // and unmoved while the tensor exists; `id` 0 picks a free id. Nothing is copied.
+  int adopt(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, TensorInit init,
+            std::span<uint8_t> external);
   // Convenience: a 1-D or shaped tensor filled from values (all marked initialized).
   int createFromDoubles(std::string name, ir::DType dtype, std::vector<int64_t> shape, std::span<const double> values);
   int createFromInts(std::string name, ir::DType dtype, std::vector<int64_t> shape, std::span<const int64_t> values);

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <optional>
-#include <thread>
 
 #include "core/ir/TypeRules.h"
 #include "core/sim/ArgumentBinder.h"
@@ -11,6 +10,7 @@
 #include "core/sim/SimulationError.h"
 #include "core/sim/StmtExecutor.h"
 #include "core/sim/TraceRecorder.h"
+#include "core/sim/WorkerPool.h"
 
 namespace tilescope::sim {
 
@@ -81,8 +81,7 @@ void runWorker(LaunchContext& L, RunState& S, OrderedOutput& out, TraceRecorder*
 
 int workerCount(const LaunchOptions& options, bool sequential, int64_t programs) {
   if (sequential) return 1;
-  int n = options.numThreads > 0 ? options.numThreads : static_cast<int>(std::thread::hardware_concurrency());
-  n = std::max(1, n);
+  const int n = std::max(1, options.numThreads > 0 ? options.numThreads : WorkerPool::defaultThreadCount());
   return static_cast<int>(std::min<int64_t>(n, std::max<int64_t>(1, programs)));
 }
 
@@ -142,12 +141,7 @@ LaunchResult Simulator::launch(const ir::Kernel& kernel, const Grid& grid, const
   const int workers = workerCount(options, sequential, grid.count());
   RunState S;
   OrderedOutput out(options.output, result.output);
-  {
-    std::vector<std::thread> threads;
-    for (int i = 1; i < workers; ++i) threads.emplace_back([&] { runWorker(L, S, out, recorder.get()); });
-    runWorker(L, S, out, recorder.get());
-    for (std::thread& t : threads) t.join();
-  }
+  WorkerPool::shared().run(workers, [&] { runWorker(L, S, out, recorder.get()); });
   out.finish();
 
   result.programsRun = S.completed.load();

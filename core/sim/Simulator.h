@@ -8,8 +8,9 @@
 //   LaunchResult r = sim.launch(kernel, Grid{blocks}, {LaunchArg::tensor(x), ..., LaunchArg::integer(n)});
 //   if (!r.ok()) std::cerr << r.diagnostics.render();
 //
-// Untraced launches run programs in parallel on all cores (one worker per hardware thread, each
-// taking the next program id); traced launches, and kernels that call host functions, run programs
+// Launches run programs in parallel on the process's simulator threads (WorkerPool: started once,
+// LaunchOptions::numThreads or TILESCOPE_SIM_THREADS or every CPU), each worker taking the next
+// program id; kernels that call host functions run programs
 // one at a time in linear order. Results are identical either way except for the order in which
 // float atomics accumulate; printed lines always come out in program order.
 //

@@ -1,9 +1,18 @@
 #include "core/sim/TileDot.h"
 
+#include <mutex>
 #include <vector>
+
+#if TILESCOPE_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
 
 #include "core/base/Diagnostic.h"
 #include "core/ir/Numerics.h"
+
+#ifndef TILESCOPE_HAVE_OPENBLAS
+#define TILESCOPE_HAVE_OPENBLAS 0
+#endif
 
 namespace tilescope::sim::tileops {
 
@@ -30,8 +39,8 @@ DotShape shapeOf(const Tile& a, const Tile& b) {
   return s;
 }
 
-bool shouldStop(const std::atomic<bool>* cancel, bool* cancelled) {
-  if (cancel && cancel->load(std::memory_order_relaxed)) {
+bool shouldStop(const CancelToken* cancel, bool* cancelled) {
+  if (cancel && cancel->cancelled()) {
     if (cancelled) *cancelled = true;
     return true;
   }
@@ -60,10 +69,66 @@ void fp32AccumulateRow(float* r, const double* arow, const double* b, int64_t k,
   }
 }
 
+#if TILESCOPE_HAVE_OPENBLAS
+// Operand values as fp32 (exact: tiles of fp32 and narrower hold fp32 values), tf32-rounded when asked.
+void fp32Operand(const Tile& t, ir::InputPrecision precision, std::vector<float>& out) {
+  const double* v = t.floats();
+  out.resize(static_cast<size_t>(t.numel()));
+  for (int64_t i = 0; i < t.numel(); ++i) out[i] = static_cast<float>(v[i]);  // a loop that vectorises
+  if (precision == ir::InputPrecision::TF32 && t.dtype() == DType::FP32)
+    for (float& f : out) f = roundToTf32(f);
+}
+
+bool blasOperand(DType d) {
+  return d == DType::FP32 || d == DType::FP16 || d == DType::BF16 || ir::isFp8(d);
+}
+
+// One sgemm per batch: C = A * B in fp32 FMAs, then the accumulator added (one rounding).
+Tile blasDot(const Tile& a, const Tile& b, const Tile* acc, ir::InputPrecision precision, const ir::Type& resultType,
+             const DotShape& s) {
+  // Simulator threads already run programs in parallel: OpenBLAS's own threads would only compete.
+  static std::once_flag single;
+  std::call_once(single, [] { openblas_set_num_threads(1); });
+  thread_local std::vector<float> A, B, C;
+  fp32Operand(a, precision, A);
+  fp32Operand(b, precision, B);
+  Tile out = Tile::uninitialized(resultType);
+  C.resize(static_cast<size_t>(out.numel()));  // sgemm with beta 0 writes every element
+  const auto m = static_cast<blasint>(s.m), n = static_cast<blasint>(s.n), k = static_cast<blasint>(s.k);
+  for (int64_t bt = 0; bt < s.batch; ++bt)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, A.data() + bt * s.m * s.k, k,
+                B.data() + bt * s.k * s.n, n, 0.0f, C.data() + bt * s.m * s.n, n);
+  double* o = out.floats();
+  if (acc) {
+    const double* c0 = acc->floats();
+    for (int64_t i = 0; i < out.numel(); ++i) o[i] = static_cast<double>(C[i] + static_cast<float>(c0[i]));
+  } else {
+    for (int64_t i = 0; i < out.numel(); ++i) o[i] = static_cast<double>(C[i]);
+  }
+  return out;
+}
+#endif
+
 }  // namespace
 
+bool blasAvailable() { return TILESCOPE_HAVE_OPENBLAS != 0; }
+
 Tile dot(const Tile& a, const Tile& b, const Tile* acc, ir::InputPrecision precision, const ir::Type& resultType,
-         const std::atomic<bool>* cancel, bool* cancelled) {
+         const CancelToken* cancel, bool* cancelled) {
+#if TILESCOPE_HAVE_OPENBLAS
+  if (resultType.dtype() == DType::FP32 && blasOperand(a.dtype()) && blasOperand(b.dtype())) {
+    const DotShape s = shapeOf(a, b);
+    if (shouldStop(cancel, cancelled)) return Tile(resultType);
+    if (s.batch * s.m * s.n != resultType.numel()) throw lang::InternalError("dot: result shape does not match the operands");
+    if (acc && acc->numel() != resultType.numel()) throw lang::InternalError("dot: accumulator shape does not match");
+    return blasDot(a, b, acc, precision, resultType, s);
+  }
+#endif
+  return dotReference(a, b, acc, precision, resultType, cancel, cancelled);
+}
+
+Tile dotReference(const Tile& a, const Tile& b, const Tile* acc, ir::InputPrecision precision,
+                  const ir::Type& resultType, const CancelToken* cancel, bool* cancelled) {
   const DotShape s = shapeOf(a, b);
   Tile out(resultType);
   if (out.numel() != s.batch * s.m * s.n) throw lang::InternalError("dot: result shape does not match the operands");

@@ -2,6 +2,10 @@
 
 #include <vector>
 
+#if TILESCOPE_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+
 #include "core/tensor/DTypeDispatch.h"
 #include "core/tensor/TensorError.h"
 
@@ -15,9 +19,22 @@ using Accumulator = std::conditional_t<std::is_same_v<T, double>, double,
 
 std::string dims2(int64_t r, int64_t c) { return std::to_string(r) + "x" + std::to_string(c); }
 
-// C[n,m] = A[n,k] B[k,m] for contiguous accumulator-typed buffers (i-k-j order: unit-stride inner loop).
+// C[n,m] = A[n,k] B[k,m] for contiguous accumulator-typed buffers: OpenBLAS for floats where the build
+// has it (as torch's CPU matmul), else and for integers an i-k-j loop (unit-stride inner loop).
 template <class Acc>
 void gemm(const Acc* a, const Acc* b, Acc* c, int64_t n, int64_t k, int64_t m) {
+#if TILESCOPE_HAVE_OPENBLAS
+  if (n > 0 && m > 0 && k > 0) {
+    const auto N = static_cast<blasint>(n), K = static_cast<blasint>(k), M = static_cast<blasint>(m);
+    if constexpr (std::is_same_v<Acc, float>) {
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, M, K, 1.0f, a, K, b, M, 0.0f, c, M);
+      return;
+    } else if constexpr (std::is_same_v<Acc, double>) {
+      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, M, K, 1.0, a, K, b, M, 0.0, c, M);
+      return;
+    }
+  }
+#endif
   for (int64_t i = 0; i < n; ++i) {
     Acc* row = c + i * m;
     for (int64_t j = 0; j < m; ++j) row[j] = Acc(0);

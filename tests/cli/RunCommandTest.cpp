@@ -255,3 +255,26 @@ TEST(RunCommand, HelpListsTheOptions) {
   EXPECT_NE(r.output.find("--pid-filter EXPR"), std::string::npos);
   EXPECT_NE(r.output.find("--trace DIR"), std::string::npos);
 }
+
+// --sim-threads sets the simulator's thread count for the run (through TILESCOPE_SIM_THREADS, which
+// every launch reads); a kernel still gives the same result on one thread. Bad counts are usage errors.
+TEST(RunCommand, SimThreadsSetsTheSimulatorsThreadCount) {
+  const std::string script = tempFile("threads.py",
+                                      "import os, torch, triton\n"
+                                      "import triton.language as tl\n"
+                                      "@triton.jit\n"
+                                      "def twice(p, n, B: tl.constexpr):\n"
+                                      "    i = tl.program_id(0) * B + tl.arange(0, B)\n"
+                                      "    tl.store(p + i, tl.load(p + i, mask=i < n) * 2, mask=i < n)\n"
+                                      "x = torch.arange(1000, dtype=torch.float32)\n"
+                                      "twice[(8,)](x, 1000, B=128)\n"
+                                      "print(os.environ['TILESCOPE_SIM_THREADS'], x.sum().item())\n");
+  const CliRun r = runCli("run --python embedded --sim-threads 1 " + script);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.output, "1 999000.0\n");
+  for (const char* bad : {"0", "two", "-3"}) {
+    const CliRun refused = runCli(std::string("run --sim-threads ") + bad + " " + script);
+    EXPECT_EQ(refused.exitCode, 2) << bad;
+    EXPECT_NE(refused.output.find("--sim-threads takes a number of threads from 1 to 1024"), std::string::npos) << refused.output;
+  }
+}

@@ -111,6 +111,30 @@ TEST(EmbeddedTesting, DoBenchTimesALaunchInMillisecondsWithQuantilesAndModes) {
             "return_mode must be one of 'min', 'max', 'mean', 'median', 'all', not 'typical'\n");
 }
 
+// On the simulator do_bench skips Triton's estimate and warm-up calls: after the first call it times
+// calls until they add up to `rep`, and a first call longer than `rep` is the only one. Triton's
+// scheme would make 1 + 4 + 1 + 1 = 7 calls of a 30 ms function at rep=50.
+TEST(EmbeddedTesting, DoBenchOnTheSimulatorStopsOnceRepIsSpent) {
+  PythonExecutor embedded;
+  const auto run = runPython(embedded,
+                             "import time, triton\n"
+                             "calls = []\n"
+                             "def slow():\n"
+                             "    calls.append(1)\n"
+                             "    time.sleep(0.03)\n"
+                             "ms = triton.testing.do_bench(slow, rep=50)\n"
+                             "print(1 <= len(calls) <= 4, ms >= 30)\n"
+                             "calls.clear()\n"
+                             "def slower():\n"
+                             "    calls.append(1)\n"
+                             "    time.sleep(0.06)\n"
+                             "triton.testing.do_bench(slower, rep=50)\n"
+                             "print(len(calls))\n",
+                             "bench.py", false);
+  ASSERT_TRUE(run.ok()) << run.traceback << run.err;
+  EXPECT_EQ(run.out, "True True\n1\n");
+}
+
 TEST(EmbeddedTesting, AssertCloseUsesTritonsTolerance) {
   PythonExecutor embedded;
   EXPECT_TRUE(runPython(embedded, "import torch, triton.testing\n"

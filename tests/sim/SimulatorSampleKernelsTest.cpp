@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/base/Diagnostic.h"
 #include "core/ir/Numerics.h"
 #include "core/sim/Simulator.h"
 #include "core/testing/SampleKernels.h"
@@ -229,6 +230,34 @@ TEST(SimulatorSampleKernelsTest, Swizzle2dGroupsOfThree) {
                                                    12, 14, 16, 18,  //
                                                    13, 15, 17, 19}));
   EXPECT_TRUE(r.coverage.tensors.at(0).complete());
+}
+
+// Host tensors are the simulator's memory (Memory::adopt): a launch loads from and stores into the
+// caller's own buffers, copying nothing, and tracks never-written elements of an adopted torch.empty.
+TEST(SimulatorSampleKernels, AdoptedBuffersAreLoadedAndStoredInPlace) {
+  const int64_t n = 3000, block = 256;
+  std::vector<float> xs(n), ys(n), out(n + 1, -1.0f);  // out[n]: a guard the launch must not touch
+  for (int64_t i = 0; i < n; ++i) {
+    xs[i] = static_cast<float>(i) * 0.5f;
+    ys[i] = 1.0f / static_cast<float>(i + 1);
+  }
+  auto bytes = [](std::vector<float>& v, int64_t count) {
+    return std::span<uint8_t>(reinterpret_cast<uint8_t*>(v.data()), static_cast<size_t>(count) * sizeof(float));
+  };
+  Memory mem;
+  const int x = mem.adopt(0, "x", DType::FP32, {n}, TensorInit::Zeros, bytes(xs, n));
+  const int y = mem.adopt(0, "y", DType::FP32, {n}, TensorInit::Zeros, bytes(ys, n));
+  const int o = mem.adopt(0, "out", DType::FP32, {n}, TensorInit::Uninitialized, bytes(out, n));
+  EXPECT_EQ(mem.get(o).bytes().data(), reinterpret_cast<uint8_t*>(out.data()));
+  Simulator sim(mem);
+  const LaunchResult r = sim.launch(*addKernel(block), Grid{(n + block - 1) / block},
+                                    {LaunchArg::tensor(x), LaunchArg::tensor(y), LaunchArg::tensor(o), LaunchArg::integer(n)});
+  expectOk(r);
+  for (int64_t i = 0; i < n; ++i) ASSERT_EQ(out[i], xs[i] + ys[i]) << i;
+  EXPECT_EQ(out[n], -1.0f);
+  for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(mem.get(o).isInitialized(i)) << i;
+  EXPECT_THROW(mem.adopt(o, "again", DType::FP32, {n}, TensorInit::Zeros, bytes(out, n)), lang::InternalError);
+  EXPECT_THROW(mem.adopt(0, "short", DType::FP32, {n + 1}, TensorInit::Zeros, bytes(out, n)), lang::InternalError);
 }
 
 }  // namespace

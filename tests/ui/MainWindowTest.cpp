@@ -201,3 +201,18 @@ TEST(MainWindow, FontSizesFromPreferencesReachEditorsAndOutputs) {
   EXPECT_DOUBLE_EQ(code->editor()->lexer()->defaultFont().pointSizeF(), 17);
   EXPECT_TRUE(QFontInfo(appearance.outputFont).fixedPitch());
 }
+
+// The preference for the simulator's threads reaches the workers through the environment they
+// inherit (TILESCOPE_SIM_THREADS); "every CPU" (0) gives back what the app was started with.
+TEST(MainWindow, SimulatorThreadsPreferenceSetsTheWorkersEnvironment) {
+  app();
+  const QByteArray before = qgetenv("TILESCOPE_SIM_THREADS");
+  MainWindow w(new tilescope::testing::RecordingClient);
+  tilescope::ui::Preferences p;
+  p.simulatorThreads = 3;
+  w.applyPreferences(p);
+  EXPECT_EQ(qgetenv("TILESCOPE_SIM_THREADS"), QByteArray("3"));
+  p.simulatorThreads = 0;
+  w.applyPreferences(p);
+  EXPECT_EQ(qgetenv("TILESCOPE_SIM_THREADS"), before);
+}
