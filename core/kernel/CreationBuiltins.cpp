@@ -163,7 +163,7 @@ void registerCreationBuiltins(BuiltinRegistry& r) {
   }
 
   // Names of the real tl API that tilescope does not implement yet: say so instead of "unknown".
-  for (const char* name : {"inline_asm_elementwise", "map_elementwise", "dot_scaled", "softmax", "reduce_or", "to_tensor"}) {
+  for (const char* name : {"map_elementwise", "softmax", "to_tensor"}) {
     r.addUnsupported(std::string("tl.") + name);
   }
 }

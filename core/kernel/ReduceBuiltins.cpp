@@ -3,6 +3,11 @@
 #include "core/syntax/Ast.h"
 #include "core/kernel/BuiltinRegistry.h"
 
+#include <unordered_map>
+
+#include "core/ir/IRMutator.h"
+#include "core/kernel/Emitter.h"
+
 namespace tilescope::lang {
 
 namespace {
@@ -109,19 +114,139 @@ std::optional<Combine> combineOf(const Value& fn) {
   return std::nullopt;
 }
 
-// The combine function of tl.reduce / tl.associative_scan as one of the IR's operations, or a clear error.
-Combine combineArg(ExprChecker& ec, const BoundArgs& a, const char* supported) {
+// Replaces the combine function's Let-bound names by their values, so that its results are
+// expressions of its parameters alone.
+class InlineLets : public ir::IRMutator {
+public:
+  std::unordered_map<const ir::Var*, ir::Expr> values;
+
+protected:
+  ir::Expr mutateVarRef(const ir::VarRef& n, const ir::Expr& self) override {
+    auto it = values.find(n.var.get());
+    return it != values.end() ? it->second : self;
+  }
+};
+
+void flattenInto(const ir::Stmt& s, std::vector<ir::Stmt>& out) {
+  if (const auto* seq = s.as<ir::Seq>()) {
+    for (const ir::Stmt& c : seq->stmts) flattenInto(c, out);
+    return;
+  }
+  out.push_back(s);
+}
+
+// The inputs of tl.reduce / tl.associative_scan: one tensor or a tuple of tensors of one shape.
+std::vector<ir::Expr> combineInputs(ExprChecker& ec, const BoundArgs& a) {
+  const Value& in = a.get("input");
+  ValueList values = in.isTuple() ? in.elements : ValueList{in};
+  if (values.empty()) ec.error(a.range("input"), a.name() + " needs at least one tensor, got an empty tuple");
+  std::vector<ir::Expr> inputs;
+  for (const Value& v : values) {
+    ir::Expr x = ec.tensorOf(v, a.range("input"), a.name() + "'s input");
+    if (x.type().isScalar())
+      ec.error(a.range("input"), a.name() + " reduces tensors, but its input holds the scalar " + x.type().str());
+    if (x.type().isPointer()) ec.error(a.range("input"), a.name() + " cannot combine pointers; combine integer offsets instead");
+    if (!inputs.empty() && x.type().shape() != inputs[0].type().shape())
+      ec.error(a.range("input"), a.name() + " needs tensors of one shape, got " + inputs[0].type().str() + " and " + x.type().str());
+    inputs.push_back(x);
+  }
+  return inputs;
+}
+
+// Inlines the combine function once on scalar parameters (acc_0..acc_{N-1}, x_0..x_{N-1}) and
+// makes N Combine nodes of its results: the general path of tl.reduce / tl.associative_scan.
+Value generalCombine(ExprChecker& ec, const BoundArgs& a, bool scan) {
+  const std::vector<ir::Expr> inputs = combineInputs(ec, a);
+  const size_t n = inputs.size();
+  const int rank = inputs[0].type().rank();
+  std::optional<int> axis;
+  if (scan) {
+    const int64_t raw = ec.requireConstInt(a.get("axis"), a.range("axis"), a.name() + " axis");
+    auto norm = ir::normalizeAxis(raw, rank, a.name());
+    if (!norm) ec.error(a.range("axis"), norm.error());
+    axis = *norm;
+  } else {
+    axis = axisArg(ec, a, rank);
+  }
   const Value& fn = a.get("combine_fn");
-  if (a.get("input").isTuple())
-    ec.error(a.range("input"), a.name() + " of a tuple of tensors is not supported by tilescope yet; reduce each tensor on its own");
-  if (fn.kind != Value::Kind::JitFunction)
+  const SourceRange fnRange = a.range("combine_fn");
+  const FunctionDef& def = *fn.function;
+  size_t required = 0;
+  for (const Param& p : def.params.params)
+    if (p.kind == ParamKind::Normal && !p.defaultValue) ++required;
+  if (required != 2 * n)
+    ec.error(fnRange, a.name() + " calls its combine function with " + std::to_string(2 * n) + " values (the " + std::to_string(n) +
+                          " accumulated, then the " + std::to_string(n) + " next), but '" + fn.name + "' takes " +
+                          std::to_string(required) + "; give it one parameter per value");
+
+  std::vector<ir::VarPtr> params;
+  CallArgs call;
+  call.range = fnRange;
+  call.calleeRange = fnRange;
+  call.calleeText = fn.name;
+  for (size_t i = 0; i < 2 * n; ++i) {
+    const ir::DType dt = inputs[i % n].type().dtype();
+    ir::VarPtr v = ec.emitter().newVar(def.params.params[i].name, ir::Type::scalar(dt), def.params.params[i].nameRange);
+    params.push_back(v);
+    call.args.push_back(Value::ofTensor(ir::VarRef::make(v, fnRange)));
+    call.argRanges.push_back(fnRange);
+  }
+  ec.emitter().pushBlock();
+  Value ret = ec.call(fn, call);
+  const ir::Stmt body = ec.emitter().popBlock(fnRange);
+
+  // Only pure values can be inlined into every step of the reduction.
+  InlineLets inline_;
+  std::vector<ir::Stmt> stmts;
+  flattenInto(body, stmts);
+  for (const ir::Stmt& st : stmts) {
+    const auto* let = st.as<ir::Let>();
+    if (!let || let->value.hasEffects() || let->var->isMutable)
+      ec.error(st.range().valid() ? st.range() : fnRange,
+               "the combine function '" + fn.name + "' of " + a.name() +
+                   " may only compute values from its parameters (arithmetic, comparisons, tl.where, constexpr `if`s); "
+                   "memory accesses, prints and runtime `if`s or loops cannot run inside every step of the combination");
+    inline_.values[let->var.get()] = inline_.mutateExpr(let->value);
+  }
+  ValueList outs = ret.isTuple() ? ret.elements : ValueList{ret};
+  if (outs.size() != n)
+    ec.error(fnRange, "the combine function '" + fn.name + "' of " + a.name() + " must return " + std::to_string(n) +
+                          (n == 1 ? " value" : " values (a tuple, one per input)") + ", but it returns " +
+                          std::to_string(outs.size()));
+  std::vector<ir::Expr> results;
+  for (size_t i = 0; i < n; ++i) {
+    const ir::DType dt = inputs[i].type().dtype();
+    ir::Expr r = inline_.mutateExpr(ec.tensorAs(outs[i], dt, fnRange, "the combine function's result"));
+    if (!r.type().isScalar())
+      ec.error(fnRange, "the combine function '" + fn.name + "' of " + a.name() + " must return scalars (it combines two elements), but result " +
+                            std::to_string(i) + " is " + r.type().str());
+    results.push_back(r);
+  }
+  const bool keepDims = !scan && flag(ec, a, "keep_dims", false);
+  const bool reverse = scan && flag(ec, a, "reverse", false);
+  ValueList nodes;
+  for (size_t i = 0; i < n; ++i)
+    nodes.push_back(Value::ofTensor(
+        ir::Combine::make(inputs, params, results, static_cast<int>(i), scan, axis, keepDims, reverse, a.callRange())));
+  return n == 1 && !a.get("input").isTuple() ? nodes[0] : Value::ofTuple(nodes);
+}
+
+// tl.reduce_or: a reduction whose combine is `a | b` (Triton's _or_combine), of integers.
+Value reduceOr(ExprChecker& ec, const BoundArgs& a) {
+  const ir::Expr x = reductionInput(ec, a);
+  if (!x.type().isInt()) ec.error(a.range("input"), "tl.reduce_or needs an integer tensor, got " + x.type().str());
+  const std::optional<int> axis = axisArg(ec, a, x.type().rank());
+  const ir::Type scalar = ir::Type::scalar(x.type().dtype());
+  ir::VarPtr acc = ec.emitter().newVar("a", scalar, a.callRange());
+  ir::VarPtr next = ec.emitter().newVar("b", scalar, a.callRange());
+  ir::Expr result = ir::Binary::make(ir::BinaryOp::Or, ir::VarRef::make(acc, a.callRange()), ir::VarRef::make(next, a.callRange()), a.callRange());
+  return Value::ofTensor(ir::Combine::make({x}, {acc, next}, {result}, 0, false, axis, flag(ec, a, "keep_dims", false), false, a.callRange()));
+}
+
+void requireJitCombine(ExprChecker& ec, const BoundArgs& a) {
+  const Value& fn = a.get("combine_fn");
+  if (fn.kind != Value::Kind::JitFunction || !fn.function)
     ec.error(a.range("combine_fn"), a.name() + " combine_fn must be a @triton.jit function of two values, not " + fn.describe());
-  std::optional<Combine> c = combineOf(fn);
-  if (!c)
-    ec.error(a.range("combine_fn"), a.name() + " supports combine functions that return " + supported +
-                                        " of their two parameters; '" + fn.name +
-                                        "' computes something else, which tilescope does not support yet");
-  return *c;
 }
 
 // Triton's tl.reduce / associative_scan keep the input's dtype; tl.sum / tl.cumsum widen small
@@ -131,27 +256,33 @@ Value inInputDType(const BoundArgs& a, const ir::Expr& input, const Value& resul
   return Value::ofTensor(Emitter::cast(result.expr, input.type().dtype(), a.callRange()));
 }
 
+// A single tensor whose combine function is one operation the IR has as a reduction keeps the
+// fast paths (Reduce: the GPU's shuffle tree); anything else is a general Combine.
 Value reduceWith(ExprChecker& ec, const BoundArgs& a) {
-  const Combine c = combineArg(ec, a, "a + b, a ^ b, tl.maximum(a, b) or tl.minimum(a, b)");
-  ir::ReduceOp op;
-  switch (c) {
-    case Combine::Add: op = ir::ReduceOp::Sum; break;
-    case Combine::Xor: op = ir::ReduceOp::XorSum; break;
-    case Combine::Max: op = ir::ReduceOp::Max; break;
-    case Combine::Min: op = ir::ReduceOp::Min; break;
-    default:
-      ec.error(a.range("combine_fn"), "tl.reduce with a combine function of '*', '|' or '&' is not supported by tilescope yet; "
-                                      "a + b, a ^ b, tl.maximum(a, b) and tl.minimum(a, b) are");
+  requireJitCombine(ec, a);
+  if (!a.get("input").isTuple()) {
+    std::optional<ir::ReduceOp> op;
+    switch (combineOf(a.get("combine_fn")).value_or(Combine::Mul)) {
+      case Combine::Add: op = ir::ReduceOp::Sum; break;
+      case Combine::Xor: op = ir::ReduceOp::XorSum; break;
+      case Combine::Max: op = ir::ReduceOp::Max; break;
+      case Combine::Min: op = ir::ReduceOp::Min; break;
+      default: break;
+    }
+    const ir::Expr x = reductionInput(ec, a);
+    if (op && (*op != ir::ReduceOp::XorSum || x.type().isInt())) return inInputDType(a, x, reduce(ec, a, *op));
   }
-  return inInputDType(a, reductionInput(ec, a), reduce(ec, a, op));
+  return generalCombine(ec, a, false);
 }
 
 Value scanWith(ExprChecker& ec, const BoundArgs& a) {
-  const Combine c = combineArg(ec, a, "a + b or a * b");
-  if (c != Combine::Add && c != Combine::Mul)
-    ec.error(a.range("combine_fn"), "tl.associative_scan with this combine function is not supported by tilescope yet; a + b "
-                                    "(a running sum) and a * b (a running product) are");
-  return inInputDType(a, reductionInput(ec, a), scan(ec, a, c == Combine::Add ? ir::ScanOp::CumSum : ir::ScanOp::CumProd));
+  requireJitCombine(ec, a);
+  if (!a.get("input").isTuple()) {
+    const std::optional<Combine> c = combineOf(a.get("combine_fn"));
+    if (c == Combine::Add || c == Combine::Mul)
+      return inInputDType(a, reductionInput(ec, a), scan(ec, a, c == Combine::Add ? ir::ScanOp::CumSum : ir::ScanOp::CumProd));
+  }
+  return generalCombine(ec, a, true);
 }
 
 Value dot(ExprChecker& ec, const BoundArgs& a) {
@@ -202,6 +333,7 @@ void registerReduceBuiltins(BuiltinRegistry& r) {
         [](ExprChecker& ec, const BoundArgs& a) { return scan(ec, a, ir::ScanOp::CumSum); });
   r.add("tl.cumprod", "input, axis=0, reverse=False",
         [](ExprChecker& ec, const BoundArgs& a) { return scan(ec, a, ir::ScanOp::CumProd); });
+  r.add("tl.reduce_or", "input, axis, keep_dims=False", reduceOr);
   r.add("tl.reduce", "input, axis, combine_fn, keep_dims=False", reduceWith);
   r.add("tl.associative_scan", "input, axis, combine_fn, reverse=False", scanWith);
   r.add("tl.dot", "input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None, out_dtype=None", dot);

@@ -624,6 +624,8 @@ std::string CudaEmitter::compute(const ir::Expr& e) {
     case K::Reduce:
       if (type.isTile() && index_ != "ts_i") throw NotIndexable{};
       return reduce(*e.as<ir::Reduce>());
+    case K::Combine: return combineFold(*e.as<ir::Combine>());
+    case K::InlineAsm: return inlineAsm(*e.as<ir::InlineAsm>());
     case K::Scan:
       if (index_ != "ts_i") throw NotIndexable{};
       return scan(*e.as<ir::Scan>());
