@@ -25,9 +25,19 @@ const std::vector<std::pair<std::string, std::string>>& libdeviceNames() {
       {"cos", "tl.cos"},       {"tanh", "tl.math.tanh"},    {"floor", "tl.floor"},    {"ceil", "tl.ceil"},
       {"erf", "tl.erf"},       {"fabs", "tl.abs"},          {"abs", "tl.abs"},        {"fma", "tl.fma"},
       {"fmin", "tl.minimum"},  {"fmax", "tl.maximum"},      {"div_rn", "tl.div_rn"},  {"fast_dividef", "tl.fdiv"},
-      {"umulhi", "tl.umulhi"}};
+      {"umulhi", "tl.umulhi"},
+      // Round-to-nearest forms of the operators, which round to nearest already.
+      {"add_rn", "tl.add"},    {"sub_rn", "tl.sub"},        {"mul_rn", "tl.mul"},     {"fma_rn", "tl.fma"},
+      // Fast-math variants: tilescope computes them as accurately as the plain functions.
+      {"fast_expf", "tl.exp"}, {"fast_logf", "tl.log"},     {"fast_log2f", "tl.log2"}, {"fast_sinf", "tl.sin"},
+      {"fast_cosf", "tl.cos"}, {"fast_tanhf", "tl.math.tanh"}, {"fast_tanf", "libdevice.tan"},
+      {"fast_exp10f", "libdevice.exp10"}, {"fast_log10f", "libdevice.log10"}, {"fast_powf", "libdevice.pow"},
+      // Composed of other ops (MathBuiltins.cpp).
+      {"isnan", "libdevice.isnan"}, {"isinf", "libdevice.isinf"}, {"signbit", "libdevice.signbit"},
+      {"finitef", "libdevice.finitef"}, {"isfinited", "libdevice.isfinited"}, {"rcp_rn", "libdevice.rcp_rn"},
+      {"llrint", "libdevice.llrint"}, {"llround", "libdevice.llround"}};
     // libdevice's own math (MathBuiltins.cpp registers them as libdevice.<name>).
-    for (int f = static_cast<int>(ir::MathFn::Acos); f <= static_cast<int>(ir::MathFn::Nextafter); ++f) {
+    for (int f = static_cast<int>(ir::MathFn::Acos); f <= static_cast<int>(ir::MathFn::Rhypot); ++f) {
       const std::string n(ir::mathFnName(static_cast<ir::MathFn>(f)));
       v.emplace_back(n, "libdevice." + n);
     }

@@ -1,7 +1,10 @@
 // Elementwise math: tl.exp & co (with Triton's dtype lists), fdiv, div_rn, fma, umulhi, maximum,
 // minimum, where, clamp, and the jit-library functions cdiv and swizzle2d lowered to the integer
 // arithmetic of Triton's own implementation.
+#include <limits>
+
 #include "core/kernel/BuiltinRegistry.h"
+#include "core/kernel/Emitter.h"
 
 namespace tilescope::lang {
 
@@ -95,6 +98,34 @@ Value swizzle2d(ExprChecker& ec, const BoundArgs& a) {
   return Value::ofTuple({newI, newJ});
 }
 
+// libdevice's classification functions (isnan, isinf, isfinited, finitef, signbit): int32 0 or 1
+// of an fp32/fp64 operand, composed of comparisons as CUDA defines them.
+void addClassification(BuiltinRegistry& r, const std::string& name, bool fp32Only, bool fp64Only) {
+  r.add("libdevice." + name, "arg0", [name, fp32Only, fp64Only](ExprChecker& ec, const BoundArgs& a) {
+    const ir::Expr x = tensorArg(ec, a, "arg0");
+    const ir::DType t = x.type().dtype();
+    const bool ok = x.type().isPointer() ? false : fp32Only ? t == ir::DType::FP32 : fp64Only ? t == ir::DType::FP64 : t == ir::DType::FP32 || t == ir::DType::FP64;
+    if (!ok)
+      ec.error(a.range("arg0"), "libdevice." + name + " expects " + (fp32Only ? "fp32" : fp64Only ? "fp64" : "fp32 or fp64") + " (got " +
+                                    x.type().str() + ")");
+    const SourceRange r = a.callRange();
+    const Value v = Value::ofTensor(x);
+    const Value inf = Value::ofConst(ConstValue::floating(std::numeric_limits<double>::infinity()));
+    const Value absV = Value::ofTensor(ir::MathCall::make(ir::MathFn::Abs, {x}, r));
+    Value b;
+    if (name == "isnan") b = ec.compare(ir::BinaryOp::Ne, v, v, r);
+    else if (name == "isinf") b = ec.compare(ir::BinaryOp::Eq, absV, inf, r);
+    else if (name == "signbit") {
+      const ir::DType bits = t == ir::DType::FP32 ? ir::DType::I32 : ir::DType::I64;
+      b = ec.compare(ir::BinaryOp::Lt, Value::ofTensor(ir::Cast::make(x, bits, false, true, ir::RoundingMode::None, r)),
+                     Value::ofConst(ConstValue::integer(0)), r);
+    } else {
+      b = ec.compare(ir::BinaryOp::Lt, absV, inf, r);  // isfinited, finitef: NaN is not finite
+    }
+    return Value::ofTensor(Emitter::cast(ec.tensorOf(b, r, name), ir::DType::I32, r));
+  });
+}
+
 }  // namespace
 
 void registerMathBuiltins(BuiltinRegistry& r) {
@@ -108,7 +139,7 @@ void registerMathBuiltins(BuiltinRegistry& r) {
   for (const auto& [name, fn] : unary) addUnaryMath(r, name, fn);
 
   // libdevice's own functions, reached as libdevice.<name> only (Builtins.cpp's libdeviceNames).
-  for (int f = static_cast<int>(MathFn::Acos); f <= static_cast<int>(MathFn::Nextafter); ++f) {
+  for (int f = static_cast<int>(MathFn::Acos); f <= static_cast<int>(MathFn::Rhypot); ++f) {
     const MathFn fn = static_cast<MathFn>(f);
     const std::string name = "libdevice." + std::string(ir::mathFnName(fn));
     if (ir::mathFnArity(fn) == 1) {
@@ -119,6 +150,26 @@ void registerMathBuiltins(BuiltinRegistry& r) {
       auto ops = legalize(ec, a, {"x", "y"}, false);
       if (std::string err = ir::mathDTypeError(fn, ops[0].type().dtype()); !err.empty()) ec.error(a.callRange(), err);
       return Value::ofTensor(ir::MathCall::make(fn, ops, a.callRange()));
+    });
+  }
+
+  addClassification(r, "isnan", false, false);
+  addClassification(r, "isinf", false, false);
+  addClassification(r, "signbit", false, false);
+  addClassification(r, "finitef", true, false);
+  addClassification(r, "isfinited", false, true);
+  // rcp_rn: the correctly rounded reciprocal, IEEE division in the simulator and on the GPU.
+  r.add("libdevice.rcp_rn", "arg0", [](ExprChecker& ec, const BoundArgs& a) {
+    const ir::Expr x = tensorArg(ec, a, "arg0");
+    if (x.type().isPointer() || (x.type().dtype() != ir::DType::FP32 && x.type().dtype() != ir::DType::FP64))
+      ec.error(a.range("arg0"), "libdevice.rcp_rn expects fp32 or fp64 (got " + x.type().str() + ")");
+    return ec.binary(ir::BinaryOp::TrueDiv, Value::ofConst(ConstValue::floating(1.0)), Value::ofTensor(x), a.callRange());
+  });
+  // llrint / llround: rint / round, then the exact integer as int64.
+  for (const auto& [name, fn] : {std::pair<const char*, ir::MathFn>{"llrint", ir::MathFn::Rint}, {"llround", ir::MathFn::Round}}) {
+    r.add(std::string("libdevice.") + name, "arg0", [fn](ExprChecker& ec, const BoundArgs& a) {
+      const ir::Expr x = mathOperand(ec, a, "arg0", fn);
+      return Value::ofTensor(Emitter::cast(ir::MathCall::make(fn, {x}, a.callRange()), ir::DType::I64, a.callRange()));
     });
   }
 

@@ -13,8 +13,9 @@ using namespace tilescope;
 namespace {
 
 const char* const kUnary[] = {"acos", "acosh", "asin",  "asinh", "atan",  "atanh", "cbrt",  "cosh",      "sinh",   "tan", "erfc",
-                              "exp10", "expm1", "log10", "log1p", "trunc", "round", "rint", "nearbyint", "lgamma", "tgamma"};
-const char* const kBinary[] = {"atan2", "pow", "hypot", "fmod", "copysign", "fdim", "remainder", "nextafter"};
+                              "exp10", "expm1", "log10", "log1p", "trunc", "round", "rint", "nearbyint", "lgamma", "tgamma",
+                              "logb",  "rcbrt", "sinpi", "cospi", "j0",    "j1",    "y0",    "y1",        "normcdf"};
+const char* const kBinary[] = {"atan2", "pow", "hypot", "fmod", "copysign", "fdim", "remainder", "nextafter", "rhypot"};
 
 ir::KernelPtr allFunctions(ir::DType t, std::shared_ptr<lang::Program>& program) {
   std::string src = "import triton\nimport triton.language as tl\nfrom triton.language.extra import libdevice\n\n@triton.jit\n"

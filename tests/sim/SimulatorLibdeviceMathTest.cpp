@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "core/sim/Simulator.h"
 #include "tests/lang/CheckerTestUtil.h"
@@ -88,6 +89,14 @@ std::vector<Case> cases() {
       {"copysign", [](double x, double y) { return std::copysign(x, y); }, true},
       {"fdim", [](double x, double y) { return std::fdim(x, y); }, true},
       {"remainder", [](double x, double y) { return std::remainder(x, y); }, true},
+      {"logb", [](double x, double) { return std::logb(x); }, false},
+      {"rcbrt", [](double x, double) { return 1.0 / std::cbrt(x); }, false},
+      {"j0", [](double x, double) { return ::j0(x); }, false},
+      {"j1", [](double x, double) { return ::j1(x); }, false},
+      {"y0", [](double x, double) { return ::y0(x); }, false, positive},
+      {"y1", [](double x, double) { return ::y1(x); }, false, positive},
+      {"normcdf", [](double x, double) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }, false},
+      {"rhypot", [](double x, double y) { return 1.0 / std::hypot(x, y); }, true},
   };
 }
 
@@ -117,6 +126,79 @@ TEST(SimulatorLibdeviceMath, NextafterStepsOneUlpOfTheElementType) {
   const std::vector<double> x(8, 1.0), y(8, 2.0);
   EXPECT_EQ(run("nextafter", true, DType::FP32, x, y)[0], static_cast<double>(std::nextafter(1.0f, 2.0f)));
   EXPECT_EQ(run("nextafter", true, DType::FP64, x, y)[0], std::nextafter(1.0, 2.0));
+}
+
+// sinpi and cospi reduce x exactly: integers and halves give exact zeros and ones (sin(pi * x)
+// computed naively would not), and other values are the double's sin/cos of pi times the reduced x.
+TEST(SimulatorLibdeviceMath, SinpiAndCospiAreExactAtIntegersAndHalves) {
+  const std::vector<double> x{1.0, -2.0, 0.5, 1.5, 3.0, -0.5, 0.25, 10.75};
+  const std::vector<double> y(8, 0.0);
+  const std::vector<double> s = run("sinpi", false, DType::FP64, x, y);
+  const std::vector<double> c = run("cospi", false, DType::FP64, x, y);
+  ASSERT_EQ(s.size(), 8u);
+  ASSERT_EQ(c.size(), 8u);
+  EXPECT_EQ(s[0], 0.0);
+  EXPECT_EQ(s[1], 0.0);
+  EXPECT_EQ(s[2], 1.0);
+  EXPECT_EQ(s[3], -1.0);
+  EXPECT_EQ(c[2], 0.0);
+  EXPECT_EQ(c[4], -1.0);
+  EXPECT_EQ(c[1], 1.0);
+  EXPECT_DOUBLE_EQ(s[6], std::sqrt(0.5));
+  EXPECT_DOUBLE_EQ(s[7], std::sqrt(0.5));  // sin(10.75 pi) = sin(0.75 pi)
+}
+
+// The classification functions give int32 0/1: isnan, isinf, signbit, finitef (fp32) and
+// isfinited (fp64); rcp_rn is the IEEE reciprocal; llrint/llround the int64 of rint/round.
+TEST(SimulatorLibdeviceMath, ClassificationAndRoundingToIntegers) {
+  auto program = lang::test::programFrom(R"(import triton
+import triton.language as tl
+from triton.language.extra import libdevice
+
+@triton.jit
+def k(x_ptr, d_ptr, out_ptr, big_ptr):
+    offs = tl.arange(0, 8)
+    x = tl.load(x_ptr + offs)
+    d = tl.load(d_ptr + offs)
+    tl.store(out_ptr + offs, libdevice.isnan(x))
+    tl.store(out_ptr + 8 + offs, libdevice.isinf(x))
+    tl.store(out_ptr + 16 + offs, libdevice.signbit(x))
+    tl.store(out_ptr + 24 + offs, libdevice.finitef(x))
+    tl.store(out_ptr + 32 + offs, libdevice.isfinited(d))
+    tl.store(big_ptr + offs, libdevice.llround(x * 2.0))
+    tl.store(big_ptr + 8 + offs, libdevice.llrint(x * 2.0))
+    tl.store(x_ptr + offs, libdevice.rcp_rn(x))
+)",
+                                         "classify.py");
+  lang::Specialization spec;
+  spec.args = {lang::ArgSpec::pointer(DType::FP32), lang::ArgSpec::pointer(DType::FP64), lang::ArgSpec::pointer(DType::I32),
+               lang::ArgSpec::pointer(DType::I64)};
+  lang::CheckResult r = lang::checkKernel(*program, "k", spec);
+  ASSERT_TRUE(r.ok()) << r.diagnostics.render();
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> x{1.25, -0.0, inf, -inf, nan, -3.0, 0.0, 2.0};
+  Memory mem;
+  const int xs = mem.createFromDoubles("x", DType::FP32, {8}, x);
+  const int ds = mem.createFromDoubles("d", DType::FP64, {8}, x);
+  const int out = mem.create("out", DType::I32, {40});
+  const int big = mem.create("big", DType::I64, {16});
+  Simulator sim(mem);
+  auto launched = sim.launch(*r.kernel, Grid{1}, {LaunchArg::tensor(xs), LaunchArg::tensor(ds), LaunchArg::tensor(out), LaunchArg::tensor(big)});
+  ASSERT_EQ(launched.status, LaunchStatus::Ok) << launched.diagnostics.render();
+  const std::vector<int64_t> o = mem.readInts(out);
+  EXPECT_EQ(std::vector<int64_t>(o.begin(), o.begin() + 8), (std::vector<int64_t>{0, 0, 0, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(std::vector<int64_t>(o.begin() + 8, o.begin() + 16), (std::vector<int64_t>{0, 0, 1, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(std::vector<int64_t>(o.begin() + 16, o.begin() + 24), (std::vector<int64_t>{0, 1, 0, 1, 0, 1, 0, 0}));
+  EXPECT_EQ(std::vector<int64_t>(o.begin() + 24, o.begin() + 32), (std::vector<int64_t>{1, 1, 0, 0, 0, 1, 1, 1}));
+  EXPECT_EQ(std::vector<int64_t>(o.begin() + 32, o.begin() + 40), (std::vector<int64_t>{1, 1, 0, 0, 0, 1, 1, 1}));
+  const std::vector<int64_t> b = mem.readInts(big);
+  EXPECT_EQ(b[0], 3);   // round(2.5) = 3, away from zero
+  EXPECT_EQ(b[8], 2);   // rint(2.5) = 2, to even
+  EXPECT_EQ(b[5], -6);
+  const std::vector<double> rcp = mem.readDoubles(xs);
+  EXPECT_EQ(rcp[0], static_cast<double>(1.0f / 1.25f));
+  EXPECT_EQ(rcp[7], 0.5);
+  EXPECT_TRUE(std::isinf(rcp[1]) && rcp[1] < 0);
 }
 
 }  // namespace
