@@ -162,10 +162,6 @@ void registerCreationBuiltins(BuiltinRegistry& r) {
           });
   }
 
-  // Names of the real tl API that tilescope does not implement yet: say so instead of "unknown".
-  for (const char* name : {"map_elementwise", "softmax", "to_tensor"}) {
-    r.addUnsupported(std::string("tl.") + name);
-  }
 }
 
 }  // namespace tilescope::lang

@@ -1,11 +1,13 @@
 // Reductions (tl.sum/max/min/argmax/argmin/xor_sum, tl.reduce), scans (cumsum/cumprod,
-// tl.associative_scan) and tl.dot, with Triton's input promotions made explicit as casts.
+// tl.associative_scan) and tl.dot, with Triton's input promotions made explicit as casts; and
+// tl.map_elementwise, which shares the inlining of a jit function on scalars with general combines.
 #include "core/syntax/Ast.h"
 #include "core/kernel/BuiltinRegistry.h"
 
 #include <unordered_map>
 
 #include "core/ir/IRMutator.h"
+#include "core/ir/TypeRules.h"
 #include "core/kernel/Emitter.h"
 
 namespace tilescope::lang {
@@ -127,12 +129,144 @@ protected:
   }
 };
 
-void flattenInto(const ir::Stmt& s, std::vector<ir::Stmt>& out) {
-  if (const auto* seq = s.as<ir::Seq>()) {
-    for (const ir::Stmt& c : seq->stmts) flattenInto(c, out);
-    return;
+// A @triton.jit function inlined once on scalar parameters, as pure expressions of them: Lets and
+// Assigns are substituted, and a runtime `if` becomes selects of the values its branches assign
+// (both branches are computed; they have no effects). Memory accesses, prints and loops are errors:
+// the function runs inside every step of a combination or on every element.
+struct ScalarFunction {
+  std::vector<ir::VarPtr> params;
+  ValueList results;  // tensors: scalar expressions of params
+};
+
+class ScalarInliner {
+public:
+  ScalarInliner(ExprChecker& ec, std::string role) : ec_(ec), role_(std::move(role)) {}
+
+  ScalarFunction run(const Value& fn, const std::vector<ir::DType>& paramTypes, SourceRange fnRange) {
+    const FunctionDef& def = *fn.function;
+    ScalarFunction out;
+    CallArgs call;
+    call.range = fnRange;
+    call.calleeRange = fnRange;
+    call.calleeText = fn.name;
+    for (size_t i = 0; i < paramTypes.size(); ++i) {
+      const Param* p = i < def.params.params.size() ? &def.params.params[i] : nullptr;
+      ir::VarPtr v = ec_.emitter().newVar(p ? p->name : "x" + std::to_string(i), ir::Type::scalar(paramTypes[i]),
+                                          p ? p->nameRange : fnRange);
+      out.params.push_back(v);
+      call.args.push_back(Value::ofTensor(ir::VarRef::make(v, fnRange)));
+      call.argRanges.push_back(fnRange);
+    }
+    ec_.emitter().pushBlock();
+    const Value ret = ec_.call(fn, call);
+    const ir::Stmt body = ec_.emitter().popBlock(fnRange);
+    fnName_ = fn.name;
+    fnRange_ = fnRange;
+    stmt(body);
+    for (const Value& v : ret.isTuple() ? ret.elements : ValueList{ret}) {
+      if (!v.isTensor() && !v.isConst())
+        ec_.error(fnRange, "'" + fn.name + "', " + role_ + ", must return tensors or numbers, not " + v.describe());
+      out.results.push_back(v.isTensor() ? Value::ofTensor(sub_.mutateExpr(v.expr)) : v);
+    }
+    return out;
   }
-  out.push_back(s);
+
+private:
+  ExprChecker& ec_;
+  std::string role_;
+  std::string fnName_;
+  SourceRange fnRange_;
+  InlineLets sub_;
+
+  [[noreturn]] void unsupported(const ir::Stmt& st) {
+    ec_.error(st.range().valid() ? st.range() : fnRange_,
+              "'" + fnName_ + "', " + role_ + ", may only compute values from its parameters (arithmetic, comparisons, "
+                  "tl.where, `if`s); memory accesses, prints and loops cannot run inside it");
+  }
+
+  void stmt(const ir::Stmt& st) {
+    if (const auto* seq = st.as<ir::Seq>()) {
+      for (const ir::Stmt& c : seq->stmts) stmt(c);
+    } else if (const auto* let = st.as<ir::Let>()) {
+      if (let->value.hasEffects()) unsupported(st);
+      sub_.values[let->var.get()] = sub_.mutateExpr(let->value);
+    } else if (const auto* assign = st.as<ir::Assign>()) {
+      sub_.values[assign->var.get()] = sub_.mutateExpr(assign->value);
+    } else if (const auto* branch = st.as<ir::If>()) {
+      const ir::Expr cond = sub_.mutateExpr(branch->cond);
+      const auto before = sub_.values;
+      stmt(branch->thenBody);
+      const auto afterThen = sub_.values;
+      sub_.values = before;
+      if (branch->elseBody) stmt(branch->elseBody);
+      const auto afterElse = sub_.values;
+      // Vars both paths know get the value of the path taken; a var bound in one branch only is
+      // not visible after the if (the checker's rule), so either value will do.
+      sub_.values = afterElse;
+      for (const auto& [var, thenValue] : afterThen) {
+        auto other = afterElse.find(var);
+        if (other == afterElse.end()) {
+          sub_.values[var] = thenValue;
+        } else if (!other->second.sameAs(thenValue)) {
+          sub_.values[var] = ir::Select::make(cond, thenValue, other->second, st.range());
+        }
+      }
+    } else {
+      unsupported(st);
+    }
+  }
+};
+
+// Lifts the scalar expressions of a ScalarFunction to tiles of `shape`: its params become the
+// (broadcast) arguments, every other scalar is splat. Elementwise ops keep their meaning.
+class LiftToTiles : public ir::IRMutator {
+public:
+  LiftToTiles(ir::Shape shape, std::unordered_map<const ir::Var*, ir::Expr> args) : shape_(std::move(shape)), args_(std::move(args)) {}
+
+  ir::Expr mutateExpr(const ir::Expr& e) override {
+    ir::Expr r = ir::IRMutator::mutateExpr(e);
+    return r && r.type().isScalar() && !shape_.empty() ? ir::Splat::make(r, shape_, e.range()) : r;
+  }
+
+protected:
+  ir::Expr mutateVarRef(const ir::VarRef& n, const ir::Expr& self) override {
+    auto it = args_.find(n.var.get());
+    return it != args_.end() ? it->second : self;
+  }
+
+private:
+  ir::Shape shape_;
+  std::unordered_map<const ir::Var*, ir::Expr> args_;
+};
+
+// tl.map_elementwise(scalar_fn, *args, pack=1): scalar_fn applied to every element of the args
+// (broadcast to one shape), its `if`s on elements turned into selects.
+Value mapElementwise(ExprChecker& ec, const BoundArgs& a) {
+  const Value& fn = a.get("scalar_fn");
+  if (fn.kind != Value::Kind::JitFunction || !fn.function)
+    ec.error(a.range("scalar_fn"), "tl.map_elementwise scalar_fn must be a @triton.jit function, not " + fn.describe());
+  if (a.given("pack") && ec.requireConstInt(a.get("pack"), a.range("pack"), "tl.map_elementwise pack") < 1)
+    ec.error(a.range("pack"), "tl.map_elementwise pack must be at least 1");
+  std::vector<ir::Expr> args;
+  ir::Shape shape;
+  for (size_t i = 0; i < a.rest().size(); ++i) {
+    ir::Expr e = ec.tensorOf(a.rest()[i], a.restRanges()[i], "an argument of tl.map_elementwise");
+    if (e.type().isPointer()) ec.error(a.restRanges()[i], "tl.map_elementwise maps values, not pointers; load them first");
+    auto common = ir::broadcastShapes(shape, e.type().shape());
+    if (!common) ec.error(a.restRanges()[i], "tl.map_elementwise arguments: " + common.error());
+    shape = *common;
+    args.push_back(e);
+  }
+  std::vector<ir::DType> types;
+  for (const ir::Expr& e : args) types.push_back(e.type().dtype());
+  const ScalarFunction f = ScalarInliner(ec, "the function of tl.map_elementwise").run(fn, types, a.range("scalar_fn"));
+  std::unordered_map<const ir::Var*, ir::Expr> bound;
+  for (size_t i = 0; i < args.size(); ++i) bound[f.params[i].get()] = Emitter::broadcastTo(args[i], shape, a.callRange());
+  LiftToTiles lift(shape, bound);
+  ValueList out;
+  for (const Value& r : f.results)
+    out.push_back(r.isTensor() ? Value::ofTensor(lift.mutateExpr(r.expr)) : r);
+  return out.size() == 1 ? out[0] : Value::ofTuple(out);
 }
 
 // The inputs of tl.reduce / tl.associative_scan: one tensor or a tuple of tensors of one shape.
@@ -179,49 +313,23 @@ Value generalCombine(ExprChecker& ec, const BoundArgs& a, bool scan) {
                           " accumulated, then the " + std::to_string(n) + " next), but '" + fn.name + "' takes " +
                           std::to_string(required) + "; give it one parameter per value");
 
-  std::vector<ir::VarPtr> params;
-  CallArgs call;
-  call.range = fnRange;
-  call.calleeRange = fnRange;
-  call.calleeText = fn.name;
-  for (size_t i = 0; i < 2 * n; ++i) {
-    const ir::DType dt = inputs[i % n].type().dtype();
-    ir::VarPtr v = ec.emitter().newVar(def.params.params[i].name, ir::Type::scalar(dt), def.params.params[i].nameRange);
-    params.push_back(v);
-    call.args.push_back(Value::ofTensor(ir::VarRef::make(v, fnRange)));
-    call.argRanges.push_back(fnRange);
-  }
-  ec.emitter().pushBlock();
-  Value ret = ec.call(fn, call);
-  const ir::Stmt body = ec.emitter().popBlock(fnRange);
-
-  // Only pure values can be inlined into every step of the reduction.
-  InlineLets inline_;
-  std::vector<ir::Stmt> stmts;
-  flattenInto(body, stmts);
-  for (const ir::Stmt& st : stmts) {
-    const auto* let = st.as<ir::Let>();
-    if (!let || let->value.hasEffects() || let->var->isMutable)
-      ec.error(st.range().valid() ? st.range() : fnRange,
-               "the combine function '" + fn.name + "' of " + a.name() +
-                   " may only compute values from its parameters (arithmetic, comparisons, tl.where, constexpr `if`s); "
-                   "memory accesses, prints and runtime `if`s or loops cannot run inside every step of the combination");
-    inline_.values[let->var.get()] = inline_.mutateExpr(let->value);
-  }
-  ValueList outs = ret.isTuple() ? ret.elements : ValueList{ret};
-  if (outs.size() != n)
+  std::vector<ir::DType> types;
+  for (size_t i = 0; i < 2 * n; ++i) types.push_back(inputs[i % n].type().dtype());
+  const ScalarFunction f = ScalarInliner(ec, "the combine function of " + a.name()).run(fn, types, fnRange);
+  if (f.results.size() != n)
     ec.error(fnRange, "the combine function '" + fn.name + "' of " + a.name() + " must return " + std::to_string(n) +
                           (n == 1 ? " value" : " values (a tuple, one per input)") + ", but it returns " +
-                          std::to_string(outs.size()));
+                          std::to_string(f.results.size()));
   std::vector<ir::Expr> results;
   for (size_t i = 0; i < n; ++i) {
     const ir::DType dt = inputs[i].type().dtype();
-    ir::Expr r = inline_.mutateExpr(ec.tensorAs(outs[i], dt, fnRange, "the combine function's result"));
+    ir::Expr r = ec.tensorAs(f.results[i], dt, fnRange, "the combine function's result");
     if (!r.type().isScalar())
       ec.error(fnRange, "the combine function '" + fn.name + "' of " + a.name() + " must return scalars (it combines two elements), but result " +
                             std::to_string(i) + " is " + r.type().str());
     results.push_back(r);
   }
+  const std::vector<ir::VarPtr>& params = f.params;
   const bool keepDims = !scan && flag(ec, a, "keep_dims", false);
   const bool reverse = scan && flag(ec, a, "reverse", false);
   ValueList nodes;
@@ -229,6 +337,37 @@ Value generalCombine(ExprChecker& ec, const BoundArgs& a, bool scan) {
     nodes.push_back(Value::ofTensor(
         ir::Combine::make(inputs, params, results, static_cast<int>(i), scan, axis, keepDims, reverse, a.callRange())));
   return n == 1 && !a.get("input").isTuple() ? nodes[0] : Value::ofTuple(nodes);
+}
+
+// A builtin called from another one, with keyword arguments.
+Value callBuiltinNamed(ExprChecker& ec, const char* name, ValueList args, std::vector<std::pair<std::string, Value>> kwargs,
+                       SourceRange range) {
+  CallArgs c;
+  for (Value& v : args) {
+    c.args.push_back(std::move(v));
+    c.argRanges.push_back(range);
+  }
+  for (auto& kv : kwargs) {
+    c.kwargs.push_back(std::move(kv));
+    c.kwargRanges.push_back(range);
+  }
+  c.range = range;
+  c.calleeRange = range;
+  c.calleeText = name;
+  return ec.call(Value::ofBuiltin(name), c);
+}
+
+// tl.softmax as Triton's jit library writes it: exp(x - max) / sum, along dim (0 when None).
+Value softmax(ExprChecker& ec, const BoundArgs& a) {
+  const SourceRange r = a.callRange();
+  const Value x = Value::ofTensor(tileArg(ec, a, "x"));
+  const Value dim = a.given("dim") ? a.get("dim") : Value::ofConst(ConstValue::integer(0));
+  const Value keep = a.given("keep_dims") ? a.get("keep_dims") : Value::ofConst(ConstValue::boolean(false));
+  const Value ieee = a.given("ieee_rounding") ? a.get("ieee_rounding") : Value::ofConst(ConstValue::boolean(false));
+  const Value z = ec.binary(ir::BinaryOp::Sub, x, callBuiltinNamed(ec, "tl.max", {x, dim}, {{"keep_dims", keep}}, r), r);
+  const Value num = callBuiltinNamed(ec, "tl.exp", {z}, {}, r);
+  const Value den = callBuiltinNamed(ec, "tl.sum", {num, dim}, {{"keep_dims", keep}}, r);
+  return callBuiltinNamed(ec, "tl.fdiv", {num, den, ieee}, {}, r);
 }
 
 // tl.reduce_or: a reduction whose combine is `a | b` (Triton's _or_combine), of integers.
@@ -333,6 +472,9 @@ void registerReduceBuiltins(BuiltinRegistry& r) {
         [](ExprChecker& ec, const BoundArgs& a) { return scan(ec, a, ir::ScanOp::CumSum); });
   r.add("tl.cumprod", "input, axis=0, reverse=False",
         [](ExprChecker& ec, const BoundArgs& a) { return scan(ec, a, ir::ScanOp::CumProd); });
+  r.add("tl.map_elementwise", "scalar_fn, *args, pack=1", mapElementwise);
+  r.add("tl.softmax", "x, dim=None, keep_dims=False, ieee_rounding=False", softmax);
+  r.add("tl.to_tensor", "x", [](ExprChecker& ec, const BoundArgs& a) { return Value::ofTensor(tensorArg(ec, a, "x")); });
   r.add("tl.reduce_or", "input, axis, keep_dims=False", reduceOr);
   r.add("tl.reduce", "input, axis, combine_fn, keep_dims=False", reduceWith);
   r.add("tl.associative_scan", "input, axis, combine_fn, reverse=False", scanWith);

@@ -26,7 +26,9 @@ std::vector<Case> cases() {
   using ir::DType;
   return {{"row_argmax", {ptr(DType::FP32), ptr(DType::FP32), ptr(DType::I32), constInt(4), constInt(16)}},
           {"linear_recurrence", {ptr(DType::I32), ptr(DType::I32), ptr(DType::I32), constInt(16)}},
-          {"digit_scans", {ptr(DType::I32), ptr(DType::I32), ptr(DType::I32), ptr(DType::I32), constInt(8)}}};
+          {"digit_scans", {ptr(DType::I32), ptr(DType::I32), ptr(DType::I32), ptr(DType::I32), constInt(8)}},
+          {"first_nonzero_scan", {ptr(DType::I32), ptr(DType::I32), ptr(DType::I32), constInt(8)}},
+          {"map_selu", {ptr(DType::FP32), ptr(DType::FP32), ptr(DType::FP32), constInt(128)}}};
 }
 
 ir::KernelPtr check(const lang::Program& program, const Case& c) {

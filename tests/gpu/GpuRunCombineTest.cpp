@@ -112,4 +112,29 @@ TEST(GpuRun, CombineFunctionsMatchTheSimulator) {
     EXPECT_EQ(b.readInts(rev, 8), test::digitScanExpected(d, true));
     EXPECT_EQ(b.readInts(all, 1), std::vector<int64_t>{31415926});
   }
+  {
+    auto k = check(*program, "first_nonzero_scan", {ptr(DType::I32), ptr(DType::I32), ptr(DType::I32), constInt(8)});
+    ASSERT_TRUE(k);
+    const uint64_t xs = b.ints(test::kSparse), out = b.empty(8), first = b.empty(1);
+    auto r = rt.launch(k, one, {gpu::GpuArg::pointer(xs), gpu::GpuArg::pointer(out), gpu::GpuArg::pointer(first)});
+    ASSERT_FALSE(r.failure) << r.failure->render();
+    EXPECT_EQ(b.readInts(out, 8), test::firstNonzeroExpected(test::kSparse));
+    EXPECT_EQ(b.readInts(first, 1), std::vector<int64_t>{3});
+  }
+  {
+    const int N = 128;
+    std::vector<double> x;
+    for (int i = 0; i < N; ++i) x.push_back((i % 17) * 0.375 - 3.0);
+    auto k = check(*program, "map_selu", {ptr(DType::FP32), ptr(DType::FP32), ptr(DType::FP32), constInt(N)});
+    ASSERT_TRUE(k);
+    const uint64_t xs = b.floats(x), ys = b.empty(N), zs = b.empty(N);
+    auto r = rt.launch(k, one, {gpu::GpuArg::pointer(xs), gpu::GpuArg::pointer(ys), gpu::GpuArg::pointer(zs)});
+    ASSERT_FALSE(r.failure) << r.failure->render();
+    const std::vector<double> y = b.readFloats(ys, N), z = b.readFloats(zs, N);
+    for (int i = 0; i < N; ++i) {
+      // expf on the GPU is within 2 ulp of the simulator's correctly rounded exp.
+      EXPECT_NEAR(y[i], test::seluExpected(static_cast<float>(x[i])), 1e-6) << x[i];
+      EXPECT_EQ(z[i], 2.0 * y[i]) << x[i];
+    }
+  }
 }

@@ -249,9 +249,6 @@ const ErrorCase kCases[] = {
     {"element_ty_scalar",
      "    t = n.dtype.element_ty\n",
      "k.py:22:9: error: '.element_ty' is only defined on pointer dtypes, and this dtype is i32; it reads the element type of a pointer argument, e.g. Out.dtype.element_ty"},
-    {"unsupported_tl",
-     "    p = tl.map_elementwise(x_ptr)\n",
-     "k.py:22:9: error: tl.map_elementwise is not supported by tilescope yet"},
     {"unsupported_libdevice",
      "    y = tl.extra.cuda.libdevice.erfinv(tl.load(x_ptr))\n",
      "k.py:22:9: error: libdevice.erfinv is not supported by tilescope yet; the libdevice functions it has are exp, exp2, log, "

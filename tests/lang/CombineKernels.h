@@ -1,7 +1,8 @@
 #pragma once
 // Kernels of tl.reduce / tl.associative_scan with general combine functions (several operations,
-// tuples of tensors), shared by the simulator, codegen and device tests, with their expected
+// tuples of tensors, runtime `if`s) and of tl.map_elementwise, shared by the simulator, codegen and device tests, with their expected
 // results computed here by Triton's rule: a fold from the first element (the last with reverse).
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,7 +50,54 @@ def digit_scans(x_ptr, fwd_ptr, rev_ptr, all_ptr, N: tl.constexpr):
     tl.store(fwd_ptr + offs, tl.associative_scan(x, 0, digits))
     tl.store(rev_ptr + offs, tl.associative_scan(x, 0, digits, reverse=True))
     tl.store(all_ptr, tl.reduce(x, 0, digits))
+
+@triton.jit
+def first_nonzero(a, b):
+    if a != 0:
+        r = a
+    else:
+        r = b
+    return r
+
+@triton.jit
+def first_nonzero_scan(x_ptr, out_ptr, first_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, tl.associative_scan(x, 0, first_nonzero))
+    tl.store(first_ptr, tl.reduce(x, 0, first_nonzero))
+
+@triton.jit
+def selu_scalar(x, alpha):
+    if x > 0:
+        y = x
+    else:
+        y = alpha * (tl.exp(x) - 1.0)
+    return y, y * 2.0
+
+@triton.jit
+def map_selu(x_ptr, y_ptr, z_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    y, z = tl.map_elementwise(selu_scalar, x, 1.5)
+    tl.store(y_ptr + offs, y)
+    tl.store(z_ptr + offs, z)
 )";
+
+// first_nonzero_scan's input and what Triton's fold gives: the first nonzero element so far.
+inline const std::vector<int64_t> kSparse{0, 0, 3, 0, -5, 7, 0, 2};
+inline std::vector<int64_t> firstNonzeroExpected(const std::vector<int64_t>& x) {
+  std::vector<int64_t> out;
+  int64_t acc = 0;
+  for (int64_t v : x) out.push_back(acc = acc != 0 ? acc : v);
+  return out;
+}
+
+// map_selu with alpha 1.5, in fp32 step by step as the simulator rounds.
+inline double seluExpected(float x) {
+  if (x > 0) return x;
+  const float e = static_cast<float>(std::exp(static_cast<double>(x)));
+  return static_cast<double>(1.5f * (e - 1.0f));
+}
 
 // row_argmax's inputs: R x C fp32 values from a small set, so rows have ties.
 inline std::vector<double> argmaxInput(int rows, int cols) {

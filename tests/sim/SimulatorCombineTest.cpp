@@ -91,5 +91,43 @@ TEST_F(SimulatorCombine, AnOrderDependentCombineFoldsFromTheFirstElementOrFromTh
   EXPECT_EQ(mem.readInts(all), std::vector<int64_t>{31415926});
 }
 
+// A runtime `if` in a combine function is both branches and a select: here the first nonzero element,
+// which depends on the order, as Triton's fold defines it.
+TEST_F(SimulatorCombine, ARuntimeIfInTheCombineSelectsPerElement) {
+  auto k = kernel("first_nonzero_scan", {lang::ArgSpec::pointer(DType::I32), lang::ArgSpec::pointer(DType::I32),
+                                         lang::ArgSpec::pointer(DType::I32), constInt(8)});
+  ASSERT_TRUE(k);
+  Memory mem;
+  const int xs = mem.createFromInts("x", DType::I32, {8}, test::kSparse);
+  const int out = mem.create("out", DType::I32, {8});
+  const int first = mem.create("first", DType::I32, {1});
+  Simulator sim(mem);
+  auto r = sim.launch(*k, Grid{1}, {LaunchArg::tensor(xs), LaunchArg::tensor(out), LaunchArg::tensor(first)});
+  ASSERT_EQ(r.status, LaunchStatus::Ok) << r.diagnostics.render();
+  EXPECT_EQ(mem.readInts(out), test::firstNonzeroExpected(test::kSparse));
+  EXPECT_EQ(mem.readInts(first), std::vector<int64_t>{3});
+}
+
+// tl.map_elementwise: a scalar function with an `if` on the element, two results, a scalar argument
+// broadcast to the tile.
+TEST_F(SimulatorCombine, MapElementwiseAppliesAScalarFunctionToEveryElement) {
+  auto k = kernel("map_selu", {lang::ArgSpec::pointer(DType::FP32), lang::ArgSpec::pointer(DType::FP32),
+                               lang::ArgSpec::pointer(DType::FP32), constInt(8)});
+  ASSERT_TRUE(k);
+  const std::vector<double> x{-2.0, -0.5, 0.0, 0.25, 1.0, -1.0, 3.5, -0.125};
+  Memory mem;
+  const int xs = mem.createFromDoubles("x", DType::FP32, {8}, x);
+  const int ys = mem.create("y", DType::FP32, {8});
+  const int zs = mem.create("z", DType::FP32, {8});
+  Simulator sim(mem);
+  auto r = sim.launch(*k, Grid{1}, {LaunchArg::tensor(xs), LaunchArg::tensor(ys), LaunchArg::tensor(zs)});
+  ASSERT_EQ(r.status, LaunchStatus::Ok) << r.diagnostics.render();
+  const std::vector<double> y = mem.readDoubles(ys), z = mem.readDoubles(zs);
+  for (size_t i = 0; i < x.size(); ++i) {
+    EXPECT_EQ(y[i], test::seluExpected(static_cast<float>(x[i]))) << x[i];
+    EXPECT_EQ(z[i], 2.0 * y[i]) << x[i];
+  }
+}
+
 }  // namespace
 }  // namespace tilescope::sim
