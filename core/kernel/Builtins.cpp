@@ -35,7 +35,10 @@ const std::vector<std::pair<std::string, std::string>>& libdeviceNames() {
       // Composed of other ops (MathBuiltins.cpp).
       {"isnan", "libdevice.isnan"}, {"isinf", "libdevice.isinf"}, {"signbit", "libdevice.signbit"},
       {"finitef", "libdevice.finitef"}, {"isfinited", "libdevice.isfinited"}, {"rcp_rn", "libdevice.rcp_rn"},
-      {"llrint", "libdevice.llrint"}, {"llround", "libdevice.llround"}};
+      {"llrint", "libdevice.llrint"}, {"llround", "libdevice.llround"}, {"popc", "libdevice.popc"}, {"clz", "libdevice.clz"},
+      {"ffs", "libdevice.ffs"}, {"brev", "libdevice.brev"}, {"saturatef", "libdevice.saturatef"}, {"hadd", "libdevice.hadd"},
+      {"rhadd", "libdevice.rhadd"}, {"mul24", "libdevice.mul24"}, {"mulhi", "libdevice.mulhi"}, {"ldexp", "libdevice.ldexp"},
+      {"scalbn", "libdevice.scalbn"}};
     // libdevice's own math (MathBuiltins.cpp registers them as libdevice.<name>).
     for (int f = static_cast<int>(ir::MathFn::Acos); f <= static_cast<int>(ir::MathFn::Rhypot); ++f) {
       const std::string n(ir::mathFnName(static_cast<ir::MathFn>(f)));

@@ -126,6 +126,129 @@ void addClassification(BuiltinRegistry& r, const std::string& name, bool fp32Onl
   });
 }
 
+// libdevice's integer bit functions and other helpers, composed of ops the IR has (shifts, masks,
+// wider arithmetic), so the simulator and the GPU compute them alike.
+class BitOps {
+public:
+  BitOps(ExprChecker& ec, const BoundArgs& a) : ec_(ec), a_(a), r_(a.callRange()) {}
+
+  static Value i(int64_t v) { return Value::ofConst(ConstValue::integer(v)); }
+  static Value f(double v) { return Value::ofConst(ConstValue::floating(v)); }
+  Value bin(ir::BinaryOp op, const Value& x, const Value& y) { return ec_.binary(op, x, y, r_); }
+  Value cast(const Value& v, ir::DType t) { return Value::ofTensor(Emitter::cast(ec_.tensorOf(v, r_, a_.name()), t, r_)); }
+  Value where(const Value& c, const Value& x, const Value& y) { return ec_.select(c, x, y, r_); }
+  Value cmp(ir::BinaryOp op, const Value& x, const Value& y) { return ec_.compare(op, x, y, r_); }
+
+  // The argument, which must have one of `allowed` dtypes.
+  ir::Expr arg(const std::string& param, std::initializer_list<ir::DType> allowed) {
+    ir::Expr x = tensorArg(ec_, a_, param);
+    for (ir::DType t : allowed)
+      if (!x.type().isPointer() && x.type().dtype() == t) return x;
+    std::string list;
+    for (ir::DType t : allowed) list += (list.empty() ? "" : " or ") + std::string(ir::dtypeName(t));
+    ec_.error(a_.range(param), a_.name() + " expects " + list + " (got " + x.type().str() + ")");
+  }
+
+  // Set bits of an unsigned 32- or 64-bit value, as int32 (SWAR).
+  Value popcount(const Value& u, bool wide) {
+    const uint64_t m1 = 0x5555555555555555ull, m2 = 0x3333333333333333ull, m4 = 0x0f0f0f0f0f0f0f0full, h = 0x0101010101010101ull;
+    auto k = [&](uint64_t v) { return i(static_cast<int64_t>(wide ? v : v & 0xffffffffull)); };
+    Value v = bin(ir::BinaryOp::Sub, u, bin(ir::BinaryOp::And, bin(ir::BinaryOp::Shr, u, i(1)), k(m1)));
+    v = bin(ir::BinaryOp::Add, bin(ir::BinaryOp::And, v, k(m2)), bin(ir::BinaryOp::And, bin(ir::BinaryOp::Shr, v, i(2)), k(m2)));
+    v = bin(ir::BinaryOp::And, bin(ir::BinaryOp::Add, v, bin(ir::BinaryOp::Shr, v, i(4))), k(m4));
+    return cast(bin(ir::BinaryOp::Shr, bin(ir::BinaryOp::Mul, v, k(h)), i(wide ? 56 : 24)), ir::DType::I32);
+  }
+
+  // x's bits as the unsigned dtype of its width.
+  std::pair<Value, bool> unsignedBits(const ir::Expr& x) {
+    const bool wide = ir::bitWidth(x.type().dtype()) == 64;
+    return {cast(Value::ofTensor(x), wide ? ir::DType::U64 : ir::DType::U32), wide};
+  }
+
+  Value popc() {
+    auto [u, wide] = unsignedBits(arg("arg0", {ir::DType::I32, ir::DType::I64}));
+    return popcount(u, wide);
+  }
+  Value clz() {
+    auto [u, wide] = unsignedBits(arg("arg0", {ir::DType::I32, ir::DType::I64}));
+    Value v = u;
+    for (int s = 1; s <= (wide ? 32 : 16); s *= 2) v = bin(ir::BinaryOp::Or, v, bin(ir::BinaryOp::Shr, v, i(s)));
+    return bin(ir::BinaryOp::Sub, i(wide ? 64 : 32), popcount(v, wide));
+  }
+  Value ffs() {
+    auto [u, wide] = unsignedBits(arg("arg0", {ir::DType::I32, ir::DType::I64}));
+    const Value lowest = popcount(bin(ir::BinaryOp::Xor, u, bin(ir::BinaryOp::Sub, u, i(1))), wide);
+    return where(cmp(ir::BinaryOp::Eq, u, i(0)), cast(Value::ofConst(ConstValue::integer(0)), ir::DType::I32), lowest);
+  }
+  Value brev() {
+    const ir::Expr x = arg("arg0", {ir::DType::I32, ir::DType::I64});
+    auto [v, wide] = unsignedBits(x);
+    const uint64_t masks[] = {0x5555555555555555ull, 0x3333333333333333ull, 0x0f0f0f0f0f0f0f0full, 0x00ff00ff00ff00ffull,
+                              0x0000ffff0000ffffull, 0x00000000ffffffffull};
+    for (int step = 0, s = 1; s <= (wide ? 32 : 16); ++step, s *= 2) {
+      const Value m = i(static_cast<int64_t>(wide ? masks[step] : masks[step] & 0xffffffffull));
+      v = bin(ir::BinaryOp::Or, bin(ir::BinaryOp::And, bin(ir::BinaryOp::Shr, v, i(s)), m), bin(ir::BinaryOp::Shl, bin(ir::BinaryOp::And, v, m), i(s)));
+    }
+    return cast(v, x.type().dtype());
+  }
+  Value saturatef() {
+    const Value x = Value::ofTensor(arg("arg0", {ir::DType::FP32}));
+    return where(cmp(ir::BinaryOp::Gt, x, f(0.0)), where(cmp(ir::BinaryOp::Lt, x, f(1.0)), x, f(1.0)), f(0.0));
+  }
+  // (x + y [+ 1]) >> 1 without overflow, in the 64-bit type of x's signedness.
+  Value halvingAdd(bool round) {
+    const ir::Expr x = arg("arg0", {ir::DType::I32, ir::DType::U32});
+    const ir::Expr y = arg("arg1", {x.type().dtype()});
+    const ir::DType wide = x.type().dtype() == ir::DType::I32 ? ir::DType::I64 : ir::DType::U64;
+    Value sum = bin(ir::BinaryOp::Add, cast(Value::ofTensor(x), wide), cast(Value::ofTensor(y), wide));
+    if (round) sum = bin(ir::BinaryOp::Add, sum, i(1));
+    return cast(bin(ir::BinaryOp::Shr, sum, i(1)), x.type().dtype());
+  }
+  // The low 32 bits of the product of the low 24 bits (signed for int32).
+  Value mul24() {
+    const ir::Expr x = arg("arg0", {ir::DType::I32, ir::DType::U32});
+    const ir::Expr y = arg("arg1", {x.type().dtype()});
+    auto low24 = [&](const ir::Expr& e) {
+      const Value v = Value::ofTensor(e);
+      return e.type().dtype() == ir::DType::I32 ? bin(ir::BinaryOp::Shr, bin(ir::BinaryOp::Shl, v, i(8)), i(8))
+                                                : bin(ir::BinaryOp::And, v, i(0xffffff));
+    };
+    return bin(ir::BinaryOp::Mul, low24(x), low24(y));
+  }
+  // The high 32 bits of the 64-bit product (int32; uint32 is tl.umulhi).
+  Value mulhi() {
+    const ir::Expr x = arg("arg0", {ir::DType::I32, ir::DType::U32});
+    const ir::Expr y = arg("arg1", {x.type().dtype()});
+    if (x.type().dtype() == ir::DType::U32) return Value::ofTensor(ir::MathCall::make(ir::MathFn::Umulhi, {x, y}, r_));
+    const Value p = bin(ir::BinaryOp::Mul, cast(Value::ofTensor(x), ir::DType::I64), cast(Value::ofTensor(y), ir::DType::I64));
+    return cast(bin(ir::BinaryOp::Shr, p, i(32)), ir::DType::I32);
+  }
+  // x * 2^n, rounded once for fp32 (the product is exact in fp64); fp64 in three exact steps.
+  Value ldexp() {
+    const ir::Expr x = arg("arg0", {ir::DType::FP32, ir::DType::FP64});
+    const Value n = Value::ofTensor(arg("arg1", {ir::DType::I32}));
+    auto pow2 = [&](const Value& k) {  // 2^k as fp64, |k| <= 1000
+      return Value::ofTensor(ir::Cast::make(ec_.tensorOf(bin(ir::BinaryOp::Shl, bin(ir::BinaryOp::Add, cast(k, ir::DType::I64), i(1023)), i(52)), r_, "ldexp"),
+                                            ir::DType::FP64, false, true, ir::RoundingMode::None, r_));
+    };
+    auto clamp = [&](const Value& v, int64_t lim) {
+      return where(cmp(ir::BinaryOp::Gt, v, i(lim)), i(lim), where(cmp(ir::BinaryOp::Lt, v, i(-lim)), i(-lim), v));
+    };
+    const Value xd = cast(Value::ofTensor(x), ir::DType::FP64);
+    if (x.type().dtype() == ir::DType::FP32) return cast(bin(ir::BinaryOp::Mul, xd, pow2(clamp(n, 400))), ir::DType::FP32);
+    const Value c = clamp(n, 2400);
+    const Value third = bin(ir::BinaryOp::Div, c, i(3));
+    const Value rest = bin(ir::BinaryOp::Sub, c, bin(ir::BinaryOp::Mul, third, i(2)));
+    // Each step is exact unless the result itself is subnormal or out of range.
+    return bin(ir::BinaryOp::Mul, bin(ir::BinaryOp::Mul, bin(ir::BinaryOp::Mul, xd, pow2(third)), pow2(third)), pow2(rest));
+  }
+
+private:
+  ExprChecker& ec_;
+  const BoundArgs& a_;
+  SourceRange r_;
+};
+
 }  // namespace
 
 void registerMathBuiltins(BuiltinRegistry& r) {
@@ -158,6 +281,17 @@ void registerMathBuiltins(BuiltinRegistry& r) {
   addClassification(r, "signbit", false, false);
   addClassification(r, "finitef", true, false);
   addClassification(r, "isfinited", false, true);
+  r.add("libdevice.popc", "arg0", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).popc(); });
+  r.add("libdevice.clz", "arg0", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).clz(); });
+  r.add("libdevice.ffs", "arg0", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).ffs(); });
+  r.add("libdevice.brev", "arg0", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).brev(); });
+  r.add("libdevice.saturatef", "arg0", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).saturatef(); });
+  r.add("libdevice.hadd", "arg0, arg1", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).halvingAdd(false); });
+  r.add("libdevice.rhadd", "arg0, arg1", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).halvingAdd(true); });
+  r.add("libdevice.mul24", "arg0, arg1", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).mul24(); });
+  r.add("libdevice.mulhi", "arg0, arg1", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).mulhi(); });
+  r.add("libdevice.ldexp", "arg0, arg1", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).ldexp(); });
+  r.add("libdevice.scalbn", "arg0, arg1", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).ldexp(); });
   // rcp_rn: the correctly rounded reciprocal, IEEE division in the simulator and on the GPU.
   r.add("libdevice.rcp_rn", "arg0", [](ExprChecker& ec, const BoundArgs& a) {
     const ir::Expr x = tensorArg(ec, a, "arg0");

@@ -255,7 +255,7 @@ const ErrorCase kCases[] = {
      "log2, sqrt, sqrt_rn, rsqrt, sin, cos, tanh, floor, ceil, erf, fabs, abs, fma, fmin, fmax, div_rn, fast_dividef, "
      "umulhi, add_rn, sub_rn, mul_rn, fma_rn, fast_expf, fast_logf, fast_log2f, fast_sinf, fast_cosf, fast_tanhf, "
      "fast_tanf, fast_exp10f, fast_log10f, fast_powf, isnan, isinf, signbit, finitef, isfinited, rcp_rn, llrint, llround, "
-     "acos, acosh, asin, asinh, atan, atanh, cbrt, cosh, sinh, tan, erfc, exp10, expm1, log10, log1p, trunc, "
+     "popc, clz, ffs, brev, saturatef, hadd, rhadd, mul24, mulhi, ldexp, scalbn, acos, acosh, asin, asinh, atan, atanh, cbrt, cosh, sinh, tan, erfc, exp10, expm1, log10, log1p, trunc, "
      "round, rint, nearbyint, lgamma, tgamma, logb, rcbrt, sinpi, cospi, j0, j1, y0, y1, normcdf, atan2, pow, hypot, fmod, "
      "copysign, fdim, remainder, nextafter, rhypot (or write it with tl.* operations)"},
     {"split_needs_pairs",

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <bit>
 #include <functional>
 #include <limits>
 
@@ -199,6 +200,91 @@ def k(x_ptr, d_ptr, out_ptr, big_ptr):
   EXPECT_EQ(rcp[0], static_cast<double>(1.0f / 1.25f));
   EXPECT_EQ(rcp[7], 0.5);
   EXPECT_TRUE(std::isinf(rcp[1]) && rcp[1] < 0);
+}
+
+// The integer bit functions and helpers, composed of shifts and masks: against C++'s <bit> and
+// their definitions, int32 and int64.
+TEST(SimulatorLibdeviceMath, BitFunctionsMatchTheirDefinitions) {
+  auto program = lang::test::programFrom(R"(import triton
+import triton.language as tl
+from triton.language.extra import libdevice
+
+@triton.jit
+def k(x_ptr, y_ptr, w_ptr, f_ptr, out_ptr, wide_ptr, g_ptr):
+    offs = tl.arange(0, 8)
+    x = tl.load(x_ptr + offs)
+    y = tl.load(y_ptr + offs)
+    w = tl.load(w_ptr + offs)
+    f = tl.load(f_ptr + offs)
+    tl.store(out_ptr + offs, libdevice.popc(x))
+    tl.store(out_ptr + 8 + offs, libdevice.clz(x))
+    tl.store(out_ptr + 16 + offs, libdevice.ffs(x))
+    tl.store(out_ptr + 24 + offs, libdevice.brev(x))
+    tl.store(out_ptr + 32 + offs, libdevice.hadd(x, y))
+    tl.store(out_ptr + 40 + offs, libdevice.rhadd(x, y))
+    tl.store(out_ptr + 48 + offs, libdevice.mul24(x, y))
+    tl.store(out_ptr + 56 + offs, libdevice.mulhi(x, y))
+    tl.store(out_ptr + 64 + offs, libdevice.popc(w))
+    tl.store(out_ptr + 72 + offs, libdevice.clz(w))
+    tl.store(out_ptr + 80 + offs, libdevice.ffs(w))
+    tl.store(wide_ptr + offs, libdevice.brev(w))
+    tl.store(g_ptr + offs, libdevice.saturatef(f))
+    tl.store(g_ptr + 8 + offs, libdevice.ldexp(f, y % 40))
+)",
+                                         "bits.py");
+  lang::Specialization spec;
+  spec.args = {lang::ArgSpec::pointer(DType::I32), lang::ArgSpec::pointer(DType::I32), lang::ArgSpec::pointer(DType::I64),
+               lang::ArgSpec::pointer(DType::FP32), lang::ArgSpec::pointer(DType::I32), lang::ArgSpec::pointer(DType::I64),
+               lang::ArgSpec::pointer(DType::FP32)};
+  lang::CheckResult r = lang::checkKernel(*program, "k", spec);
+  ASSERT_TRUE(r.ok()) << r.diagnostics.render();
+  const std::vector<int64_t> x{0, 1, -1, 12345678, -987654321, 0x7fffffff, 256, -2147483647 - 1};
+  const std::vector<int64_t> y{5, -7, 3, 99999, 123456789, -1, 1 << 23, 17};
+  const std::vector<int64_t> w{0, 1, -1, 0x123456789abcdefll, -0x7edcba9876543210ll, 1ll << 40, 3, INT64_MIN};
+  const std::vector<double> f{-0.5, 0.0, 0.25, 1.0, 1.5, std::numeric_limits<double>::quiet_NaN(), 0.999, 3.0};
+  Memory mem;
+  const int xs = mem.createFromInts("x", DType::I32, {8}, x), ys = mem.createFromInts("y", DType::I32, {8}, y);
+  const int ws = mem.createFromInts("w", DType::I64, {8}, w), fs = mem.createFromDoubles("f", DType::FP32, {8}, f);
+  const int out = mem.create("out", DType::I32, {88}), wide = mem.create("wide", DType::I64, {8}), g = mem.create("g", DType::FP32, {16});
+  Simulator sim(mem);
+  auto ran = sim.launch(*r.kernel, Grid{1},
+                        {LaunchArg::tensor(xs), LaunchArg::tensor(ys), LaunchArg::tensor(ws), LaunchArg::tensor(fs), LaunchArg::tensor(out),
+                         LaunchArg::tensor(wide), LaunchArg::tensor(g)});
+  ASSERT_EQ(ran.status, LaunchStatus::Ok) << ran.diagnostics.render();
+  const std::vector<int64_t> o = mem.readInts(out), wo = mem.readInts(wide);
+  const std::vector<double> go = mem.readDoubles(g);
+  auto rev32 = [](uint32_t v) {
+    uint32_t res = 0;
+    for (int b = 0; b < 32; ++b) res |= ((v >> b) & 1u) << (31 - b);
+    return res;
+  };
+  auto rev64 = [](uint64_t v) {
+    uint64_t res = 0;
+    for (int b = 0; b < 64; ++b) res |= ((v >> b) & 1ull) << (63 - b);
+    return res;
+  };
+  for (int i = 0; i < 8; ++i) {
+    const uint32_t u = static_cast<uint32_t>(x[i]);
+    const uint64_t uw = static_cast<uint64_t>(w[i]);
+    EXPECT_EQ(o[i], std::popcount(u)) << x[i];
+    EXPECT_EQ(o[8 + i], std::countl_zero(u)) << x[i];
+    EXPECT_EQ(o[16 + i], u == 0 ? 0 : std::countr_zero(u) + 1) << x[i];
+    EXPECT_EQ(o[24 + i], static_cast<int32_t>(rev32(u))) << x[i];
+    EXPECT_EQ(o[32 + i], (x[i] + y[i]) >> 1) << x[i];
+    EXPECT_EQ(o[40 + i], (x[i] + y[i] + 1) >> 1) << x[i];
+    const int64_t x24 = static_cast<int32_t>(u << 8) >> 8, y24 = static_cast<int32_t>(static_cast<uint32_t>(y[i]) << 8) >> 8;
+    EXPECT_EQ(o[48 + i], static_cast<int32_t>(static_cast<uint32_t>(x24 * y24))) << x[i];
+    EXPECT_EQ(o[56 + i], (x[i] * y[i]) >> 32) << x[i];
+    EXPECT_EQ(o[64 + i], std::popcount(uw)) << w[i];
+    EXPECT_EQ(o[72 + i], std::countl_zero(uw)) << w[i];
+    EXPECT_EQ(o[80 + i], uw == 0 ? 0 : std::countr_zero(uw) + 1) << w[i];
+    EXPECT_EQ(wo[i], static_cast<int64_t>(rev64(uw))) << w[i];
+    const float fv = static_cast<float>(f[i]);
+    EXPECT_EQ(go[i], std::isnan(fv) ? 0.0 : std::min(1.0f, std::max(0.0f, fv))) << f[i];
+    const int n = static_cast<int>(y[i] % 40);
+    const float ld = std::ldexp(fv, n);
+    EXPECT_TRUE(std::isnan(ld) ? std::isnan(go[8 + i]) : go[8 + i] == ld) << f[i] << " * 2^" << n << ": " << go[8 + i];
+  }
 }
 
 }  // namespace
