@@ -2,6 +2,7 @@
 // minimum, where, clamp, and the jit-library functions cdiv and swizzle2d lowered to the integer
 // arithmetic of Triton's own implementation.
 #include <limits>
+#include <tuple>
 
 #include "core/kernel/BuiltinRegistry.h"
 #include "core/kernel/Emitter.h"
@@ -243,6 +244,49 @@ public:
     return bin(ir::BinaryOp::Mul, bin(ir::BinaryOp::Mul, bin(ir::BinaryOp::Mul, xd, pow2(third)), pow2(third)), pow2(rest));
   }
 
+  // Conversions: `from` -> `to`, rounding float -> int to nearest (rint first), or the bits as they are.
+  Value convert(ir::DType from, ir::DType to, bool bits) {
+    const ir::Expr x = arg("arg0", {from});
+    if (bits) return Value::ofTensor(ir::Cast::make(x, to, false, true, ir::RoundingMode::None, r_));
+    Value v = Value::ofTensor(x);
+    if (ir::isFloat(from) && !ir::isFloat(to)) v = Value::ofTensor(ir::MathCall::make(ir::MathFn::Rint, {x}, r_));
+    return cast(v, to);
+  }
+  // The high or low 32 bits of an fp64, and back.
+  Value doubleHalf(bool high) {
+    const Value bitsV = convert(ir::DType::FP64, ir::DType::I64, true);
+    return cast(high ? bin(ir::BinaryOp::Shr, bitsV, i(32)) : bitsV, ir::DType::I32);
+  }
+  Value hiloToDouble() {
+    const Value hi = cast(Value::ofTensor(arg("arg0", {ir::DType::I32})), ir::DType::I64);
+    const Value lo = cast(cast(Value::ofTensor(arg("arg1", {ir::DType::I32})), ir::DType::U32), ir::DType::I64);
+    const Value bitsV = bin(ir::BinaryOp::Or, bin(ir::BinaryOp::Shl, hi, i(32)), lo);
+    return Value::ofTensor(ir::Cast::make(ec_.tensorOf(bitsV, r_, "hiloint2double"), ir::DType::FP64, false, true, ir::RoundingMode::None, r_));
+  }
+  // ilogb: logb as int32; 0 and NaN give INT_MIN, infinities INT_MAX (CUDA's and glibc's values).
+  Value ilogb() {
+    const ir::Expr x = arg("arg0", {ir::DType::FP32, ir::DType::FP64});
+    const Value v = Value::ofTensor(x);
+    const Value logb = cast(Value::ofTensor(ir::MathCall::make(ir::MathFn::Logb, {x}, r_)), ir::DType::I32);
+    const Value absV = Value::ofTensor(ir::MathCall::make(ir::MathFn::Abs, {x}, r_));
+    const Value inf = f(std::numeric_limits<double>::infinity());
+    const Value zeroOrNan = ec_.logical(false, cmp(ir::BinaryOp::Eq, v, f(0.0)), cmp(ir::BinaryOp::Ne, v, v), r_);
+    return where(zeroOrNan, i(std::numeric_limits<int32_t>::min()), where(cmp(ir::BinaryOp::Eq, absV, inf), i(std::numeric_limits<int32_t>::max()), logb));
+  }
+  // norm3d/norm4d (and their reciprocals) as nested hypot, which never overflows early.
+  Value norm(int n, bool reciprocal) {
+    std::vector<ir::Expr> xs;
+    for (int k = 0; k < n; ++k) xs.push_back(arg("arg" + std::to_string(k), {ir::DType::FP32, ir::DType::FP64}));
+    Value acc = Value::ofTensor(xs[0]);
+    for (int k = 1; k < n; ++k) {
+      if (xs[k].type().dtype() != xs[0].type().dtype())
+        ec_.error(a_.range("arg" + std::to_string(k)), a_.name() + " needs arguments of one dtype");
+      auto [p, q] = ec_.broadcastPair(ec_.tensorOf(acc, r_, "norm"), xs[k], r_);
+      acc = Value::ofTensor(ir::MathCall::make(ir::MathFn::Hypot, {p, q}, r_));
+    }
+    return reciprocal ? bin(ir::BinaryOp::TrueDiv, f(1.0), acc) : acc;
+  }
+
 private:
   ExprChecker& ec_;
   const BoundArgs& a_;
@@ -292,6 +336,31 @@ void registerMathBuiltins(BuiltinRegistry& r) {
   r.add("libdevice.mulhi", "arg0, arg1", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).mulhi(); });
   r.add("libdevice.ldexp", "arg0, arg1", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).ldexp(); });
   r.add("libdevice.scalbn", "arg0, arg1", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).ldexp(); });
+  using ir::DType;
+  const std::tuple<const char*, DType, DType, bool> conversions[] = {
+      {"double2float_rn", DType::FP64, DType::FP32, false}, {"double2int_rn", DType::FP64, DType::I32, false},
+      {"double2uint_rn", DType::FP64, DType::U32, false},   {"double2ll_rn", DType::FP64, DType::I64, false},
+      {"double2ull_rn", DType::FP64, DType::U64, false},    {"float2int_rn", DType::FP32, DType::I32, false},
+      {"float2uint_rn", DType::FP32, DType::U32, false},    {"float2ll_rn", DType::FP32, DType::I64, false},
+      {"float2ull_rn", DType::FP32, DType::U64, false},     {"int2float_rn", DType::I32, DType::FP32, false},
+      {"int2double_rn", DType::I32, DType::FP64, false},    {"uint2float_rn", DType::U32, DType::FP32, false},
+      {"uint2double_rn", DType::U32, DType::FP64, false},   {"ll2float_rn", DType::I64, DType::FP32, false},
+      {"ll2double_rn", DType::I64, DType::FP64, false},     {"ull2float_rn", DType::U64, DType::FP32, false},
+      {"ull2double_rn", DType::U64, DType::FP64, false},    {"float_as_int", DType::FP32, DType::I32, true},
+      {"float_as_uint", DType::FP32, DType::U32, true},     {"int_as_float", DType::I32, DType::FP32, true},
+      {"uint_as_float", DType::U32, DType::FP32, true},     {"double_as_longlong", DType::FP64, DType::I64, true},
+      {"longlong_as_double", DType::I64, DType::FP64, true}};
+  for (const auto& [name, from, to, bits] : conversions)
+    r.add(std::string("libdevice.") + name, "arg0",
+          [from, to, bits](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).convert(from, to, bits); });
+  r.add("libdevice.double2hiint", "arg0", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).doubleHalf(true); });
+  r.add("libdevice.double2loint", "arg0", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).doubleHalf(false); });
+  r.add("libdevice.hiloint2double", "arg0, arg1", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).hiloToDouble(); });
+  r.add("libdevice.ilogb", "arg0", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).ilogb(); });
+  r.add("libdevice.norm3d", "arg0, arg1, arg2", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).norm(3, false); });
+  r.add("libdevice.norm4d", "arg0, arg1, arg2, arg3", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).norm(4, false); });
+  r.add("libdevice.rnorm3d", "arg0, arg1, arg2", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).norm(3, true); });
+  r.add("libdevice.rnorm4d", "arg0, arg1, arg2, arg3", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).norm(4, true); });
   // rcp_rn: the correctly rounded reciprocal, IEEE division in the simulator and on the GPU.
   r.add("libdevice.rcp_rn", "arg0", [](ExprChecker& ec, const BoundArgs& a) {
     const ir::Expr x = tensorArg(ec, a, "arg0");

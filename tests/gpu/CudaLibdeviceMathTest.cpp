@@ -58,7 +58,7 @@ TEST(CudaLibdeviceMath, NvrtcCompilesThemAll) {
   }
 }
 
-// libdevice's integer bit functions and helpers are composed of shifts, masks and wider arithmetic
+// libdevice's integer bit functions, conversions and helpers are composed of shifts, masks and wider arithmetic
 // in the checker (no fp8 or special intrinsics): NVRTC compiles them for int32 and int64.
 TEST(CudaLibdeviceMath, NvrtcCompilesTheComposedBitFunctions) {
   if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
@@ -75,9 +75,10 @@ def k(x_ptr, w_ptr, f_ptr, out_ptr, wide_ptr, g_ptr):
     acc = libdevice.popc(x) + libdevice.clz(x) + libdevice.ffs(x) + libdevice.brev(x) + libdevice.hadd(x, x)
     acc += libdevice.rhadd(x, acc) + libdevice.mul24(x, acc) + libdevice.mulhi(x, acc)
     acc += libdevice.popc(w) + libdevice.clz(w) + libdevice.ffs(w) + libdevice.isnan(f) + libdevice.signbit(f)
-    tl.store(out_ptr + offs, acc)
-    tl.store(wide_ptr + offs, libdevice.brev(w) + libdevice.llrint(f))
-    tl.store(g_ptr + offs, libdevice.saturatef(f) + libdevice.ldexp(f, x % 20) + libdevice.rcp_rn(f))
+    tl.store(out_ptr + offs, acc + libdevice.float2int_rn(f) + libdevice.float_as_int(f) + libdevice.ilogb(f))
+    tl.store(wide_ptr + offs, libdevice.brev(w) + libdevice.llrint(f) + libdevice.double_as_longlong(libdevice.hiloint2double(x, x)))
+    tl.store(g_ptr + offs, libdevice.saturatef(f) + libdevice.ldexp(f, x % 20) + libdevice.rcp_rn(f) + libdevice.norm3d(f, f, f)
+             + libdevice.int2float_rn(x))
 )",
                                          "bits.py");
   lang::Specialization spec;

@@ -255,7 +255,10 @@ const ErrorCase kCases[] = {
      "log2, sqrt, sqrt_rn, rsqrt, sin, cos, tanh, floor, ceil, erf, fabs, abs, fma, fmin, fmax, div_rn, fast_dividef, "
      "umulhi, add_rn, sub_rn, mul_rn, fma_rn, fast_expf, fast_logf, fast_log2f, fast_sinf, fast_cosf, fast_tanhf, "
      "fast_tanf, fast_exp10f, fast_log10f, fast_powf, isnan, isinf, signbit, finitef, isfinited, rcp_rn, llrint, llround, "
-     "popc, clz, ffs, brev, saturatef, hadd, rhadd, mul24, mulhi, ldexp, scalbn, acos, acosh, asin, asinh, atan, atanh, cbrt, cosh, sinh, tan, erfc, exp10, expm1, log10, log1p, trunc, "
+     "popc, clz, ffs, brev, saturatef, hadd, rhadd, mul24, mulhi, ldexp, scalbn, "
+     "double2float_rn, double2hiint, double2int_rn, double2ll_rn, double2loint, double2uint_rn, double2ull_rn, double_as_longlong, float2int_rn, float2ll_rn, "
+     "float2uint_rn, float2ull_rn, float_as_int, float_as_uint, hiloint2double, int2double_rn, int2float_rn, int_as_float, ll2double_rn, ll2float_rn, "
+     "longlong_as_double, uint2double_rn, uint2float_rn, uint_as_float, ull2double_rn, ull2float_rn, ilogb, norm3d, norm4d, rnorm3d, rnorm4d, acos, acosh, asin, asinh, atan, atanh, cbrt, cosh, sinh, tan, erfc, exp10, expm1, log10, log1p, trunc, "
      "round, rint, nearbyint, lgamma, tgamma, logb, rcbrt, sinpi, cospi, j0, j1, y0, y1, normcdf, atan2, pow, hypot, fmod, "
      "copysign, fdim, remainder, nextafter, rhypot (or write it with tl.* operations)"},
     {"split_needs_pairs",

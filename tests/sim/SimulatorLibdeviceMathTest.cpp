@@ -287,5 +287,66 @@ def k(x_ptr, y_ptr, w_ptr, f_ptr, out_ptr, wide_ptr, g_ptr):
   }
 }
 
+// Conversions round to nearest (float2int_rn is rint, then the integer); the _as_ functions and
+// double2hiint/loint/hiloint2double move bits; ilogb and the norms follow CUDA's definitions.
+TEST(SimulatorLibdeviceMath, ConversionsBitsIlogbAndNorms) {
+  auto program = lang::test::programFrom(R"(import triton
+import triton.language as tl
+from triton.language.extra import libdevice
+
+@triton.jit
+def k(f_ptr, d_ptr, i_ptr, out_ptr, fout_ptr, dout_ptr):
+    offs = tl.arange(0, 4)
+    f = tl.load(f_ptr + offs)
+    d = tl.load(d_ptr + offs)
+    i = tl.load(i_ptr + offs)
+    tl.store(out_ptr + offs, libdevice.float2int_rn(f))
+    tl.store(out_ptr + 4 + offs, libdevice.float_as_int(f))
+    tl.store(out_ptr + 8 + offs, libdevice.double2hiint(d))
+    tl.store(out_ptr + 12 + offs, libdevice.double2loint(d))
+    tl.store(out_ptr + 16 + offs, libdevice.ilogb(f))
+    tl.store(fout_ptr + offs, libdevice.int2float_rn(i))
+    tl.store(fout_ptr + 4 + offs, libdevice.norm3d(f, f, f))
+    tl.store(fout_ptr + 8 + offs, libdevice.rnorm4d(f, f, f, f))
+    tl.store(dout_ptr + offs, libdevice.hiloint2double(libdevice.double2hiint(d), libdevice.double2loint(d)))
+)",
+                                         "conv.py");
+  lang::Specialization spec;
+  spec.args = {lang::ArgSpec::pointer(DType::FP32), lang::ArgSpec::pointer(DType::FP64), lang::ArgSpec::pointer(DType::I32),
+               lang::ArgSpec::pointer(DType::I32), lang::ArgSpec::pointer(DType::FP32), lang::ArgSpec::pointer(DType::FP64)};
+  lang::CheckResult r = lang::checkKernel(*program, "k", spec);
+  ASSERT_TRUE(r.ok()) << r.diagnostics.render();
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> f{2.5, -2.5, 0.0, inf}, d{1.0, -0.1, 3.0e300, 0.0};
+  const std::vector<int64_t> ints{16777217, -3, 0, 2147483647};
+  Memory mem;
+  const int fs = mem.createFromDoubles("f", DType::FP32, {4}, f), ds = mem.createFromDoubles("d", DType::FP64, {4}, d);
+  const int is = mem.createFromInts("i", DType::I32, {4}, ints);
+  const int out = mem.create("out", DType::I32, {20}), fout = mem.create("fout", DType::FP32, {12}), dout = mem.create("dout", DType::FP64, {4});
+  Simulator sim(mem);
+  auto ran = sim.launch(*r.kernel, Grid{1},
+                        {LaunchArg::tensor(fs), LaunchArg::tensor(ds), LaunchArg::tensor(is), LaunchArg::tensor(out), LaunchArg::tensor(fout),
+                         LaunchArg::tensor(dout)});
+  ASSERT_EQ(ran.status, LaunchStatus::Ok) << ran.diagnostics.render();
+  const std::vector<int64_t> o = mem.readInts(out);
+  const std::vector<double> fo = mem.readDoubles(fout), dd = mem.readDoubles(dout);
+  EXPECT_EQ(o[0], 2);   // rint(2.5): to even
+  EXPECT_EQ(o[1], -2);
+  EXPECT_EQ(o[4], 0x40200000);  // 2.5f
+  EXPECT_EQ(o[5], static_cast<int32_t>(0xc0200000u));
+  EXPECT_EQ(o[8], 0x3ff00000);  // 1.0
+  EXPECT_EQ(o[12], 0);
+  EXPECT_EQ(o[16], 1);
+  EXPECT_EQ(o[18], std::numeric_limits<int32_t>::min());  // ilogb(0)
+  EXPECT_EQ(o[19], std::numeric_limits<int32_t>::max());  // ilogb(inf)
+  EXPECT_EQ(fo[0], 16777216.0);  // to nearest even
+  EXPECT_EQ(fo[1], -3.0);
+  EXPECT_EQ(fo[3], 2147483648.0);
+  EXPECT_EQ(fo[4 + 2], 0.0);
+  EXPECT_NEAR(fo[4], 2.5 * std::sqrt(3.0), 1e-6);
+  EXPECT_NEAR(fo[8], 1.0 / 5.0, 1e-7);  // rnorm4d(2.5, ...) = 1 / 5
+  EXPECT_EQ(dd, d);  // hi and lo words put back together
+}
+
 }  // namespace
 }  // namespace tilescope::sim
