@@ -60,6 +60,8 @@ std::string_view exprKindName(ExprKind k) {
     case ExprKind::Dot: return "Dot";
     case ExprKind::Rand: return "Rand";
     case ExprKind::Hint: return "Hint";
+    case ExprKind::Combine: return "Combine";
+    case ExprKind::InlineAsm: return "InlineAsm";
   }
   return "?";
 }
@@ -412,6 +414,67 @@ Expr Hint::make(HintKind hint, Expr value, std::vector<int64_t> values, SourceRa
   n->hint = hint;
   n->value = std::move(value);
   n->values = std::move(values);
+  return Expr(n);
+}
+
+Expr Combine::make(std::vector<Expr> inputs, std::vector<VarPtr> params, std::vector<Expr> results, int output, bool scan,
+                   std::optional<int> axis, bool keepDims, bool reverse, SourceRange r) {
+  const size_t n = inputs.size();
+  require(n >= 1, "Combine", "needs at least one input");
+  require(params.size() == 2 * n && results.size() == n, "Combine", "needs 2N params and N results for N inputs");
+  require(output >= 0 && output < static_cast<int>(n), "Combine", "output out of range");
+  for (const Expr& in : inputs) requireDefined(in, "Combine", "input");
+  const Type& t0 = inputs[0].type();
+  require(t0.isTile(), "Combine", "needs tiles, got " + t0.str());
+  for (size_t i = 0; i < n; ++i) {
+    const Type& t = inputs[i].type();
+    require(t.isTile() && !t.isPointer() && t.shape() == t0.shape(), "Combine", "inputs must be value tiles of one shape");
+    requireDefined(results[i], "Combine", "result");
+    const Type scalar = Type::scalar(t.dtype());
+    require(results[i].type() == scalar, "Combine", "result " + std::to_string(i) + " must be " + scalar.str());
+    require(params[i] && params[n + i] && params[i]->type == scalar && params[n + i]->type == scalar, "Combine",
+            "params must be scalars of the inputs' dtypes");
+  }
+  if (scan) require(axis.has_value(), "Combine", "a scan needs an axis");
+  if (axis) require(*axis >= 0 && *axis < t0.rank(), "Combine", "axis out of range");
+  const Type& out = inputs[static_cast<size_t>(output)].type();
+  Type type = scan ? out : Type::tile(out.dtype(), reducedShape(out.shape(), axis, keepDims));
+  auto node_ = node<Combine>(std::move(type), r);
+  node_->inputs = std::move(inputs);
+  node_->params = std::move(params);
+  node_->results = std::move(results);
+  node_->output = output;
+  node_->scan = scan;
+  node_->axis = axis;
+  node_->keepDims = keepDims;
+  node_->reverse = reverse;
+  return Expr(node_);
+}
+
+int InlineAsm::registersFor(DType t, int pack) {
+  const int bits = std::max(8, bitWidth(t));
+  if (bits >= 32) return pack;
+  const int perRegister = 32 / bits;
+  return (pack + perRegister - 1) / perRegister;
+}
+
+Expr InlineAsm::make(std::string asmText, std::string constraints, std::vector<Expr> args, std::vector<DType> resultDTypes,
+                     int output, bool isPure, int pack, Shape shape, SourceRange r) {
+  require(!resultDTypes.empty(), "InlineAsm", "needs at least one result dtype");
+  require(output >= 0 && output < static_cast<int>(resultDTypes.size()), "InlineAsm", "output out of range");
+  require(pack >= 1, "InlineAsm", "pack must be positive");
+  for (const Expr& a : args) {
+    requireDefined(a, "InlineAsm", "arg");
+    require(a.type().shape() == shape && !a.type().isPointer(), "InlineAsm", "args must be values of the result's shape");
+  }
+  auto n = node<InlineAsm>(Type::tile(resultDTypes[static_cast<size_t>(output)], std::move(shape)), r);
+  n->asmText = std::move(asmText);
+  n->constraints = std::move(constraints);
+  n->args = std::move(args);
+  n->resultDTypes = std::move(resultDTypes);
+  n->output = output;
+  n->isPure = isPure;
+  n->pack = pack;
   return Expr(n);
 }
 

@@ -55,6 +55,8 @@ enum class ExprKind : uint8_t {
   Dot,
   Rand,
   Hint,
+  Combine,
+  InlineAsm,
 };
 
 std::string_view exprKindName(ExprKind k);
@@ -339,6 +341,50 @@ struct Hint : ExprNodeBase<ExprKind::Hint> {
   Expr value;
   std::vector<int64_t> values;  // one per dim (one for scalars)
   static Expr make(HintKind hint, Expr value, std::vector<int64_t> values, SourceRange r = {});
+};
+
+// tl.reduce / tl.associative_scan with a general combine function (several operations, tuples of
+// tensors): `inputs` are N tiles of one shape (values, not pointers); the combine function is
+// `results` (N scalar expressions whose only variables are `params`: the accumulated values
+// acc_0..acc_{N-1}, then the next elements x_0..x_{N-1}, scalars of the inputs' dtypes) and has no
+// effects. Along the axis (over all elements in row-major order when axis is nullopt) the reduction
+// folds from the first element: acc = combine(acc, x) for x = 1st, 2nd, ...; the inclusive scan
+// yields acc at every position (with `reverse`, it folds from the last element down). That is the
+// order of Triton's interpreter. A node yields result `output` (the reduced shape, as Reduce, or the
+// input's shape for a scan); a tuple of N results is N nodes sharing inputs, params and results.
+struct Combine : ExprNodeBase<ExprKind::Combine> {
+  std::vector<Expr> inputs;
+  std::vector<VarPtr> params;  // 2N scalars
+  std::vector<Expr> results;   // N scalars, result i of inputs[i]'s dtype
+  int output = 0;
+  bool scan = false;
+  std::optional<int> axis;  // a scan always has one
+  bool keepDims = false;    // reductions
+  bool reverse = false;     // scans
+  static Expr make(std::vector<Expr> inputs, std::vector<VarPtr> params, std::vector<Expr> results, int output, bool scan,
+                   std::optional<int> axis, bool keepDims, bool reverse, SourceRange r = {});
+};
+
+// tl.inline_asm_elementwise: PTX text run on every `pack` consecutive elements (row-major) of the
+// args, which have the result's shape. Operands are numbered as in Triton: first the results' (for
+// each result dtype, one 32-bit register per 4-byte group of its `pack` elements: elements narrower
+// than 4 bytes share a register, the first in the low bits), then the args' in the same way;
+// `constraints` gives one LLVM-style constraint per operand ("=r,=r,r"). `$N` in the text names
+// operand N. A node yields result `output`; N results are N nodes. An impure asm (isPure false) is
+// never removed as dead code. The simulator cannot run PTX: only the GPU backend executes it.
+struct InlineAsm : ExprNodeBase<ExprKind::InlineAsm> {
+  std::string asmText;
+  std::string constraints;
+  std::vector<Expr> args;
+  std::vector<DType> resultDTypes;
+  int output = 0;
+  bool isPure = true;
+  int pack = 1;
+  static Expr make(std::string asmText, std::string constraints, std::vector<Expr> args, std::vector<DType> resultDTypes,
+                   int output, bool isPure, int pack, Shape shape, SourceRange r = {});
+  // How many asm operands `pack` elements of t take: 32-bit registers holding 32 / bits elements
+  // each when t is narrower than 32 bits, else one register per element.
+  static int registersFor(DType t, int pack);
 };
 
 }  // namespace tilescope::ir

@@ -48,6 +48,8 @@ Expr IRMutator::mutateExpr(const Expr& e) {
     case ExprKind::Dot: return mutateDot(*e.as<Dot>(), e);
     case ExprKind::Rand: return mutateRand(*e.as<Rand>(), e);
     case ExprKind::Hint: return mutateHint(*e.as<Hint>(), e);
+    case ExprKind::Combine: return mutateCombine(*e.as<Combine>(), e);
+    case ExprKind::InlineAsm: return mutateInlineAsm(*e.as<InlineAsm>(), e);
   }
   throw lang::InternalError("IRMutator: unknown expression kind");
 }
@@ -191,6 +193,33 @@ Expr IRMutator::mutateRand(const Rand& n, const Expr& self) {
 Expr IRMutator::mutateHint(const Hint& n, const Expr& self) {
   Expr v = mutateExpr(n.value);
   return v.sameAs(n.value) ? self : Hint::make(n.hint, v, n.values, n.range);
+}
+
+Expr IRMutator::mutateInlineAsm(const InlineAsm& n, const Expr& self) {
+  bool same = true;
+  std::vector<Expr> args;
+  for (const Expr& a : n.args) {
+    args.push_back(mutateExpr(a));
+    same = same && args.back().sameAs(a);
+  }
+  if (same) return self;
+  return InlineAsm::make(n.asmText, n.constraints, std::move(args), n.resultDTypes, n.output, n.isPure, n.pack, n.type.shape(), n.range);
+}
+
+Expr IRMutator::mutateCombine(const Combine& n, const Expr& self) {
+  bool same = true;
+  auto all = [&](const std::vector<Expr>& xs) {
+    std::vector<Expr> out;
+    for (const Expr& x : xs) {
+      out.push_back(mutateExpr(x));
+      same = same && out.back().sameAs(x);
+    }
+    return out;
+  };
+  std::vector<Expr> inputs = all(n.inputs);
+  std::vector<Expr> results = all(n.results);
+  if (same) return self;
+  return Combine::make(std::move(inputs), n.params, std::move(results), n.output, n.scan, n.axis, n.keepDims, n.reverse, n.range);
 }
 
 Stmt IRMutator::mutateLet(const Let& n, const Stmt& self) {

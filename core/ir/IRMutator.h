@@ -44,6 +44,8 @@ protected:
   virtual Expr mutateDot(const Dot& n, const Expr& self);
   virtual Expr mutateRand(const Rand& n, const Expr& self);
   virtual Expr mutateHint(const Hint& n, const Expr& self);
+  virtual Expr mutateCombine(const Combine& n, const Expr& self);
+  virtual Expr mutateInlineAsm(const InlineAsm& n, const Expr& self);
 
   virtual Stmt mutateLet(const Let& n, const Stmt& self);
   virtual Stmt mutateAssign(const Assign& n, const Stmt& self);

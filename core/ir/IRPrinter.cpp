@@ -366,6 +366,31 @@ private:
         if ((n.op == ReduceOp::ArgMax || n.op == ReduceOp::ArgMin) && !n.tieBreakLeft) s += ", tie_break_left=False";
         return s;
       }
+      case ExprKind::InlineAsm: {
+        const auto& n = *e.as<InlineAsm>();
+        std::string s = "inline_asm " + quote(n.asmText) + ", " + quote(n.constraints);
+        for (const Expr& a : n.args) s += ", " + op(a);
+        s += ", dtypes=(";
+        for (size_t i = 0; i < n.resultDTypes.size(); ++i) s += (i ? ", " : "") + std::string(dtypeName(n.resultDTypes[i]));
+        s += "), output=" + std::to_string(n.output) + ", pack=" + std::to_string(n.pack);
+        if (!n.isPure) s += ", is_pure=False";
+        return s;
+      }
+      case ExprKind::Combine: {
+        const auto& n = *e.as<Combine>();
+        std::string s = n.scan ? "scan_combine " : "reduce_combine ";
+        for (size_t i = 0; i < n.inputs.size(); ++i) s += (i ? ", " : "") + op(n.inputs[i]);
+        s += ", axis=" + (n.axis ? std::to_string(*n.axis) : std::string("all"));
+        if (n.keepDims) s += ", keep_dims=True";
+        if (n.reverse) s += ", reverse=True";
+        std::string params;
+        for (size_t i = 0; i < n.params.size(); ++i) params += (i ? ", " : "") + declare(n.params[i]);
+        line(depth, "combine(" + params + "):", n.range);
+        std::string results;
+        for (size_t i = 0; i < n.results.size(); ++i) results += (i ? ", " : "") + operand(n.results[i], depth + 1);
+        line(depth + 1, "yield " + results, n.range);
+        return s + ", output=" + std::to_string(n.output);
+      }
       case ExprKind::Scan: {
         const auto& n = *e.as<Scan>();
         std::string s = "scan_" + std::string(scanOpName(n.op)) + " " + op(n.value) + ", axis=" + std::to_string(n.axis);

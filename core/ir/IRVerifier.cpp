@@ -156,6 +156,14 @@ private:
         const auto& n = *e.as<Hint>();
         return Hint::make(n.hint, n.value, n.values).type();
       }
+      case ExprKind::InlineAsm: {
+        const auto& n = *e.as<InlineAsm>();
+        return InlineAsm::make(n.asmText, n.constraints, n.args, n.resultDTypes, n.output, n.isPure, n.pack, n.type.shape()).type();
+      }
+      case ExprKind::Combine: {
+        const auto& n = *e.as<Combine>();
+        return Combine::make(n.inputs, n.params, n.results, n.output, n.scan, n.axis, n.keepDims, n.reverse).type();
+      }
     }
     throw lang::InternalError("unknown expression kind");
   }
@@ -217,6 +225,28 @@ private:
         expr(e.as<Rand>()->seed);
         return expr(e.as<Rand>()->offset);
       case ExprKind::Hint: return expr(e.as<Hint>()->value);
+      case ExprKind::InlineAsm:
+        for (const Expr& a : e.as<InlineAsm>()->args) expr(a);
+        return;
+      case ExprKind::Combine: {
+        const auto& n = *e.as<Combine>();
+        for (const Expr& in : n.inputs) expr(in);
+        // The params are the combine function's own: visible in its results only, and shared by the
+        // nodes of one tuple, so they are scoped here rather than introduced once per kernel.
+        scopes_.emplace_back();
+        for (const VarPtr& p : n.params) {
+          if (!p) continue;
+          if (kernel_.varCount && (p->id < 0 || p->id >= kernel_.varCount))
+            fail(e.range(), "combine param '" + p->name + "' has id " + std::to_string(p->id) + " outside the kernel's vars");
+          scopes_.back().insert(p.get());
+        }
+        for (const Expr& r : n.results) {
+          if (r && r.type().isTile()) fail(r.range(), "a combine function's result must be a scalar");
+          expr(r);
+        }
+        scopes_.pop_back();
+        return;
+      }
       default: return;  // leaves
     }
   }

@@ -32,6 +32,8 @@ void IRVisitor::visitExpr(const Expr& e) {
     case ExprKind::Dot: return visitDot(*e.as<Dot>());
     case ExprKind::Rand: return visitRand(*e.as<Rand>());
     case ExprKind::Hint: return visitHint(*e.as<Hint>());
+    case ExprKind::Combine: return visitCombine(*e.as<Combine>());
+    case ExprKind::InlineAsm: return visitInlineAsm(*e.as<InlineAsm>());
   }
   throw lang::InternalError("IRVisitor: unknown expression kind");
 }
@@ -101,6 +103,13 @@ void IRVisitor::visitRand(const Rand& n) {
   visitExpr(n.offset);
 }
 void IRVisitor::visitHint(const Hint& n) { visitExpr(n.value); }
+void IRVisitor::visitInlineAsm(const InlineAsm& n) {
+  for (const Expr& a : n.args) visitExpr(a);
+}
+void IRVisitor::visitCombine(const Combine& n) {
+  for (const Expr& in : n.inputs) visitExpr(in);
+  for (const Expr& r : n.results) visitExpr(r);
+}
 
 void IRVisitor::visitLet(const Let& n) { visitExpr(n.value); }
 void IRVisitor::visitAssign(const Assign& n) { visitExpr(n.value); }

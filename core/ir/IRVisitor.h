@@ -42,6 +42,9 @@ protected:
   virtual void visitDot(const Dot& n);
   virtual void visitRand(const Rand& n);
   virtual void visitHint(const Hint& n);
+  // The inputs, then the combine function's results (which read only its params).
+  virtual void visitCombine(const Combine& n);
+  virtual void visitInlineAsm(const InlineAsm& n);
 
   virtual void visitLet(const Let& n);
   virtual void visitAssign(const Assign& n);

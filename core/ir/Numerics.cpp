@@ -299,6 +299,23 @@ double lgammaOf(double x) {
   return ::lgamma_r(x, &sign);
 }
 
+// sin(pi * x) and cos(pi * x) with x reduced modulo 2 exactly first, so that integers and halves
+// give exact zeros and ones (as CUDA's sinpi and cospi do).
+double sinPi(double x) {
+  if (!std::isfinite(x)) return std::numeric_limits<double>::quiet_NaN();
+  double r = std::remainder(x, 2.0);  // [-1, 1], exact
+  if (r == 0.0 || std::fabs(r) == 1.0) return std::copysign(0.0, x);
+  if (std::fabs(r) > 0.5) r = std::copysign(1.0, r) - r;  // sin(pi (1 - r)) = sin(pi r)
+  return std::sin(M_PI * r);
+}
+
+double cosPi(double x) {
+  if (!std::isfinite(x)) return std::numeric_limits<double>::quiet_NaN();
+  const double a = std::fabs(std::remainder(x, 2.0));  // [0, 1], exact
+  if (a == 0.5) return 0.0;
+  return a < 0.5 ? std::sin(M_PI * (0.5 - a)) : -std::sin(M_PI * (a - 0.5));
+}
+
 // The next value of t's own precision after a towards b (nextafterf for fp32).
 double nextAfter(ir::DType t, double a, double b) {
   if (t == ir::DType::FP32) return static_cast<double>(std::nextafter(static_cast<float>(a), static_cast<float>(b)));
@@ -346,6 +363,15 @@ double mathUnary(ir::MathFn fn, ir::DType t, double x) {
     case ir::MathFn::Nearbyint: r = std::nearbyint(x); break;
     case ir::MathFn::Lgamma: r = lgammaOf(x); break;
     case ir::MathFn::Tgamma: r = std::tgamma(x); break;
+    case ir::MathFn::Logb: r = std::logb(x); break;
+    case ir::MathFn::Rcbrt: r = 1.0 / std::cbrt(x); break;
+    case ir::MathFn::Sinpi: r = sinPi(x); break;
+    case ir::MathFn::Cospi: r = cosPi(x); break;
+    case ir::MathFn::J0: r = ::j0(x); break;
+    case ir::MathFn::J1: r = ::j1(x); break;
+    case ir::MathFn::Y0: r = ::y0(x); break;
+    case ir::MathFn::Y1: r = ::y1(x); break;
+    case ir::MathFn::Normcdf: r = 0.5 * std::erfc(-x / std::sqrt(2.0)); break;
     default: throw lang::InternalError("mathUnary: not a one-argument float function");
   }
   return roundToDType(t, r);
@@ -363,6 +389,7 @@ double mathBinary(ir::MathFn fn, ir::DType t, double a, double b) {
     case ir::MathFn::Fdim: return roundToDType(t, std::fdim(a, b));
     case ir::MathFn::Remainder: return roundToDType(t, std::remainder(a, b));
     case ir::MathFn::Nextafter: return roundToDType(t, nextAfter(t, a, b));
+    case ir::MathFn::Rhypot: return roundToDType(t, 1.0 / std::hypot(a, b));
     default: throw lang::InternalError("mathBinary: not a two-argument float function");
   }
 }

@@ -27,6 +27,7 @@ int mathFnArity(MathFn fn) {
     case MathFn::Copysign:
     case MathFn::Fdim:
     case MathFn::Remainder:
+    case MathFn::Rhypot:
     case MathFn::Nextafter:
       return 2;
     default: return 1;
@@ -120,6 +121,16 @@ std::string_view mathFnName(MathFn fn) {
     case MathFn::Fdim: return "fdim";
     case MathFn::Remainder: return "remainder";
     case MathFn::Nextafter: return "nextafter";
+    case MathFn::Logb: return "logb";
+    case MathFn::Rcbrt: return "rcbrt";
+    case MathFn::Sinpi: return "sinpi";
+    case MathFn::Cospi: return "cospi";
+    case MathFn::J0: return "j0";
+    case MathFn::J1: return "j1";
+    case MathFn::Y0: return "y0";
+    case MathFn::Y1: return "y1";
+    case MathFn::Normcdf: return "normcdf";
+    case MathFn::Rhypot: return "rhypot";
   }
   return "?";
 }

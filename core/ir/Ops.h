@@ -80,6 +80,15 @@ enum class MathFn : uint8_t {
   Nearbyint,
   Lgamma,
   Tgamma,
+  Logb,     // the unbiased exponent, as a float
+  Rcbrt,    // 1 / cbrt(x)
+  Sinpi,    // sin(pi * x), with x reduced exactly
+  Cospi,
+  J0,       // Bessel functions of the first and second kind, orders 0 and 1
+  J1,
+  Y0,
+  Y1,
+  Normcdf,  // the standard normal distribution function
   // ... and its two-argument functions.
   Atan2,
   Pow,
@@ -89,6 +98,7 @@ enum class MathFn : uint8_t {
   Fdim,
   Remainder,
   Nextafter,
+  Rhypot,  // 1 / hypot(x, y)
 };
 
 // A libdevice function that Triton's tl namespace does not have (named "libdevice.<name>").

@@ -454,6 +454,16 @@ std::string mathDTypeError(MathFn fn, DType t) {
     case MathFn::Fdim:
     case MathFn::Remainder:
     case MathFn::Nextafter:
+    case MathFn::Logb:
+    case MathFn::Rcbrt:
+    case MathFn::Sinpi:
+    case MathFn::Cospi:
+    case MathFn::J0:
+    case MathFn::J1:
+    case MathFn::Y0:
+    case MathFn::Y1:
+    case MathFn::Normcdf:
+    case MathFn::Rhypot:
       ok = {DType::FP32, DType::FP64};
       break;
     case MathFn::SqrtRn:

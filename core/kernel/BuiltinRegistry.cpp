@@ -53,6 +53,8 @@ BuiltinRegistry::BuiltinRegistry() {
   registerShapeBuiltins(*this);
   registerReorderBuiltins(*this);
   registerReduceBuiltins(*this);
+  registerInlineAsmBuiltins(*this);
+  registerDotScaledBuiltins(*this);
   registerDebugBuiltins(*this);
   registerPythonBuiltins(*this);
 }

@@ -90,6 +90,8 @@ void registerMathBuiltins(BuiltinRegistry& r);      // exp, ..., where, maximum,
 void registerShapeBuiltins(BuiltinRegistry& r);     // reshape, trans, permute, expand_dims, broadcast_to
 void registerReorderBuiltins(BuiltinRegistry& r);   // flip, cat, sort, gather, histogram
 void registerReduceBuiltins(BuiltinRegistry& r);    // sum, max, argmax, cumsum, dot
+void registerInlineAsmBuiltins(BuiltinRegistry& r);  // inline_asm_elementwise
+void registerDotScaledBuiltins(BuiltinRegistry& r);  // dot_scaled
 void registerDebugBuiltins(BuiltinRegistry& r);     // device_print, static_*, device_assert, barrier, hints
 void registerPythonBuiltins(BuiltinRegistry& r);    // min, max, float, int, len, print, triton.cdiv, ...
 

@@ -25,9 +25,22 @@ const std::vector<std::pair<std::string, std::string>>& libdeviceNames() {
       {"cos", "tl.cos"},       {"tanh", "tl.math.tanh"},    {"floor", "tl.floor"},    {"ceil", "tl.ceil"},
       {"erf", "tl.erf"},       {"fabs", "tl.abs"},          {"abs", "tl.abs"},        {"fma", "tl.fma"},
       {"fmin", "tl.minimum"},  {"fmax", "tl.maximum"},      {"div_rn", "tl.div_rn"},  {"fast_dividef", "tl.fdiv"},
-      {"umulhi", "tl.umulhi"}};
+      {"umulhi", "tl.umulhi"},
+      // Round-to-nearest forms of the operators, which round to nearest already.
+      {"add_rn", "tl.add"},    {"sub_rn", "tl.sub"},        {"mul_rn", "tl.mul"},     {"fma_rn", "tl.fma"},
+      // Fast-math variants: tilescope computes them as accurately as the plain functions.
+      {"fast_expf", "tl.exp"}, {"fast_logf", "tl.log"},     {"fast_log2f", "tl.log2"}, {"fast_sinf", "tl.sin"},
+      {"fast_cosf", "tl.cos"}, {"fast_tanhf", "tl.math.tanh"}, {"fast_tanf", "libdevice.tan"},
+      {"fast_exp10f", "libdevice.exp10"}, {"fast_log10f", "libdevice.log10"}, {"fast_powf", "libdevice.pow"},
+      // Composed of other ops (MathBuiltins.cpp).
+      {"isnan", "libdevice.isnan"}, {"isinf", "libdevice.isinf"}, {"signbit", "libdevice.signbit"},
+      {"finitef", "libdevice.finitef"}, {"isfinited", "libdevice.isfinited"}, {"rcp_rn", "libdevice.rcp_rn"},
+      {"llrint", "libdevice.llrint"}, {"llround", "libdevice.llround"}, {"popc", "libdevice.popc"}, {"clz", "libdevice.clz"},
+      {"ffs", "libdevice.ffs"}, {"brev", "libdevice.brev"}, {"saturatef", "libdevice.saturatef"}, {"hadd", "libdevice.hadd"},
+      {"rhadd", "libdevice.rhadd"}, {"mul24", "libdevice.mul24"}, {"mulhi", "libdevice.mulhi"}, {"ldexp", "libdevice.ldexp"},
+      {"scalbn", "libdevice.scalbn"}, {"double2float_rn", "libdevice.double2float_rn"}, {"double2hiint", "libdevice.double2hiint"}, {"double2int_rn", "libdevice.double2int_rn"}, {"double2ll_rn", "libdevice.double2ll_rn"}, {"double2loint", "libdevice.double2loint"}, {"double2uint_rn", "libdevice.double2uint_rn"}, {"double2ull_rn", "libdevice.double2ull_rn"}, {"double_as_longlong", "libdevice.double_as_longlong"}, {"float2int_rn", "libdevice.float2int_rn"}, {"float2ll_rn", "libdevice.float2ll_rn"}, {"float2uint_rn", "libdevice.float2uint_rn"}, {"float2ull_rn", "libdevice.float2ull_rn"}, {"float_as_int", "libdevice.float_as_int"}, {"float_as_uint", "libdevice.float_as_uint"}, {"hiloint2double", "libdevice.hiloint2double"}, {"int2double_rn", "libdevice.int2double_rn"}, {"int2float_rn", "libdevice.int2float_rn"}, {"int_as_float", "libdevice.int_as_float"}, {"ll2double_rn", "libdevice.ll2double_rn"}, {"ll2float_rn", "libdevice.ll2float_rn"}, {"longlong_as_double", "libdevice.longlong_as_double"}, {"uint2double_rn", "libdevice.uint2double_rn"}, {"uint2float_rn", "libdevice.uint2float_rn"}, {"uint_as_float", "libdevice.uint_as_float"}, {"ull2double_rn", "libdevice.ull2double_rn"}, {"ull2float_rn", "libdevice.ull2float_rn"}, {"ilogb", "libdevice.ilogb"}, {"norm3d", "libdevice.norm3d"}, {"norm4d", "libdevice.norm4d"}, {"rnorm3d", "libdevice.rnorm3d"}, {"rnorm4d", "libdevice.rnorm4d"}};
     // libdevice's own math (MathBuiltins.cpp registers them as libdevice.<name>).
-    for (int f = static_cast<int>(ir::MathFn::Acos); f <= static_cast<int>(ir::MathFn::Nextafter); ++f) {
+    for (int f = static_cast<int>(ir::MathFn::Acos); f <= static_cast<int>(ir::MathFn::Rhypot); ++f) {
       const std::string n(ir::mathFnName(static_cast<ir::MathFn>(f)));
       v.emplace_back(n, "libdevice." + n);
     }

@@ -87,6 +87,42 @@ Value randomNumbers(ExprChecker& ec, const BoundArgs& a, ir::RandKind kind) {
   return Value::ofTuple(std::move(four));
 }
 
+// tl.rand4x / tl.randn4x as Triton's random.py writes them: tl.randint4x's four outputs made uniform
+// (uint_to_uniform_float), and for randn4x paired through Box-Muller (pair_uniform_to_normal).
+Value fourRandoms(ExprChecker& ec, const BoundArgs& a, bool normal) {
+  const SourceRange r = a.callRange();
+  const std::string offsetParam = normal ? "offset" : "offsets";
+  CallArgs c;
+  c.args = {a.get("seed"), a.get(offsetParam), a.has("n_rounds") ? a.get("n_rounds") : Value::ofConst(ConstValue::integer(10))};
+  c.argRanges = {a.range("seed"), a.range(offsetParam), a.range("n_rounds")};
+  c.range = r;
+  c.calleeRange = r;
+  c.calleeText = "tl.randint4x";
+  const Value ints = ec.call(Value::ofBuiltin("tl.randint4x"), c);
+  auto num = [](double v) { return Value::ofConst(ConstValue::floating(v)); };
+  auto integer = [](int64_t v) { return Value::ofConst(ConstValue::integer(v)); };
+  ValueList u;
+  for (const Value& i : ints.elements) {
+    const ir::Expr bits = ec.tensorOf(i, r, "tl.randint4x");
+    const bool wide = ir::bitWidth(bits.type().dtype()) == 64;
+    const Value x = Value::ofTensor(ir::Cast::make(bits, wide ? ir::DType::I64 : ir::DType::I32, false, true, ir::RoundingMode::None, r));
+    const Value folded = ec.select(ec.compare(ir::BinaryOp::Lt, x, integer(0), r),
+                                   ec.binary(ir::BinaryOp::Sub, ec.unary(UnaryOp::Neg, x, r), integer(1), r), x, r);
+    u.push_back(ec.binary(ir::BinaryOp::Mul, folded, num(wide ? 1.0842020432385337e-19 : 4.6566127342e-10), r));
+  }
+  if (!normal) return Value::ofTuple(u);
+  ValueList n;
+  for (int p = 0; p < 4; p += 2) {
+    const Value u1 = ec.minMax(true, num(1.0e-7), u[p], false, r);
+    const Value th = ec.binary(ir::BinaryOp::Mul, num(6.283185307179586), u[p + 1], r);
+    auto math = [&](ir::MathFn fn, const Value& v) { return Value::ofTensor(ir::MathCall::make(fn, {ec.tensorOf(v, r, "randn4x")}, r)); };
+    const Value rad = math(ir::MathFn::Sqrt, ec.binary(ir::BinaryOp::Mul, num(-2.0), math(ir::MathFn::Log, u1), r));
+    n.push_back(ec.binary(ir::BinaryOp::Mul, rad, math(ir::MathFn::Cos, th), r));
+    n.push_back(ec.binary(ir::BinaryOp::Mul, rad, math(ir::MathFn::Sin, th), r));
+  }
+  return Value::ofTuple(n);
+}
+
 }  // namespace
 
 void registerCreationBuiltins(BuiltinRegistry& r) {
@@ -152,6 +188,8 @@ void registerCreationBuiltins(BuiltinRegistry& r) {
         [](ExprChecker& ec, const BoundArgs& a) { return randomNumbers(ec, a, ir::RandKind::Int); });
   r.add("tl.randint4x", "seed, offset, n_rounds=10",
         [](ExprChecker& ec, const BoundArgs& a) { return randomNumbers(ec, a, ir::RandKind::Int4x); });
+  r.add("tl.rand4x", "seed, offsets, n_rounds=10", [](ExprChecker& ec, const BoundArgs& a) { return fourRandoms(ec, a, false); });
+  r.add("tl.randn4x", "seed, offset, n_rounds=10", [](ExprChecker& ec, const BoundArgs& a) { return fourRandoms(ec, a, true); });
 
   // Loops are handled by the statement checker; a call anywhere else is reported before this.
   for (const char* loop : {"tl.range", "tl.static_range"}) {
@@ -162,10 +200,6 @@ void registerCreationBuiltins(BuiltinRegistry& r) {
           });
   }
 
-  // Names of the real tl API that tilescope does not implement yet: say so instead of "unknown".
-  for (const char* name : {"inline_asm_elementwise", "map_elementwise", "dot_scaled", "softmax", "reduce_or", "to_tensor"}) {
-    r.addUnsupported(std::string("tl.") + name);
-  }
 }
 
 }  // namespace tilescope::lang

@@ -1,7 +1,14 @@
 // Reductions (tl.sum/max/min/argmax/argmin/xor_sum, tl.reduce), scans (cumsum/cumprod,
-// tl.associative_scan) and tl.dot, with Triton's input promotions made explicit as casts.
+// tl.associative_scan) and tl.dot, with Triton's input promotions made explicit as casts; and
+// tl.map_elementwise, which shares the inlining of a jit function on scalars with general combines.
 #include "core/syntax/Ast.h"
 #include "core/kernel/BuiltinRegistry.h"
+
+#include <unordered_map>
+
+#include "core/ir/IRMutator.h"
+#include "core/ir/TypeRules.h"
+#include "core/kernel/Emitter.h"
 
 namespace tilescope::lang {
 
@@ -109,19 +116,276 @@ std::optional<Combine> combineOf(const Value& fn) {
   return std::nullopt;
 }
 
-// The combine function of tl.reduce / tl.associative_scan as one of the IR's operations, or a clear error.
-Combine combineArg(ExprChecker& ec, const BoundArgs& a, const char* supported) {
+// Replaces the combine function's Let-bound names by their values, so that its results are
+// expressions of its parameters alone.
+class InlineLets : public ir::IRMutator {
+public:
+  std::unordered_map<const ir::Var*, ir::Expr> values;
+
+protected:
+  ir::Expr mutateVarRef(const ir::VarRef& n, const ir::Expr& self) override {
+    auto it = values.find(n.var.get());
+    return it != values.end() ? it->second : self;
+  }
+};
+
+// A @triton.jit function inlined once on scalar parameters, as pure expressions of them: Lets and
+// Assigns are substituted, and a runtime `if` becomes selects of the values its branches assign
+// (both branches are computed; they have no effects). Memory accesses, prints and loops are errors:
+// the function runs inside every step of a combination or on every element.
+struct ScalarFunction {
+  std::vector<ir::VarPtr> params;
+  ValueList results;  // tensors: scalar expressions of params
+};
+
+class ScalarInliner {
+public:
+  ScalarInliner(ExprChecker& ec, std::string role) : ec_(ec), role_(std::move(role)) {}
+
+  ScalarFunction run(const Value& fn, const std::vector<ir::DType>& paramTypes, SourceRange fnRange) {
+    const FunctionDef& def = *fn.function;
+    ScalarFunction out;
+    CallArgs call;
+    call.range = fnRange;
+    call.calleeRange = fnRange;
+    call.calleeText = fn.name;
+    for (size_t i = 0; i < paramTypes.size(); ++i) {
+      const Param* p = i < def.params.params.size() ? &def.params.params[i] : nullptr;
+      ir::VarPtr v = ec_.emitter().newVar(p ? p->name : "x" + std::to_string(i), ir::Type::scalar(paramTypes[i]),
+                                          p ? p->nameRange : fnRange);
+      out.params.push_back(v);
+      call.args.push_back(Value::ofTensor(ir::VarRef::make(v, fnRange)));
+      call.argRanges.push_back(fnRange);
+    }
+    ec_.emitter().pushBlock();
+    const Value ret = ec_.call(fn, call);
+    const ir::Stmt body = ec_.emitter().popBlock(fnRange);
+    fnName_ = fn.name;
+    fnRange_ = fnRange;
+    stmt(body);
+    for (const Value& v : ret.isTuple() ? ret.elements : ValueList{ret}) {
+      if (!v.isTensor() && !v.isConst())
+        ec_.error(fnRange, "'" + fn.name + "', " + role_ + ", must return tensors or numbers, not " + v.describe());
+      out.results.push_back(v.isTensor() ? Value::ofTensor(sub_.mutateExpr(v.expr)) : v);
+    }
+    return out;
+  }
+
+private:
+  ExprChecker& ec_;
+  std::string role_;
+  std::string fnName_;
+  SourceRange fnRange_;
+  InlineLets sub_;
+
+  [[noreturn]] void unsupported(const ir::Stmt& st) {
+    ec_.error(st.range().valid() ? st.range() : fnRange_,
+              "'" + fnName_ + "', " + role_ + ", may only compute values from its parameters (arithmetic, comparisons, "
+                  "tl.where, `if`s); memory accesses, prints and loops cannot run inside it");
+  }
+
+  void stmt(const ir::Stmt& st) {
+    if (const auto* seq = st.as<ir::Seq>()) {
+      for (const ir::Stmt& c : seq->stmts) stmt(c);
+    } else if (const auto* let = st.as<ir::Let>()) {
+      if (let->value.hasEffects()) unsupported(st);
+      sub_.values[let->var.get()] = sub_.mutateExpr(let->value);
+    } else if (const auto* assign = st.as<ir::Assign>()) {
+      sub_.values[assign->var.get()] = sub_.mutateExpr(assign->value);
+    } else if (const auto* branch = st.as<ir::If>()) {
+      const ir::Expr cond = sub_.mutateExpr(branch->cond);
+      const auto before = sub_.values;
+      stmt(branch->thenBody);
+      const auto afterThen = sub_.values;
+      sub_.values = before;
+      if (branch->elseBody) stmt(branch->elseBody);
+      const auto afterElse = sub_.values;
+      // Vars both paths know get the value of the path taken; a var bound in one branch only is
+      // not visible after the if (the checker's rule), so either value will do.
+      sub_.values = afterElse;
+      for (const auto& [var, thenValue] : afterThen) {
+        auto other = afterElse.find(var);
+        if (other == afterElse.end()) {
+          sub_.values[var] = thenValue;
+        } else if (!other->second.sameAs(thenValue)) {
+          sub_.values[var] = ir::Select::make(cond, thenValue, other->second, st.range());
+        }
+      }
+    } else {
+      unsupported(st);
+    }
+  }
+};
+
+// Lifts the scalar expressions of a ScalarFunction to tiles of `shape`: its params become the
+// (broadcast) arguments, every other scalar is splat. Elementwise ops keep their meaning.
+class LiftToTiles : public ir::IRMutator {
+public:
+  LiftToTiles(ir::Shape shape, std::unordered_map<const ir::Var*, ir::Expr> args) : shape_(std::move(shape)), args_(std::move(args)) {}
+
+  ir::Expr mutateExpr(const ir::Expr& e) override {
+    ir::Expr r = ir::IRMutator::mutateExpr(e);
+    return r && r.type().isScalar() && !shape_.empty() ? ir::Splat::make(r, shape_, e.range()) : r;
+  }
+
+protected:
+  ir::Expr mutateVarRef(const ir::VarRef& n, const ir::Expr& self) override {
+    auto it = args_.find(n.var.get());
+    return it != args_.end() ? it->second : self;
+  }
+
+private:
+  ir::Shape shape_;
+  std::unordered_map<const ir::Var*, ir::Expr> args_;
+};
+
+// tl.map_elementwise(scalar_fn, *args, pack=1): scalar_fn applied to every element of the args
+// (broadcast to one shape), its `if`s on elements turned into selects.
+Value mapElementwise(ExprChecker& ec, const BoundArgs& a) {
+  const Value& fn = a.get("scalar_fn");
+  if (fn.kind != Value::Kind::JitFunction || !fn.function)
+    ec.error(a.range("scalar_fn"), "tl.map_elementwise scalar_fn must be a @triton.jit function, not " + fn.describe());
+  if (a.given("pack") && ec.requireConstInt(a.get("pack"), a.range("pack"), "tl.map_elementwise pack") < 1)
+    ec.error(a.range("pack"), "tl.map_elementwise pack must be at least 1");
+  std::vector<ir::Expr> args;
+  ir::Shape shape;
+  for (size_t i = 0; i < a.rest().size(); ++i) {
+    ir::Expr e = ec.tensorOf(a.rest()[i], a.restRanges()[i], "an argument of tl.map_elementwise");
+    if (e.type().isPointer()) ec.error(a.restRanges()[i], "tl.map_elementwise maps values, not pointers; load them first");
+    auto common = ir::broadcastShapes(shape, e.type().shape());
+    if (!common) ec.error(a.restRanges()[i], "tl.map_elementwise arguments: " + common.error());
+    shape = *common;
+    args.push_back(e);
+  }
+  std::vector<ir::DType> types;
+  for (const ir::Expr& e : args) types.push_back(e.type().dtype());
+  const ScalarFunction f = ScalarInliner(ec, "the function of tl.map_elementwise").run(fn, types, a.range("scalar_fn"));
+  std::unordered_map<const ir::Var*, ir::Expr> bound;
+  for (size_t i = 0; i < args.size(); ++i) bound[f.params[i].get()] = Emitter::broadcastTo(args[i], shape, a.callRange());
+  LiftToTiles lift(shape, bound);
+  ValueList out;
+  for (const Value& r : f.results)
+    out.push_back(r.isTensor() ? Value::ofTensor(lift.mutateExpr(r.expr)) : r);
+  return out.size() == 1 ? out[0] : Value::ofTuple(out);
+}
+
+// The inputs of tl.reduce / tl.associative_scan: one tensor or a tuple of tensors of one shape.
+std::vector<ir::Expr> combineInputs(ExprChecker& ec, const BoundArgs& a) {
+  const Value& in = a.get("input");
+  ValueList values = in.isTuple() ? in.elements : ValueList{in};
+  if (values.empty()) ec.error(a.range("input"), a.name() + " needs at least one tensor, got an empty tuple");
+  std::vector<ir::Expr> inputs;
+  for (const Value& v : values) {
+    ir::Expr x = ec.tensorOf(v, a.range("input"), a.name() + "'s input");
+    if (x.type().isScalar())
+      ec.error(a.range("input"), a.name() + " reduces tensors, but its input holds the scalar " + x.type().str());
+    if (x.type().isPointer()) ec.error(a.range("input"), a.name() + " cannot combine pointers; combine integer offsets instead");
+    if (!inputs.empty() && x.type().shape() != inputs[0].type().shape())
+      ec.error(a.range("input"), a.name() + " needs tensors of one shape, got " + inputs[0].type().str() + " and " + x.type().str());
+    inputs.push_back(x);
+  }
+  return inputs;
+}
+
+// Inlines the combine function once on scalar parameters (acc_0..acc_{N-1}, x_0..x_{N-1}) and
+// makes N Combine nodes of its results: the general path of tl.reduce / tl.associative_scan.
+Value generalCombine(ExprChecker& ec, const BoundArgs& a, bool scan) {
+  const std::vector<ir::Expr> inputs = combineInputs(ec, a);
+  const size_t n = inputs.size();
+  const int rank = inputs[0].type().rank();
+  std::optional<int> axis;
+  if (scan) {
+    const int64_t raw = ec.requireConstInt(a.get("axis"), a.range("axis"), a.name() + " axis");
+    auto norm = ir::normalizeAxis(raw, rank, a.name());
+    if (!norm) ec.error(a.range("axis"), norm.error());
+    axis = *norm;
+  } else {
+    axis = axisArg(ec, a, rank);
+  }
   const Value& fn = a.get("combine_fn");
-  if (a.get("input").isTuple())
-    ec.error(a.range("input"), a.name() + " of a tuple of tensors is not supported by tilescope yet; reduce each tensor on its own");
-  if (fn.kind != Value::Kind::JitFunction)
+  const SourceRange fnRange = a.range("combine_fn");
+  const FunctionDef& def = *fn.function;
+  size_t required = 0;
+  for (const Param& p : def.params.params)
+    if (p.kind == ParamKind::Normal && !p.defaultValue) ++required;
+  if (required != 2 * n)
+    ec.error(fnRange, a.name() + " calls its combine function with " + std::to_string(2 * n) + " values (the " + std::to_string(n) +
+                          " accumulated, then the " + std::to_string(n) + " next), but '" + fn.name + "' takes " +
+                          std::to_string(required) + "; give it one parameter per value");
+
+  std::vector<ir::DType> types;
+  for (size_t i = 0; i < 2 * n; ++i) types.push_back(inputs[i % n].type().dtype());
+  const ScalarFunction f = ScalarInliner(ec, "the combine function of " + a.name()).run(fn, types, fnRange);
+  if (f.results.size() != n)
+    ec.error(fnRange, "the combine function '" + fn.name + "' of " + a.name() + " must return " + std::to_string(n) +
+                          (n == 1 ? " value" : " values (a tuple, one per input)") + ", but it returns " +
+                          std::to_string(f.results.size()));
+  std::vector<ir::Expr> results;
+  for (size_t i = 0; i < n; ++i) {
+    const ir::DType dt = inputs[i].type().dtype();
+    ir::Expr r = ec.tensorAs(f.results[i], dt, fnRange, "the combine function's result");
+    if (!r.type().isScalar())
+      ec.error(fnRange, "the combine function '" + fn.name + "' of " + a.name() + " must return scalars (it combines two elements), but result " +
+                            std::to_string(i) + " is " + r.type().str());
+    results.push_back(r);
+  }
+  const std::vector<ir::VarPtr>& params = f.params;
+  const bool keepDims = !scan && flag(ec, a, "keep_dims", false);
+  const bool reverse = scan && flag(ec, a, "reverse", false);
+  ValueList nodes;
+  for (size_t i = 0; i < n; ++i)
+    nodes.push_back(Value::ofTensor(
+        ir::Combine::make(inputs, params, results, static_cast<int>(i), scan, axis, keepDims, reverse, a.callRange())));
+  return n == 1 && !a.get("input").isTuple() ? nodes[0] : Value::ofTuple(nodes);
+}
+
+// A builtin called from another one, with keyword arguments.
+Value callBuiltinNamed(ExprChecker& ec, const char* name, ValueList args, std::vector<std::pair<std::string, Value>> kwargs,
+                       SourceRange range) {
+  CallArgs c;
+  for (Value& v : args) {
+    c.args.push_back(std::move(v));
+    c.argRanges.push_back(range);
+  }
+  for (auto& kv : kwargs) {
+    c.kwargs.push_back(std::move(kv));
+    c.kwargRanges.push_back(range);
+  }
+  c.range = range;
+  c.calleeRange = range;
+  c.calleeText = name;
+  return ec.call(Value::ofBuiltin(name), c);
+}
+
+// tl.softmax as Triton's jit library writes it: exp(x - max) / sum, along dim (0 when None).
+Value softmax(ExprChecker& ec, const BoundArgs& a) {
+  const SourceRange r = a.callRange();
+  const Value x = Value::ofTensor(tileArg(ec, a, "x"));
+  const Value dim = a.given("dim") ? a.get("dim") : Value::ofConst(ConstValue::integer(0));
+  const Value keep = a.given("keep_dims") ? a.get("keep_dims") : Value::ofConst(ConstValue::boolean(false));
+  const Value ieee = a.given("ieee_rounding") ? a.get("ieee_rounding") : Value::ofConst(ConstValue::boolean(false));
+  const Value z = ec.binary(ir::BinaryOp::Sub, x, callBuiltinNamed(ec, "tl.max", {x, dim}, {{"keep_dims", keep}}, r), r);
+  const Value num = callBuiltinNamed(ec, "tl.exp", {z}, {}, r);
+  const Value den = callBuiltinNamed(ec, "tl.sum", {num, dim}, {{"keep_dims", keep}}, r);
+  return callBuiltinNamed(ec, "tl.fdiv", {num, den, ieee}, {}, r);
+}
+
+// tl.reduce_or: a reduction whose combine is `a | b` (Triton's _or_combine), of integers.
+Value reduceOr(ExprChecker& ec, const BoundArgs& a) {
+  const ir::Expr x = reductionInput(ec, a);
+  if (!x.type().isInt()) ec.error(a.range("input"), "tl.reduce_or needs an integer tensor, got " + x.type().str());
+  const std::optional<int> axis = axisArg(ec, a, x.type().rank());
+  const ir::Type scalar = ir::Type::scalar(x.type().dtype());
+  ir::VarPtr acc = ec.emitter().newVar("a", scalar, a.callRange());
+  ir::VarPtr next = ec.emitter().newVar("b", scalar, a.callRange());
+  ir::Expr result = ir::Binary::make(ir::BinaryOp::Or, ir::VarRef::make(acc, a.callRange()), ir::VarRef::make(next, a.callRange()), a.callRange());
+  return Value::ofTensor(ir::Combine::make({x}, {acc, next}, {result}, 0, false, axis, flag(ec, a, "keep_dims", false), false, a.callRange()));
+}
+
+void requireJitCombine(ExprChecker& ec, const BoundArgs& a) {
+  const Value& fn = a.get("combine_fn");
+  if (fn.kind != Value::Kind::JitFunction || !fn.function)
     ec.error(a.range("combine_fn"), a.name() + " combine_fn must be a @triton.jit function of two values, not " + fn.describe());
-  std::optional<Combine> c = combineOf(fn);
-  if (!c)
-    ec.error(a.range("combine_fn"), a.name() + " supports combine functions that return " + supported +
-                                        " of their two parameters; '" + fn.name +
-                                        "' computes something else, which tilescope does not support yet");
-  return *c;
 }
 
 // Triton's tl.reduce / associative_scan keep the input's dtype; tl.sum / tl.cumsum widen small
@@ -131,27 +395,33 @@ Value inInputDType(const BoundArgs& a, const ir::Expr& input, const Value& resul
   return Value::ofTensor(Emitter::cast(result.expr, input.type().dtype(), a.callRange()));
 }
 
+// A single tensor whose combine function is one operation the IR has as a reduction keeps the
+// fast paths (Reduce: the GPU's shuffle tree); anything else is a general Combine.
 Value reduceWith(ExprChecker& ec, const BoundArgs& a) {
-  const Combine c = combineArg(ec, a, "a + b, a ^ b, tl.maximum(a, b) or tl.minimum(a, b)");
-  ir::ReduceOp op;
-  switch (c) {
-    case Combine::Add: op = ir::ReduceOp::Sum; break;
-    case Combine::Xor: op = ir::ReduceOp::XorSum; break;
-    case Combine::Max: op = ir::ReduceOp::Max; break;
-    case Combine::Min: op = ir::ReduceOp::Min; break;
-    default:
-      ec.error(a.range("combine_fn"), "tl.reduce with a combine function of '*', '|' or '&' is not supported by tilescope yet; "
-                                      "a + b, a ^ b, tl.maximum(a, b) and tl.minimum(a, b) are");
+  requireJitCombine(ec, a);
+  if (!a.get("input").isTuple()) {
+    std::optional<ir::ReduceOp> op;
+    switch (combineOf(a.get("combine_fn")).value_or(Combine::Mul)) {
+      case Combine::Add: op = ir::ReduceOp::Sum; break;
+      case Combine::Xor: op = ir::ReduceOp::XorSum; break;
+      case Combine::Max: op = ir::ReduceOp::Max; break;
+      case Combine::Min: op = ir::ReduceOp::Min; break;
+      default: break;
+    }
+    const ir::Expr x = reductionInput(ec, a);
+    if (op && (*op != ir::ReduceOp::XorSum || x.type().isInt())) return inInputDType(a, x, reduce(ec, a, *op));
   }
-  return inInputDType(a, reductionInput(ec, a), reduce(ec, a, op));
+  return generalCombine(ec, a, false);
 }
 
 Value scanWith(ExprChecker& ec, const BoundArgs& a) {
-  const Combine c = combineArg(ec, a, "a + b or a * b");
-  if (c != Combine::Add && c != Combine::Mul)
-    ec.error(a.range("combine_fn"), "tl.associative_scan with this combine function is not supported by tilescope yet; a + b "
-                                    "(a running sum) and a * b (a running product) are");
-  return inInputDType(a, reductionInput(ec, a), scan(ec, a, c == Combine::Add ? ir::ScanOp::CumSum : ir::ScanOp::CumProd));
+  requireJitCombine(ec, a);
+  if (!a.get("input").isTuple()) {
+    const std::optional<Combine> c = combineOf(a.get("combine_fn"));
+    if (c == Combine::Add || c == Combine::Mul)
+      return inInputDType(a, reductionInput(ec, a), scan(ec, a, c == Combine::Add ? ir::ScanOp::CumSum : ir::ScanOp::CumProd));
+  }
+  return generalCombine(ec, a, true);
 }
 
 Value dot(ExprChecker& ec, const BoundArgs& a) {
@@ -202,6 +472,10 @@ void registerReduceBuiltins(BuiltinRegistry& r) {
         [](ExprChecker& ec, const BoundArgs& a) { return scan(ec, a, ir::ScanOp::CumSum); });
   r.add("tl.cumprod", "input, axis=0, reverse=False",
         [](ExprChecker& ec, const BoundArgs& a) { return scan(ec, a, ir::ScanOp::CumProd); });
+  r.add("tl.map_elementwise", "scalar_fn, *args, pack=1", mapElementwise);
+  r.add("tl.softmax", "x, dim=None, keep_dims=False, ieee_rounding=False", softmax);
+  r.add("tl.to_tensor", "x", [](ExprChecker& ec, const BoundArgs& a) { return Value::ofTensor(tensorArg(ec, a, "x")); });
+  r.add("tl.reduce_or", "input, axis, keep_dims=False", reduceOr);
   r.add("tl.reduce", "input, axis, combine_fn, keep_dims=False", reduceWith);
   r.add("tl.associative_scan", "input, axis, combine_fn, reverse=False", scanWith);
   r.add("tl.dot", "input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None, out_dtype=None", dot);

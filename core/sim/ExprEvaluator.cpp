@@ -27,7 +27,69 @@ ReduceKind traceKind(ir::ReduceOp op) {
   internal("unknown reduction");
 }
 
+// Element i of t as a scalar tile, and back.
+TileRef elementOf(const Tile& t, int64_t i) {
+  Tile s(t.dtype(), false, {});
+  if (t.hasFloatStorage()) s.floats()[0] = t.floats()[i];
+  else s.ints()[0] = t.ints()[i];
+  return makeTileRef(std::move(s));
+}
+
+void setElement(Tile& t, int64_t i, const Tile& s) {
+  if (t.hasFloatStorage()) t.floats()[i] = s.floats()[0];
+  else t.ints()[i] = s.ints()[0];
+}
+
 }  // namespace
+
+TileRef ExprEvaluator::combine(const ir::Combine& n) {
+  const size_t count = n.inputs.size();
+  std::vector<TileRef> inputs;
+  for (const ir::Expr& in : n.inputs) inputs.push_back(eval(in));
+  const ir::Shape& shape = inputs[0]->shape();
+  int64_t outer = 1, len = 1, inner = 1;
+  if (n.axis) {
+    for (int d = 0; d < *n.axis; ++d) outer *= shape[d];
+    len = shape[*n.axis];
+    for (size_t d = static_cast<size_t>(*n.axis) + 1; d < shape.size(); ++d) inner *= shape[d];
+  } else {
+    len = inputs[0]->numel();
+  }
+  const size_t out = static_cast<size_t>(n.output);
+  Tile result(n.type);
+  std::vector<TileRef> acc(count);
+  auto step = [&](int64_t at) {
+    for (size_t k = 0; k < count; ++k) {
+      program_.env[n.params[k]->id] = acc[k];
+      program_.env[n.params[count + k]->id] = elementOf(*inputs[k], at);
+    }
+    std::vector<TileRef> next;
+    for (const ir::Expr& r : n.results) next.push_back(eval(r));
+    acc = std::move(next);
+  };
+  for (int64_t o = 0; o < outer; ++o) {
+    checkInterrupt();
+    for (int64_t in = 0; in < inner; ++in) {
+      const int64_t base = o * len * inner + in;
+      if (n.scan) {
+        for (int64_t q = 0; q < len; ++q) {
+          const int64_t at = base + (n.reverse ? len - 1 - q : q) * inner;
+          if (q == 0) {
+            for (size_t k = 0; k < count; ++k) acc[k] = elementOf(*inputs[k], at);
+          } else {
+            step(at);
+          }
+          setElement(result, at, *acc[out]);
+        }
+      } else {
+        for (size_t k = 0; k < count; ++k) acc[k] = elementOf(*inputs[k], base);
+        for (int64_t q = 1; q < len; ++q) step(base + q * inner);
+        setElement(result, o * inner + in, *acc[out]);
+      }
+    }
+  }
+  return makeTileRef(std::move(result));
+}
 
 void ExprEvaluator::checkInterrupt() const {
   if (launch_.options.cancel.cancelled()) throw SimulationError::interrupted();
@@ -141,6 +203,12 @@ TileRef ExprEvaluator::compute(const ir::Expr& e) {
       }
       return result;
     }
+    case K::Combine: return combine(*e.as<ir::Combine>());
+    case K::InlineAsm:
+      // Triton's interpreter cannot run it either: the text is PTX for the GPU's own assembler.
+      throw SimulationError(lang::Diagnostic::error(
+          e.range(), "tl.inline_asm_elementwise runs PTX assembly, which the simulator cannot execute; run this kernel on the "
+                     "GPU backend (--backend gpu), or write the operation with tl functions to simulate it"));
     case K::Scan: {
       const auto* n = e.as<ir::Scan>();
       return makeTileRef(tileops::scan(n->op, *eval(n->value), n->axis, n->reverse));

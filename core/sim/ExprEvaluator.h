@@ -22,6 +22,9 @@ private:
   TileRef compute(const ir::Expr& e);
   TileRef computeMemory(const ir::Expr& e);
   void checkHint(const ir::Hint& n, const Tile& value);
+  // tl.reduce / tl.associative_scan with a general combine function (ir::Combine): folds each line
+  // of the axis element by element, evaluating the combine's results with its params bound.
+  TileRef combine(const ir::Combine& n);
   // This program records its dots and reductions (a traced program of a launch that asks for them).
   bool tracingCompute() const { return program_.trace && launch_.recorder && launch_.options.recordCompute; }
   // Integers made pointers: device addresses of the GPU backend become the simulated ones.

@@ -66,6 +66,11 @@ private:
       }
       case K::Rand: return inv(e.as<ir::Rand>()->seed) && inv(e.as<ir::Rand>()->offset);
       case K::Hint: return inv(e.as<ir::Hint>()->value);
+      case K::InlineAsm: return false;
+      case K::Combine:
+        for (const ir::Expr& in : e.as<ir::Combine>()->inputs)
+          if (!inv(in)) return false;
+        return true;
     }
     return false;
   }

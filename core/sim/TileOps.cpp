@@ -486,6 +486,7 @@ Tile math(ir::MathFn fn, std::span<const Tile* const> args) {
     case ir::MathFn::Fdim:
     case ir::MathFn::Remainder:
     case ir::MathFn::Nextafter:
+    case ir::MathFn::Rhypot:
       for (int64_t i = 0; i < n; ++i) o[i] = mathBinary(fn, t, a[i], args[1]->floats()[i]);
       return out;
     case ir::MathFn::Abs:

@@ -35,12 +35,16 @@ def unary(x_ptr, out_ptr, FN: tl.constexpr):
     elif FN == 9: y = libdevice.tgamma(x + 3.0)
     elif FN == 10: y = libdevice.pow(x + 3.0, x)
     elif FN == 11: y = libdevice.atan2(x, x - 0.3)
-    else: y = libdevice.fmod(x * 7.0, 0.75)
+    elif FN == 12: y = libdevice.fmod(x * 7.0, 0.75)
+    elif FN == 13: y = libdevice.sinpi(x * 5.0)
+    elif FN == 14: y = libdevice.normcdf(x)
+    elif FN == 15: y = libdevice.rhypot(x, x + 1.0)
+    else: y = libdevice.j1(x * 3.0)
     tl.store(out_ptr + offs, y)
 
 for dt in (torch.float32, torch.float64):
     x = torch.tensor([0.25, -0.5, 0.75, 0.1, -0.9, 0.5, 2.5, -2.5], dtype=dt, device='cuda') * 0.39
-    for fn in range(13):
+    for fn in range(17):
         out = torch.empty_like(x)
         unary[(1,)](x, out, FN=fn)
         print(' '.join(repr(v) for v in out.tolist()))
@@ -69,11 +73,11 @@ TEST(GpuRun, LibdeviceMathMatchesTheSimulator) {
   ASSERT_TRUE(sim.ok) << sim.errorValue << sim.traceback;
   ASSERT_TRUE(gpu.ok) << gpu.errorValue << gpu.traceback << gpu.err;
   const std::vector<double> s = numbers(sim.out), g = numbers(gpu.out);
-  ASSERT_EQ(s.size(), 2u * 13 * 8);
+  ASSERT_EQ(s.size(), 2u * 17 * 8);
   ASSERT_EQ(g.size(), s.size());
   for (size_t i = 0; i < s.size(); ++i) {
-    const bool fp32 = i < 13 * 8;
+    const bool fp32 = i < 17 * 8;
     const double tol = (fp32 ? 4e-6 : 1e-13) * std::max(1.0, std::fabs(s[i]));
-    EXPECT_NEAR(g[i], s[i], tol) << (fp32 ? "fp32" : "fp64") << " function " << (i % (13 * 8)) / 8 << " lane " << i % 8;
+    EXPECT_NEAR(g[i], s[i], tol) << (fp32 ? "fp32" : "fp64") << " function " << (i % (17 * 8)) / 8 << " lane " << i % 8;
   }
 }

@@ -187,3 +187,22 @@ TEST(IRVerifier, RejectsReturnInsideALoop) {
 TEST(IRVerifier, RejectsVarIdsOutsideTheKernelCount) {
   expectProblem(kernelWith(Let::make(Var::make("x", 7, kI32, {}), IntImm::make(DType::I32, 1)), 2), "outside 0..1");
 }
+
+// A general combine (tl.reduce with a jit combine function): its params are visible in its results
+// only, so two outputs of one tuple may share them; a result reading any other var is reported.
+TEST(IRVerifier, CombineParamsAreScopedToTheCombine) {
+  const Type f32 = Type::scalar(DType::FP32);
+  VarPtr acc = Var::make("acc", 1, f32, {});
+  VarPtr x = Var::make("x", 2, f32, {});
+  const Expr input = zeros();
+  const Expr sum = Binary::make(BinaryOp::Add, VarRef::make(acc), VarRef::make(x));
+  const Expr r0 = Combine::make({input}, {acc, x}, {sum}, 0, false, 0, false, false);
+  const Expr s0 = Combine::make({input}, {acc, x}, {sum}, 0, true, 0, false, true);
+  const Stmt ok = Seq::make({Let::make(Var::make("r", 3, f32, {}), r0), Let::make(Var::make("s", 4, kTile, {}), s0)});
+  EXPECT_EQ(IRVerifier::verify(kernelWith(ok)), std::vector<std::string>{});
+
+  VarPtr outside = Var::make("outside", 5, f32, {});
+  const Expr leak = Combine::make({input}, {acc, x}, {Binary::make(BinaryOp::Add, VarRef::make(acc), VarRef::make(outside))}, 0,
+                                  false, 0, false, false);
+  expectProblem(kernelWith(Let::make(Var::make("r", 3, f32, {}), leak)), "var 'outside' is used where it is not defined");
+}

@@ -249,16 +249,18 @@ const ErrorCase kCases[] = {
     {"element_ty_scalar",
      "    t = n.dtype.element_ty\n",
      "k.py:22:9: error: '.element_ty' is only defined on pointer dtypes, and this dtype is i32; it reads the element type of a pointer argument, e.g. Out.dtype.element_ty"},
-    {"unsupported_tl",
-     "    p = tl.dot_scaled(x_ptr)\n",
-     "k.py:22:9: error: tl.dot_scaled is not supported by tilescope yet"},
     {"unsupported_libdevice",
-     "    y = tl.extra.cuda.libdevice.j0(tl.load(x_ptr))\n",
-     "k.py:22:9: error: libdevice.j0 is not supported by tilescope yet; the libdevice functions it has are exp, exp2, log, "
+     "    y = tl.extra.cuda.libdevice.erfinv(tl.load(x_ptr))\n",
+     "k.py:22:9: error: libdevice.erfinv is not supported by tilescope yet; the libdevice functions it has are exp, exp2, log, "
      "log2, sqrt, sqrt_rn, rsqrt, sin, cos, tanh, floor, ceil, erf, fabs, abs, fma, fmin, fmax, div_rn, fast_dividef, "
-     "umulhi, acos, acosh, asin, asinh, atan, atanh, cbrt, cosh, sinh, tan, erfc, exp10, expm1, log10, log1p, trunc, "
-     "round, rint, nearbyint, lgamma, tgamma, atan2, pow, hypot, fmod, copysign, fdim, remainder, nextafter (or write it "
-     "with tl.* operations)"},
+     "umulhi, add_rn, sub_rn, mul_rn, fma_rn, fast_expf, fast_logf, fast_log2f, fast_sinf, fast_cosf, fast_tanhf, "
+     "fast_tanf, fast_exp10f, fast_log10f, fast_powf, isnan, isinf, signbit, finitef, isfinited, rcp_rn, llrint, llround, "
+     "popc, clz, ffs, brev, saturatef, hadd, rhadd, mul24, mulhi, ldexp, scalbn, "
+     "double2float_rn, double2hiint, double2int_rn, double2ll_rn, double2loint, double2uint_rn, double2ull_rn, double_as_longlong, float2int_rn, float2ll_rn, "
+     "float2uint_rn, float2ull_rn, float_as_int, float_as_uint, hiloint2double, int2double_rn, int2float_rn, int_as_float, ll2double_rn, ll2float_rn, "
+     "longlong_as_double, uint2double_rn, uint2float_rn, uint_as_float, ull2double_rn, ull2float_rn, ilogb, norm3d, norm4d, rnorm3d, rnorm4d, acos, acosh, asin, asinh, atan, atanh, cbrt, cosh, sinh, tan, erfc, exp10, expm1, log10, log1p, trunc, "
+     "round, rint, nearbyint, lgamma, tgamma, logb, rcbrt, sinpi, cospi, j0, j1, y0, y1, normcdf, atan2, pow, hypot, fmod, "
+     "copysign, fdim, remainder, nextafter, rhypot (or write it with tl.* operations)"},
     {"split_needs_pairs",
      "    a, b = tl.split(tl.arange(0, BLOCK))\n",
      "k.py:22:12: error: tl.split needs a tensor whose last dimension is 2, got tensor<64xi32>; reshape it first, e.g. x.reshape(M, N // 2, 2)"},
@@ -341,9 +343,24 @@ const ErrorCase kCases[] = {
     {"cat_shapes",
      "    c = tl.cat(tl.arange(0, 16), tl.arange(0, 32), can_reorder=True)\n",
      "k.py:22:9: error: tl.cat needs two tensors of one shape, got tensor<16xi32> and tensor<32xi32>"},
-    {"reduce_combine_unsupported",
-     "    s = tl.reduce(tl.arange(0, 16), 0, get_offsets)\n",
-     "k.py:22:40: error: tl.reduce supports combine functions that return a + b, a ^ b, tl.maximum(a, b) or tl.minimum(a, b) of their two parameters; 'get_offsets' computes something else, which tilescope does not support yet"},
+    {"reduce_combine_arity",
+     "    s = tl.reduce(tl.arange(0, 16), 0, rec)\n",
+     "k.py:22:40: error: tl.reduce calls its combine function with 2 values (the 1 accumulated, then the 1 next), but 'rec' takes 1; give it one parameter per value"},
+    {"scan_tuple_combine_arity",
+     "    s = tl.associative_scan((tl.arange(0, 16), tl.arange(0, 16)), 0, get_offsets)\n",
+     "k.py:22:70: error: tl.associative_scan calls its combine function with 4 values (the 2 accumulated, then the 2 next), but 'get_offsets' takes 2; give it one parameter per value"},
+    {"inline_asm_constraint_count",
+     "    y = tl.inline_asm_elementwise(\"mov.b32 $0, $1;\", \"=r\", [tl.arange(0, 16)], dtype=tl.int32, is_pure=True, pack=1)\n",
+     "k.py:22:54: error: tl.inline_asm_elementwise constraints name 1 operands, but with pack=1 the asm has 2 (1 result registers, then the arguments'; elements under 4 bytes share a 32-bit register)"},
+    {"inline_asm_pack_divides",
+     "    y = tl.inline_asm_elementwise(\"mov.b32 $0, $1;\", \"=r,r\", [tl.arange(0, 2)], dtype=tl.int32, is_pure=True, pack=4)\n",
+     "k.py:22:111: error: tl.inline_asm_elementwise pack 4 does not divide the tile's 2 elements"},
+    {"dot_scaled_format",
+     "    c = tl.dot_scaled(tl.arange(0, 16), None, \"e3m3\", tl.arange(0, 16), None, \"e4m3\")\n",
+     "k.py:22:47: error: tl.dot_scaled lhs_format must be 'e2m1', 'e4m3', 'e5m2', 'bf16' or 'fp16', not 'e3m3'"},
+    {"dot_scaled_scale_shape",
+     "    a = tl.zeros((16, 64), dtype=tl.uint8)\n    s = tl.zeros((16, 4), dtype=tl.uint8)\n    c = tl.dot_scaled(a, s, \"e4m3\", a.T, s, \"e4m3\")\n",
+     "k.py:24:26: error: tl.dot_scaled lhs_scale must have shape [16, 2] (one e8m0 scale per 32 elements along K = 64), got tensor<16x4xu8>"},
     {"reduce_combine_not_jit",
      "    s = tl.reduce(tl.arange(0, 16), 0, tl.sum)\n",
      "k.py:22:40: error: tl.reduce combine_fn must be a @triton.jit function of two values, not the builtin 'tl.sum'"},

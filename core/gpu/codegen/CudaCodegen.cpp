@@ -624,6 +624,8 @@ std::string CudaEmitter::compute(const ir::Expr& e) {
     case K::Reduce:
       if (type.isTile() && index_ != "ts_i") throw NotIndexable{};
       return reduce(*e.as<ir::Reduce>());
+    case K::Combine: return combineFold(*e.as<ir::Combine>());
+    case K::InlineAsm: return inlineAsm(*e.as<ir::InlineAsm>());
     case K::Scan:
       if (index_ != "ts_i") throw NotIndexable{};
       return scan(*e.as<ir::Scan>());
@@ -842,6 +844,15 @@ std::string CudaEmitter::math(const ir::MathCall& n) {
     case ir::MathFn::Nearbyint:
     case ir::MathFn::Lgamma:
     case ir::MathFn::Tgamma:
+    case ir::MathFn::Logb:
+    case ir::MathFn::Rcbrt:
+    case ir::MathFn::Sinpi:
+    case ir::MathFn::Cospi:
+    case ir::MathFn::J0:
+    case ir::MathFn::J1:
+    case ir::MathFn::Y0:
+    case ir::MathFn::Y1:
+    case ir::MathFn::Normcdf:
       r = f(std::string(ir::mathFnName(n.fn)).c_str());  // CUDA's <math.h>: acosf / acos, ...
       break;
     case ir::MathFn::Atan2:
@@ -852,6 +863,7 @@ std::string CudaEmitter::math(const ir::MathCall& n) {
     case ir::MathFn::Fdim:
     case ir::MathFn::Remainder:
     case ir::MathFn::Nextafter:
+    case ir::MathFn::Rhypot:
       r = std::string(ir::mathFnName(n.fn)) + (dbl ? "(" : "f(") + a[0] + ", " + a[1] + ")";
       break;
   }

@@ -101,6 +101,13 @@ public:
   bool canReduceFast(const ir::Reduce& n) const;
   std::string reduceFast(const ir::Reduce& n);
   std::string scan(const ir::Scan& n);
+  // tl.reduce / tl.associative_scan with a general combine function: the inputs staged in shared
+  // memory, one thread per line of the axis folding it in the simulator's order (sequentially), the
+  // combine's results emitted as scalar code over locals named like its params.
+  std::string combineFold(const ir::Combine& n);
+  // tl.inline_asm_elementwise (CudaInlineAsm.cpp): each thread runs the asm on groups of `pack`
+  // consecutive elements staged in shared memory.
+  std::string inlineAsm(const ir::InlineAsm& n);
   std::string dot(const ir::Dot& n);
   // tl.dot of fp16 tiles into fp32 on tensor cores (PTX wmma): operands staged as fp16 in shared
   // memory, warps computing blocks of 16x16 tiles, the result read back through shared memory into

@@ -489,6 +489,63 @@ std::string CudaEmitter::scan(const ir::Scan& n) {
   return res + "[ts_j]";
 }
 
+std::string CudaEmitter::combineFold(const ir::Combine& n) {
+  const size_t count = n.inputs.size();
+  const ir::Type& in0 = n.inputs[0].type();
+  const AxisView a = viewAround(in0.shape(), n.axis);
+  std::vector<std::string> values;
+  for (const ir::Expr& in : n.inputs) {
+    if (in.type().isPointer()) unsupported(n.range, "combining pointers");
+    values.push_back(expr(in));
+  }
+  std::vector<size_t> offsets;
+  size_t bytes = 0;
+  for (const ir::Expr& in : n.inputs) {
+    offsets.push_back(bytes);
+    bytes += (static_cast<size_t>(in.type().numel() * regBytes(in.type())) + 15) / 16 * 16;
+  }
+  useShared(bytes);
+  const std::string res = declareTemp(n.type);
+  const std::string L = n2s(a.len), I = n2s(a.inner);
+  const size_t out = static_cast<size_t>(n.output);
+  const std::string sOut = "ts_s" + std::to_string(out);
+  open("");
+  for (size_t k = 0; k < count; ++k) stageToShared(values[k], n.inputs[k].type(), "ts_s" + std::to_string(k), offsets[k]);
+  sync();
+  open("for (int ts_w = ts_tid; ts_w < " + n2s(a.outer * a.inner) + "; ts_w += " + n2s(threads_) + ")");
+  line("const int ts_b = (ts_w / " + I + ") * " + L + " * " + I + " + ts_w % " + I + ";");
+  const std::string first = n.scan && n.reverse ? "ts_b + " + n2s((a.len - 1) * a.inner) : "ts_b";
+  for (size_t k = 0; k < count; ++k)
+    line(regType(n.inputs[k].type().dtype()) + " " + varName(n.params[k]) + " = ts_s" + std::to_string(k) + "[" + first + "];");
+  line("#pragma unroll 1");
+  open("for (int ts_q = 1; ts_q < " + L + "; ++ts_q)");
+  line("const int ts_at = ts_b + " + std::string(n.scan && n.reverse ? "(" + L + " - 1 - ts_q)" : "ts_q") + " * " + I + ";");
+  for (size_t k = 0; k < count; ++k)
+    line("const " + regType(n.inputs[k].type().dtype()) + " " + varName(n.params[count + k]) + " = ts_s" + std::to_string(k) + "[ts_at];");
+  for (size_t k = 0; k < count; ++k)
+    line("const " + regType(n.inputs[k].type().dtype()) + " ts_r" + std::to_string(k) + " = " + expr(n.results[k]) + ";");
+  for (size_t k = 0; k < count; ++k) line(varName(n.params[k]) + " = ts_r" + std::to_string(k) + ";");
+  if (n.scan) line(sOut + "[ts_at] = " + varName(n.params[out]) + ";");
+  close();
+  if (!n.scan) line(sOut + "[ts_b] = " + varName(n.params[out]) + ";");
+  close();
+  sync();
+  if (n.scan) {
+    openLoop(n.type.numel());
+    line(res + "[ts_j] = " + sOut + "[ts_i];");
+    closeLoop(n.type.numel());
+  } else if (n.type.isTile()) {
+    openLoop(n.type.numel());
+    line(res + "[ts_j] = " + sOut + "[(ts_i / " + I + ") * " + L + " * " + I + " + ts_i % " + I + "];");
+    closeLoop(n.type.numel());
+  } else {
+    line(res + " = " + sOut + "[0];");
+  }
+  sync();
+  close();
+  return element(res, n.type);
+}
+
 namespace {
 
 // How the warps split an M x N output of 16 x 16 tensor-core tiles: each warp computes blocks of

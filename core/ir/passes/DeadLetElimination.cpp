@@ -52,7 +52,10 @@ private:
 
   bool dead(const Stmt& s) const {
     const auto* let = s.as<Let>();
-    return let && !live_.count(let->var.get()) && !let->value.hasEffects();
+    if (!let || live_.count(let->var.get()) || let->value.hasEffects()) return false;
+    // An impure inline asm (is_pure=False) may do what nobody reads.
+    const auto* asmNode = let->value.as<InlineAsm>();
+    return !asmNode || asmNode->isPure;
   }
 };
 
