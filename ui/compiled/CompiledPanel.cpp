@@ -67,26 +67,36 @@ CompiledPanel::CompiledPanel(QWidget* parent) : QWidget(parent), watcher_(new QF
   arch_->setPlaceholderText(tr("target (GPU's)"));
   arch_->setToolTip(tr("sm_80, sm_90, sm_90a, ...; empty: the GPU's, else sm_90"));
   arch_->setMaximumWidth(110);
+  arch_->setMinimumWidth(50);
   compile_ = new QPushButton(tr("Compile"));
   keep_ = new QPushButton(tr("Keep for diff"));
   keep_->setToolTip(tr("Keep this compilation as the left side of the Diff tab; then change the specialization (or "
                        "edit the kernel) and compile again"));
   keep_->setEnabled(false);
-  controls->addWidget(kernel_);
-  controls->addWidget(signature_, 1);
+  // Two rows, so the inspector dock keeps its narrow minimum width (widen it to read the panes).
+  kernel_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  kernel_->setMinimumContentsLength(10);
+  signature_->setMinimumWidth(60);
+  auto* first = new QHBoxLayout;
+  first->addWidget(kernel_);
+  first->addWidget(signature_, 1);
+  first->addWidget(arch_);
+  first->addWidget(compile_);
+  layout->addLayout(first);
   controls->addWidget(warps_);
   controls->addWidget(stages_);
-  controls->addWidget(arch_);
-  controls->addWidget(compile_);
   controls->addWidget(keep_);
+  controls->addStretch(1);
   layout->addLayout(controls);
 
   auto* statusRow = new QHBoxLayout;
   status_ = new QLabel(tr("Pick a kernel (or a launch in the list above) and press Compile."));
   status_->setWordWrap(true);
+  status_->setMinimumWidth(40);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   progress_ = new QProgressBar;
   progress_->setMaximumWidth(220);
+  progress_->setMinimumWidth(40);
   progress_->setVisible(false);
   statusRow->addWidget(status_, 1);
   statusRow->addWidget(progress_);
@@ -104,6 +114,9 @@ CompiledPanel::CompiledPanel(QWidget* parent) : QWidget(parent), watcher_(new QF
   sass_->setObjectName(QStringLiteral("compiledSass"));
   irPass_ = new QComboBox;
   irPass_->setToolTip(tr("The IR after this pass of the GPU pipeline"));
+  irPass_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  irPass_->setMinimumContentsLength(4);
+  for (CodePane* p : {source_, ir_, cuda_, ptx_, sass_}) p->setMinimumWidth(30);
   auto* panes = new QSplitter(Qt::Horizontal);
   panes->addWidget(titled(tr("Source"), source_));
   panes->addWidget(titled(tr("IR"), ir_, irPass_));
@@ -158,7 +171,7 @@ void CompiledPanel::setCellsProvider(std::function<CompiledDocument::Cells()> pr
   refillKernels();
 }
 
-bool CompiledPanel::busy() const { return watcher_->isRunning(); }
+bool CompiledPanel::busy() const { return running_; }
 
 CodePane* CompiledPanel::pane(Pane p) const {
   switch (p) {
@@ -210,7 +223,7 @@ void CompiledPanel::showEvent(QShowEvent* event) {
 }
 
 void CompiledPanel::compileNow() {
-  if (watcher_->isRunning()) {
+  if (running_) {
     again_ = true;
     return;
   }
@@ -230,6 +243,7 @@ void CompiledPanel::compileNow() {
   progress_->setValue(0);
   progress_->setVisible(true);
   compile_->setEnabled(false);
+  running_ = true;
   status_->setText(tr("Compiling %1...").arg(request.kernel));
   QPointer<QProgressBar> bar = progress_;
   QPointer<QLabel> label = status_;
@@ -260,6 +274,7 @@ void CompiledPanel::compileNow() {
 
 void CompiledPanel::finished() {
   const Result r = watcher_->result();
+  running_ = false;
   progress_->setVisible(false);
   compile_->setEnabled(true);
   if (!r.document) {

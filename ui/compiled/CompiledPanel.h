@@ -42,7 +42,7 @@ public:
   // Keeps the current compilation as the left side of the diff.
   void keepForDiff();
 
-  bool busy() const;
+  bool busy() const;  // a compile is running (or its result is not shown yet)
   std::shared_ptr<const CompiledDocument> document() const { return document_; }
   std::shared_ptr<const CompiledDocument> keptDocument() const { return kept_; }
   CodePane* pane(CompiledDocument::Pane p) const;
@@ -81,6 +81,7 @@ private:
     qint64 ms = 0;
   };
   QFutureWatcher<Result>* watcher_;
+  bool running_ = false;  // a compile started and its result is not shown yet
   bool pending_ = false;  // a kernel was picked while the tab was hidden
   bool again_ = false;    // compile once more when the running one finishes (controls changed)
 
