@@ -4,6 +4,7 @@
 // compilation diffs against num_warps=8 with both register counts. Needs NVRTC (no GPU).
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -168,4 +169,18 @@ TEST_F(CompiledPanelTest, AKeptCompilationDiffsAgainstEightWarpsWithBothRegister
   EXPECT_GT(regs[1].toInt(), 0) << regs[1].toStdString();
   EXPECT_EQ(threads, (QStringList{QStringLiteral("128"), QStringLiteral("256")}));
   EXPECT_TRUE(panel_.resourcesView()->toPlainText().contains(QStringLiteral("registers per thread")));
+
+  // "Open in window": the same kernel and specialization in a window of its own, with the kept side.
+  QTest::mouseClick(panel_.windowButton(), Qt::LeftButton);
+  CompiledPanel* window = nullptr;
+  for (QWidget* w : QApplication::topLevelWidgets())
+    if (auto* p = qobject_cast<CompiledPanel*>(w); p && p != &panel_) window = p;
+  ASSERT_NE(window, nullptr);
+  EXPECT_TRUE(window->isWindow());
+  EXPECT_EQ(window->warpsBox()->value(), 8);
+  EXPECT_EQ(window->signatureEdit()->text(), sig->text());
+  ASSERT_TRUE(tilescope::testing::waitUntil([&] { return !window->busy() && window->document(); }, 60000));
+  EXPECT_EQ(window->document()->title(), panel_.document()->title());
+  EXPECT_EQ(window->keptDocument(), panel_.keptDocument());
+  window->close();
 }

@@ -30,7 +30,8 @@ void CodePane::setCode(const QString& text, int firstNumber) {
 void CodePane::highlightLines(const QList<int>& lines, bool scroll) {
   highlighted_ = lines;
   QList<QTextEdit::ExtraSelection> selections;
-  const QColor color = palette().color(QPalette::Highlight).lighter(170);
+  // The notebook's source-line marker colour, half transparent so dark themes keep their text readable.
+  const QColor color(255, 200, 120, 150);
   for (int line : lines) {
     const QTextBlock block = document()->findBlockByNumber(line - 1);
     if (!block.isValid()) continue;

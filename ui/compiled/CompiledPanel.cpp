@@ -1,6 +1,7 @@
 #include "ui/compiled/CompiledPanel.h"
 
 #include <QComboBox>
+#include <algorithm>
 #include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -86,6 +87,9 @@ CompiledPanel::CompiledPanel(QWidget* parent) : QWidget(parent), watcher_(new QF
   controls->addWidget(warps_);
   controls->addWidget(stages_);
   controls->addWidget(keep_);
+  window_ = new QPushButton(tr("Open in window"));
+  window_->setToolTip(tr("Five panes side by side want more room than the inspector: show this kernel in a window of its own"));
+  controls->addWidget(window_);
   controls->addStretch(1);
   layout->addLayout(controls);
 
@@ -145,6 +149,7 @@ CompiledPanel::CompiledPanel(QWidget* parent) : QWidget(parent), watcher_(new QF
   connect(compile_, &QPushButton::clicked, this, &CompiledPanel::compileNow);
   connect(signature_, &QLineEdit::returnPressed, this, &CompiledPanel::compileNow);
   connect(keep_, &QPushButton::clicked, this, &CompiledPanel::keepForDiff);
+  connect(window_, &QPushButton::clicked, this, &CompiledPanel::openInWindow);
   connect(kernel_, &QComboBox::activated, this, [this] {
     suggestSignature();
     compileNow();
@@ -308,6 +313,25 @@ void CompiledPanel::showDocument() {
   sass_->setCode(document_->sass());
   resources_->setPlainText(document_->resourcesText());
   refreshDiff();
+}
+
+CompiledPanel* CompiledPanel::openInWindow() {
+  auto* w = new CompiledPanel;
+  w->setWindowFlag(Qt::Window);
+  w->setAttribute(Qt::WA_DeleteOnClose);
+  w->setWindowTitle(tr("Compiled: %1").arg(kernel_->currentText()));
+  w->window_->hide();
+  w->setCellsProvider(cells_);
+  w->kernel_->setCurrentText(kernel_->currentText());
+  w->signature_->setText(signature_->text());
+  w->warps_->setValue(warps_->value());
+  w->stages_->setValue(stages_->value());
+  w->arch_->setText(arch_->text());
+  w->kept_ = kept_;
+  w->resize(std::max(width(), 1600), std::max(height(), 900));
+  w->show();
+  if (!kernel_->currentText().isEmpty()) w->compileNow();
+  return w;
 }
 
 void CompiledPanel::keepForDiff() {

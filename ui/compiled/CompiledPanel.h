@@ -39,6 +39,8 @@ public:
   void showKernel(const QString& kernel);
   // Compiles the kernel and specialization in the controls now.
   void compileNow();
+  // The same kernel and specialization in a top-level window of its own (deleted when closed).
+  CompiledPanel* openInWindow();
   // Keeps the current compilation as the left side of the diff.
   void keepForDiff();
 
@@ -52,6 +54,7 @@ public:
   QSpinBox* stagesBox() const { return stages_; }
   QPushButton* compileButton() const { return compile_; }
   QPushButton* keepButton() const { return keep_; }
+  QPushButton* windowButton() const { return window_; }
   QComboBox* irPassBox() const { return irPass_; }
   QProgressBar* progressBar() const { return progress_; }
   QLabel* statusLabel() const { return status_; }
@@ -92,6 +95,7 @@ private:
   QLineEdit* arch_;
   QPushButton* compile_;
   QPushButton* keep_;
+  QPushButton* window_;
   QProgressBar* progress_;
   QLabel* status_;
   QComboBox* irPass_;
