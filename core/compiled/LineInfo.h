@@ -26,7 +26,7 @@ std::string withoutLineDirectives(const std::string& cuda);
 // maps to nothing counts at the line it was inlined at when `sourceOfCuda` knows that one.
 std::vector<int> ptxCudaLines(const std::string& ptx, const std::string& cudaFileName,
                               const std::vector<SourceLine>& sourceOfCuda);
-// The same for nvdisasm's output with line information (`nvdisasm -g`).
+// The same for nvdisasm's output with line information (`nvdisasm -gi`).
 std::vector<int> sassCudaLines(const std::string& sass, const std::string& cudaFileName,
                                const std::vector<SourceLine>& sourceOfCuda);
 // Source lines of pane lines through their CUDA lines.

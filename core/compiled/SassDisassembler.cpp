@@ -97,7 +97,7 @@ std::optional<SassListing> SassDisassembler::disassemble(const std::string& cubi
   if (!nvdisasm_.empty()) {
     listing.tool = "nvdisasm";
     listing.hasLineInfo = true;
-    status = runCapturing(shellQuoted(nvdisasm_) + " -g -c " + shellQuoted(file.string()), output);
+    status = runCapturing(shellQuoted(nvdisasm_) + " -gi -c " + shellQuoted(file.string()), output);
   } else {
     listing.tool = "cuobjdump";
     status = runCapturing(shellQuoted(cuobjdump_) + " -sass " + shellQuoted(file.string()), output);

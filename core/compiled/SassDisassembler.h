@@ -11,7 +11,7 @@ namespace tilescope::compiled {
 struct SassListing {
   std::string text;
   std::string tool;           // "nvdisasm" or "cuobjdump"
-  bool hasLineInfo = false;   // nvdisasm -g: `//## File "...", line N` before the instructions of each line
+  bool hasLineInfo = false;   // nvdisasm -gi: `//## File "...", line N` before the instructions of each line
 };
 
 class SassDisassembler {
