@@ -191,7 +191,15 @@ CompileOutcome compileView(const CompileRequest& request, const CompileProgress&
 
       step("disassembling SASS", 4);
       std::string why;
-      view->sass = SassDisassembler::instance().disassemble(out->cubin, &why);
+      const SassDisassembler& disassembler = SassDisassembler::instance();
+      // A cached listing counts only while its tool is still the one found (nvdisasm has line information).
+      const auto cachedSass = disassembler.available() ? NvrtcViewCache::instance().findSass(key) : std::nullopt;
+      if (cachedSass && cachedSass->first == disassembler.tool()) {
+        view->sass = SassListing{cachedSass->second, cachedSass->first, cachedSass->first == "nvdisasm"};
+      } else {
+        view->sass = disassembler.disassemble(out->cubin, &why);
+        if (view->sass) NvrtcViewCache::instance().storeSass(key, view->sass->tool, view->sass->text);
+      }
       if (!view->sass) view->sassMissing = why;
       else if (view->sass->hasLineInfo)
         view->map.setPane(Pane::Sass, throughCuda(sassCudaLines(view->sass->text, cudaName, cudaLines), cudaLines));

@@ -17,6 +17,7 @@ namespace fs = std::filesystem;
 struct NvrtcViewCache::State {
   std::mutex mutex;
   std::map<std::string, std::shared_ptr<const NvrtcViewOutput>> memory;
+  std::map<std::string, std::pair<std::string, std::string>> sass;  // key -> tool, listing
 };
 
 namespace {
@@ -103,6 +104,36 @@ void NvrtcViewCache::store(const std::string& key, std::shared_ptr<const NvrtcVi
 void NvrtcViewCache::clearMemory() {
   std::lock_guard<std::mutex> lock(state_->mutex);
   state_->memory.clear();
+  state_->sass.clear();
+}
+
+std::optional<std::pair<std::string, std::string>> NvrtcViewCache::findSass(const std::string& key) {
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    if (auto it = state_->sass.find(key); it != state_->sass.end()) return it->second;
+  }
+  const std::string dir = folder();
+  if (dir.empty()) return std::nullopt;
+  for (const char* tool : {"nvdisasm", "cuobjdump"}) {
+    if (auto text = readFile(fs::path(dir) / (key + "." + tool + ".sass"))) {
+      std::lock_guard<std::mutex> lock(state_->mutex);
+      state_->sass[key] = {tool, *text};
+      return std::make_pair(std::string(tool), std::move(*text));
+    }
+  }
+  return std::nullopt;
+}
+
+void NvrtcViewCache::storeSass(const std::string& key, const std::string& tool, const std::string& text) {
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    state_->sass[key] = {tool, text};
+  }
+  const std::string dir = folder();
+  if (dir.empty()) return;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (!ec) writeFile(fs::path(dir) / (key + "." + tool + ".sass"), text);
 }
 
 }  // namespace tilescope::compiled

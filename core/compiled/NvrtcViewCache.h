@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tilescope::compiled {
@@ -23,6 +24,9 @@ public:
   std::shared_ptr<const NvrtcViewOutput> find(const std::string& key, std::string* hit);
   void store(const std::string& key, std::shared_ptr<const NvrtcViewOutput> output);
   void clearMemory();
+  // The SASS listing of the entry `key` (disassembling takes a process start): the tool's name and text.
+  std::optional<std::pair<std::string, std::string>> findSass(const std::string& key);
+  void storeSass(const std::string& key, const std::string& tool, const std::string& text);
 
   static std::string keyOf(const std::string& cuda, const std::string& arch, const std::vector<std::string>& options);
 

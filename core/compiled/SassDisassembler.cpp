@@ -57,6 +57,29 @@ int runCapturing(const std::string& command, std::string& output) {
   return ::pclose(pipe);
 }
 
+// nvdisasm pads each instruction to a wide column ("        /*0040*/                   IMAD ..."):
+// one space of indent and two after the address keep it readable in a narrow pane, line for line.
+std::string compacted(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = text.substr(pos, nl - pos);
+    const size_t b = line.find_first_not_of(" \t");
+    if (b != std::string::npos && line.compare(b, 2, "/*") == 0) {
+      const size_t close = line.find("*/", b);
+      const size_t rest = close == std::string::npos ? std::string::npos : line.find_first_not_of(' ', close + 2);
+      if (rest != std::string::npos) line = "  " + line.substr(b, close + 2 - b) + "  " + line.substr(rest);
+    }
+    out += line;
+    out += '\n';
+    pos = nl + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 const SassDisassembler& SassDisassembler::instance() {
@@ -108,7 +131,7 @@ std::optional<SassListing> SassDisassembler::disassemble(const std::string& cubi
     if (error) *error = listing.tool + " failed: " + output.substr(0, 2000);
     return std::nullopt;
   }
-  listing.text = std::move(output);
+  listing.text = compacted(output);
   return listing;
 }
 

@@ -21,6 +21,8 @@ public:
 
   bool available() const { return !nvdisasm_.empty() || !cuobjdump_.empty(); }
   std::string missingReason() const;
+  // The tool disassemble() runs: "nvdisasm", "cuobjdump" or "" when neither is found.
+  std::string tool() const { return !nvdisasm_.empty() ? "nvdisasm" : !cuobjdump_.empty() ? "cuobjdump" : ""; }
   // The listing of `cubin`, or nothing with `error` set (the tool failed, or none is installed).
   std::optional<SassListing> disassemble(const std::string& cubin, std::string* error) const;
 
