@@ -74,6 +74,32 @@ std::map<std::string, int> tensorCoreInstructions(const std::string& ptx) {
   return out;
 }
 
+void disassembleInto(CompiledView& view) {
+  if (view.cubin.empty()) {
+    if (view.sassMissing.empty()) view.sassMissing = "no SASS: there is no device binary (" + view.ptxMissing + ")";
+    return;
+  }
+  std::string why;
+  const SassDisassembler& disassembler = SassDisassembler::instance();
+  // A cached listing counts only while its tool is still the one found (nvdisasm has line information).
+  const auto cached = disassembler.available() ? NvrtcViewCache::instance().findSass(view.cacheKey) : std::nullopt;
+  if (cached && cached->first == disassembler.tool()) {
+    view.sass = SassListing{cached->second, cached->first, cached->first == "nvdisasm"};
+  } else {
+    view.sass = disassembler.disassemble(view.cubin, &why);
+    if (view.sass) NvrtcViewCache::instance().storeSass(view.cacheKey, view.sass->tool, view.sass->text);
+  }
+  if (!view.sass) {
+    view.sassMissing = why;
+    return;
+  }
+  view.sassMissing.clear();
+  if (view.sass->hasLineInfo) {
+    const std::vector<SourceLine> cudaLines = cudaSourceLines(view.cuda);
+    view.map.setPane(Pane::Sass, throughCuda(sassCudaLines(view.sass->text, view.kernel + ".cu", cudaLines), cudaLines));
+  }
+}
+
 void clearCompiledViewMemoryCache() { NvrtcViewCache::instance().clearMemory(); }
 
 std::string CompiledView::mapJson() const {
@@ -189,20 +215,12 @@ CompileOutcome compileView(const CompileRequest& request, const CompileProgress&
                                      ptxas.staticSharedBytes + ptxas.dynamicSharedBytes);
       view->resources.push_back(ptxas);
 
-      step("disassembling SASS", 4);
-      std::string why;
-      const SassDisassembler& disassembler = SassDisassembler::instance();
-      // A cached listing counts only while its tool is still the one found (nvdisasm has line information).
-      const auto cachedSass = disassembler.available() ? NvrtcViewCache::instance().findSass(key) : std::nullopt;
-      if (cachedSass && cachedSass->first == disassembler.tool()) {
-        view->sass = SassListing{cachedSass->second, cachedSass->first, cachedSass->first == "nvdisasm"};
-      } else {
-        view->sass = disassembler.disassemble(out->cubin, &why);
-        if (view->sass) NvrtcViewCache::instance().storeSass(key, view->sass->tool, view->sass->text);
+      view->cacheKey = key;
+      view->cubin = out->cubin;
+      if (request.disassemble) {
+        step("disassembling SASS", 4);
+        disassembleInto(*view);
       }
-      if (!view->sass) view->sassMissing = why;
-      else if (view->sass->hasLineInfo)
-        view->map.setPane(Pane::Sass, throughCuda(sassCudaLines(view->sass->text, cudaName, cudaLines), cudaLines));
     }
 
     if (request.driverResources) {

@@ -31,6 +31,9 @@ struct CompileRequest {
   lang::Specialization spec;
   std::string arch;              // "sm_90", "sm_90a"; empty: the first GPU's, else sm_90
   bool driverResources = false;  // also load the kernel on the GPU, when there is one, and ask the driver
+  // Disassemble the SASS too. A disassembler is a process start (most of a second for a matmul): the
+  // GUI shows the other panes first and asks for the SASS afterwards (disassembleInto).
+  bool disassemble = true;
 };
 
 // The IR after one stage: "checker" (before any pass), then each pass of lowerForGpu.
@@ -76,6 +79,8 @@ struct CompiledView {
   std::map<std::string, int> tensorCoreInstructions;  // PTX opcode -> count (wmma, mma, wgmma, ldmatrix)
   std::vector<std::string> warnings;
   std::string cacheHit;       // "", "memory" or "disk": where NVRTC's outputs came from
+  std::string cacheKey;       // NVRTC's outputs in NvrtcViewCache
+  std::string cubin;          // the device binary, for the SASS
 
   // {"kernel", "arch", "signature", "num_warps", "num_stages", "sources": [...]} (SourceLineMap::toJson).
   std::string mapJson() const;
@@ -91,6 +96,10 @@ using CompileProgress = std::function<void(const std::string& step, int done, in
 
 // Runs every stage. Safe off the UI thread; concurrent calls share the caches.
 CompileOutcome compileView(const CompileRequest& request, const CompileProgress& progress = {});
+
+// Adds the SASS (and its lines in the map) to a view compiled without it; sets sassMissing when
+// there is no disassembler or no device binary.
+void disassembleInto(CompiledView& view);
 
 // The PTX opcodes that run on tensor cores or feed them, counted.
 std::map<std::string, int> tensorCoreInstructions(const std::string& ptx);

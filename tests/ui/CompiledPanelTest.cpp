@@ -105,6 +105,21 @@ TEST_F(CompiledPanelTest, HoveringALoadLineLightsItsPtxLoadsAndAPtxStoreLeadsBac
   EXPECT_TRUE(sawLoad);
   EXPECT_FALSE(cuda->highlightedLines().isEmpty());
 
+  // The SASS comes after the other panes (a disassembler is a process start): its loads light up too,
+  // or the pane says why there is no SASS.
+  ASSERT_TRUE(tilescope::testing::waitUntil([&] { return !panel_.disassembling(); }, 60000));
+  CodePane* sass = panel_.pane(Pane::Sass);
+  if (panel_.document()->hasSass()) {
+    QTest::mouseMove(source->viewport(), pointOfLine(source, load + 1));  // b's load, then back to a's
+    QTest::mouseMove(source->viewport(), pointOfLine(source, load));
+    ASSERT_TRUE(tilescope::testing::waitUntil([&] { return !sass->highlightedLines().isEmpty(); }, 2000));
+    bool ldg = false;
+    for (int l : sass->highlightedLines()) ldg |= text(sass, l).contains(QStringLiteral("LDG"));
+    EXPECT_TRUE(ldg);
+  } else {
+    EXPECT_TRUE(text(sass, 1).contains(QStringLiteral("neither nvdisasm nor cuobjdump"))) << text(sass, 1).toStdString();
+  }
+
   // The reverse: a click on a PTX store lights the store's source line.
   const int store = lineWith(ptx, QStringLiteral("st.global"));
   ASSERT_GT(store, 0);

@@ -68,6 +68,7 @@ std::shared_ptr<const CompiledDocument> CompiledDocument::compile(const Request&
   r.spec = *spec;
   r.arch = request.arch.toStdString();
   r.driverResources = request.driverResources;
+  r.disassemble = request.sass;
   compiled::CompileOutcome out = compiled::compileView(r, [&](const std::string& step, int done, int total) {
     if (progress) progress(q(step), done, total);
   });
@@ -77,6 +78,16 @@ std::shared_ptr<const CompiledDocument> CompiledDocument::compile(const Request&
   }
   std::shared_ptr<CompiledDocument> doc(new CompiledDocument);
   doc->view_ = std::move(out.view);
+  return doc;
+}
+
+bool CompiledDocument::sassPending() const { return !view_->sass && view_->sassMissing.empty(); }
+
+std::shared_ptr<const CompiledDocument> CompiledDocument::withSass(const CompiledDocument& document) {
+  auto view = std::make_shared<compiled::CompiledView>(*document.view_);
+  compiled::disassembleInto(*view);
+  std::shared_ptr<CompiledDocument> doc(new CompiledDocument);
+  doc->view_ = std::move(view);
   return doc;
 }
 
@@ -103,6 +114,7 @@ bool CompiledDocument::hasPtx() const { return !view_->ptx.empty(); }
 QString CompiledDocument::ptx() const { return hasPtx() ? q(view_->ptx) : q(view_->ptxMissing); }
 bool CompiledDocument::hasSass() const { return view_->sass.has_value(); }
 QString CompiledDocument::sass() const {
+  if (sassPending()) return QStringLiteral("disassembling...");
   if (!view_->sass) return q(view_->sassMissing);
   QString text = q(view_->sass->text);
   if (!view_->sass->hasLineInfo) text.prepend(QStringLiteral("// cuobjdump gives no line information: lines are not linked\n"));

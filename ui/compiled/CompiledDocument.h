@@ -28,6 +28,7 @@ public:
     int numStages = 3;
     QString arch;  // "" = the GPU's, else sm_90
     bool driverResources = true;
+    bool sass = true;  // false: the SASS comes later, from withSass()
   };
 
   // The @triton.jit functions the cells define (cells that do not parse are left out).
@@ -40,6 +41,11 @@ public:
   static std::shared_ptr<const CompiledDocument> compile(const Request& request,
                                                          const std::function<void(QString, int, int)>& progress,
                                                          QString* error);
+
+  // The SASS was not asked for yet (a disassembler may take most of a second): withSass() adds it.
+  bool sassPending() const;
+  // This compilation with its SASS; slow (a process start), so call it off the UI thread.
+  static std::shared_ptr<const CompiledDocument> withSass(const CompiledDocument& document);
 
   // The panes. Lines are 1-based; Source is the kernel's definition, numbered from sourceFirstLine().
   enum class Pane { Source, Ir, Cuda, Ptx, Sass };

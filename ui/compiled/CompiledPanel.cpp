@@ -43,7 +43,10 @@ QWidget* titled(const QString& title, CodePane* pane, QWidget* extra = nullptr) 
 
 }  // namespace
 
-CompiledPanel::CompiledPanel(QWidget* parent) : QWidget(parent), watcher_(new QFutureWatcher<Result>(this)) {
+CompiledPanel::CompiledPanel(QWidget* parent)
+    : QWidget(parent),
+      watcher_(new QFutureWatcher<Result>(this)),
+      sassWatcher_(new QFutureWatcher<std::shared_ptr<const CompiledDocument>>(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
 
@@ -160,6 +163,7 @@ CompiledPanel::CompiledPanel(QWidget* parent) : QWidget(parent), watcher_(new QF
     linkFrom(Pane::Source, source_->highlightedLines().value(0), true);
   });
   connect(watcher_, &QFutureWatcher<Result>::finished, this, &CompiledPanel::finished);
+  connect(sassWatcher_, &QFutureWatcher<std::shared_ptr<const CompiledDocument>>::finished, this, &CompiledPanel::sassFinished);
   const std::pair<CodePane*, Pane> all[] = {{source_, Pane::Source}, {ir_, Pane::Ir}, {cuda_, Pane::Cuda}, {ptx_, Pane::Ptx},
                                            {sass_, Pane::Sass}};
   for (const auto& [widget, which] : all) {
@@ -169,7 +173,12 @@ CompiledPanel::CompiledPanel(QWidget* parent) : QWidget(parent), watcher_(new QF
   }
 }
 
-CompiledPanel::~CompiledPanel() { watcher_->waitForFinished(); }
+CompiledPanel::~CompiledPanel() {
+  watcher_->waitForFinished();
+  sassWatcher_->waitForFinished();
+}
+
+bool CompiledPanel::disassembling() const { return sassWatcher_->isRunning() || (document_ && document_->sassPending()); }
 
 void CompiledPanel::setCellsProvider(std::function<CompiledDocument::Cells()> provider) {
   cells_ = std::move(provider);
@@ -244,6 +253,7 @@ void CompiledPanel::compileNow() {
   request.numWarps = warps_->value();
   request.numStages = stages_->value();
   request.arch = arch_->text().trimmed();
+  request.sass = false;  // the other panes first: sassFinished() fills the SASS pane
   progress_->setRange(0, 6);
   progress_->setValue(0);
   progress_->setVisible(true);
@@ -292,11 +302,33 @@ void CompiledPanel::finished() {
                          .arg(r.ms)
                          .arg(cache));
     showDocument();
+    if (document_->sassPending() && !sassWatcher_->isRunning()) {
+      const std::shared_ptr<const CompiledDocument> doc = document_;
+      sassWatcher_->setFuture(QtConcurrent::run([doc] { return CompiledDocument::withSass(*doc); }));
+    }
   }
   emit compiled();
   if (again_) {
     again_ = false;
     compileNow();
+  }
+}
+
+void CompiledPanel::sassFinished() {
+  const std::shared_ptr<const CompiledDocument> withSass = sassWatcher_->result();
+  // A later compile may have replaced the document meanwhile: its own SASS is asked for next.
+  if (document_ && withSass && document_->sassPending() && withSass->title() == document_->title() &&
+      withSass->cuda() == document_->cuda()) {
+    const QList<int> lit = source_->highlightedLines();
+    const bool keptIsCurrent = kept_ == document_;
+    document_ = withSass;
+    if (keptIsCurrent) kept_ = document_;
+    sass_->setCode(document_->sass());
+    if (!lit.isEmpty()) linkFrom(Pane::Source, lit.front(), false);
+  }
+  if (document_ && document_->sassPending()) {
+    const std::shared_ptr<const CompiledDocument> doc = document_;
+    sassWatcher_->setFuture(QtConcurrent::run([doc] { return CompiledDocument::withSass(*doc); }));
   }
 }
 

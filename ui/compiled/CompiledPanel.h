@@ -45,6 +45,7 @@ public:
   void keepForDiff();
 
   bool busy() const;  // a compile is running (or its result is not shown yet)
+  bool disassembling() const;  // the SASS of the shown compilation is still coming
   std::shared_ptr<const CompiledDocument> document() const { return document_; }
   std::shared_ptr<const CompiledDocument> keptDocument() const { return kept_; }
   CodePane* pane(CompiledDocument::Pane p) const;
@@ -71,6 +72,7 @@ private:
   void refillKernels();
   void suggestSignature();
   void finished();
+  void sassFinished();
   void showDocument();
   void linkFrom(CompiledDocument::Pane pane, int line, bool scrollOrigin);
   void refreshDiff();
@@ -84,6 +86,7 @@ private:
     qint64 ms = 0;
   };
   QFutureWatcher<Result>* watcher_;
+  QFutureWatcher<std::shared_ptr<const CompiledDocument>>* sassWatcher_;  // the SASS, after the other panes
   bool running_ = false;  // a compile started and its result is not shown yet
   bool pending_ = false;  // a kernel was picked while the tab was hidden
   bool again_ = false;    // compile once more when the running one finishes (controls changed)
