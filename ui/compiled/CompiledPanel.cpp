@@ -182,7 +182,7 @@ bool CompiledPanel::disassembling() const { return sassWatcher_->isRunning() || 
 
 void CompiledPanel::setCellsProvider(std::function<CompiledDocument::Cells()> provider) {
   cells_ = std::move(provider);
-  refillKernels();
+  if (isVisible()) refillKernels();  // else when the tab shows: reading the cells parses them
 }
 
 bool CompiledPanel::busy() const { return running_; }
@@ -216,6 +216,15 @@ void CompiledPanel::suggestSignature() {
 }
 
 void CompiledPanel::showKernel(const QString& kernel) {
+  // Reading the cells (parsing them for kernels and launches) waits until the tab is looked at.
+  pendingKernel_ = kernel;
+  if (isVisible()) applyPendingKernel();
+}
+
+void CompiledPanel::applyPendingKernel() {
+  const QString kernel = pendingKernel_;
+  pendingKernel_.clear();
+  if (kernel.isEmpty()) return;
   refillKernels();
   if (kernel_->findText(kernel) < 0) {
     status_->setText(tr("Kernel '%1' is not defined in this notebook's cells.").arg(kernel));
@@ -224,16 +233,13 @@ void CompiledPanel::showKernel(const QString& kernel) {
   if (kernel_->currentText() == kernel && document_ && document_->kernel() == kernel) return;
   kernel_->setCurrentText(kernel);
   suggestSignature();
-  if (isVisible()) compileNow();
-  else pending_ = true;
+  compileNow();
 }
 
 void CompiledPanel::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
-  if (pending_) {
-    pending_ = false;
-    compileNow();
-  }
+  if (pendingKernel_.isEmpty() && !running_) refillKernels();  // cells may have changed while hidden
+  applyPendingKernel();
 }
 
 void CompiledPanel::compileNow() {
@@ -354,6 +360,7 @@ CompiledPanel* CompiledPanel::openInWindow() {
   w->setWindowTitle(tr("Compiled: %1").arg(kernel_->currentText()));
   w->window_->hide();
   w->setCellsProvider(cells_);
+  w->refillKernels();
   w->kernel_->setCurrentText(kernel_->currentText());
   w->signature_->setText(signature_->text());
   w->warps_->setValue(warps_->value());

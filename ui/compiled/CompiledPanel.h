@@ -32,7 +32,7 @@ public:
   explicit CompiledPanel(QWidget* parent = nullptr);
   ~CompiledPanel() override;
 
-  // Where the notebook's code cells come from (read each time a compile starts).
+  // Where the notebook's code cells come from (read when the tab shows and each time a compile starts).
   void setCellsProvider(std::function<CompiledDocument::Cells()> provider);
   // Picks `kernel` (a launch selected in the inspector), suggests its signature from the cells'
   // launch of it, and compiles when the tab is (or next becomes) visible.
@@ -70,6 +70,7 @@ protected:
 
 private:
   void refillKernels();
+  void applyPendingKernel();
   void suggestSignature();
   void finished();
   void sassFinished();
@@ -88,7 +89,7 @@ private:
   QFutureWatcher<Result>* watcher_;
   QFutureWatcher<std::shared_ptr<const CompiledDocument>>* sassWatcher_;  // the SASS, after the other panes
   bool running_ = false;  // a compile started and its result is not shown yet
-  bool pending_ = false;  // a kernel was picked while the tab was hidden
+  QString pendingKernel_;  // picked while the tab was hidden: read and compiled when it shows
   bool again_ = false;    // compile once more when the running one finishes (controls changed)
 
   QComboBox* kernel_;
