@@ -199,3 +199,42 @@ TEST_F(CompiledPanelTest, AKeptCompilationDiffsAgainstEightWarpsWithBothRegister
   EXPECT_EQ(window->keptDocument(), panel_.keptDocument());
   window->close();
 }
+
+// Two edits of one kernel: the kept compilation against the kernel after its cell changed.
+TEST_F(CompiledPanelTest, AKeptCompilationDiffsAgainstAnEditOfTheKernel) {
+  auto code = std::make_shared<QString>(QStringLiteral(
+      "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+      "def scale(x_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+      "    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)\n"));
+  panel_.setCellsProvider([code] { return CompiledDocument::Cells{{QStringLiteral("<cell:a>"), *code}}; });
+  panel_.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel_));
+  ASSERT_EQ(panel_.kernelBox()->currentText(), QStringLiteral("scale"));
+  QLineEdit* sig = panel_.signatureEdit();
+  sig->setFocus();
+  sig->selectAll();
+  QTest::keyClicks(sig, QStringLiteral("*fp32,*fp32,i32,256"));
+  QTest::keyClick(sig, Qt::Key_Return);
+  ASSERT_TRUE(compiledNow());
+  ASSERT_TRUE(panel_.document()) << panel_.statusLabel()->text().toStdString();
+  QTest::mouseClick(panel_.keepButton(), Qt::LeftButton);
+
+  // The edit: the loaded values are squared before the store.
+  code->replace(QStringLiteral("tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)"),
+                QStringLiteral("v = tl.load(x_ptr + offs, mask=offs < n)\n    tl.store(out_ptr + offs, v * v, mask=offs < n)"));
+  QTest::mouseClick(panel_.compileButton(), Qt::LeftButton);
+  ASSERT_TRUE(compiledNow());
+  ASSERT_TRUE(panel_.document()) << panel_.statusLabel()->text().toStdString();
+  EXPECT_TRUE(panel_.document()->source().contains(QStringLiteral("v * v")));
+  EXPECT_FALSE(panel_.keptDocument()->source().contains(QStringLiteral("v * v")));
+  QTableWidget* diff = panel_.diffTable();
+  bool ptxDiffers = false, sameSpecialization = false;
+  for (int r = 0; r < diff->rowCount(); ++r) {
+    const QString figure = diff->item(r, 0)->text();
+    if (figure == QStringLiteral("PTX lines")) ptxDiffers = diff->item(r, 1)->text() != diff->item(r, 2)->text();
+    if (figure == QStringLiteral("specialization")) sameSpecialization = diff->item(r, 1)->text() == diff->item(r, 2)->text();
+  }
+  EXPECT_TRUE(ptxDiffers);
+  EXPECT_TRUE(sameSpecialization);
+}
