@@ -120,6 +120,7 @@ std::vector<int> ptxCudaLines(const std::string& ptx, const std::string& cudaFil
   };
   std::vector<int> out(lines.size(), 0);
   int current = 0;
+  bool inlineAsm = false;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string_view l = trimmed(lines[i]);
     if (startsWith(l, ".loc")) {
@@ -141,8 +142,12 @@ std::vector<int> ptxCudaLines(const std::string& ptx, const std::string& cudaFil
       current = mapsToSource(credited, sourceOfCuda) || !inlined ? credited : current;
       continue;
     }
+    if (startsWith(l, "// begin inline asm")) inlineAsm = true;
+    if (startsWith(l, "// end inline asm")) inlineAsm = false;
     if (l.empty() || l.front() == '.' || startsWith(l, "//") || l == "{" || l == "}" || l == ")" || l == "(") {
-      if (l == "}") current = 0;  // a function's end: the next one starts without a location
+      // A function's end: the next one starts without a location. (An inline asm block's own braces
+      // end nothing.)
+      if (l == "}" && !inlineAsm) current = 0;
       continue;
     }
     out[i] = current;

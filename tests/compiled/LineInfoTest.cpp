@@ -51,9 +51,18 @@ TEST(LineInfo, PtxLocDirectivesNameCudaLinesAndInlinedHelpersCountAtTheirCaller)
       "\tret;\n"                                                                // 11
       "}\n"                                                                     // 12
       "\t.file\t1 \"/home/u/add.cu\"\n"                                          // 13
-      "\t.file\t2 \"/usr/include/other.h\"\n";                                  // 14
+      "\t.file\t2 \"/usr/include/other.h\"\n"                                   // 14
+      "\t.loc\t1 5 1\n"                                                         // 15
+      "\t// begin inline asm\n"                                                 // 16
+      "\t{\n"                                                                  // 17
+      "\tmov.b32 %r1, 0;\n"                                                     // 18
+      "\t}\n"                                                                  // 19: the asm's brace
+      "\t// end inline asm\n"                                                   // 20
+      "\tadd.s32 %r2, %r1, 1;\n";                                               // 21: still line 5
   const std::vector<int> lines = ptxCudaLines(ptx, "add.cu", cuda);
-  ASSERT_EQ(lines.size(), 14u);
+  ASSERT_EQ(lines.size(), 21u);
+  EXPECT_EQ(lines[17], 5);
+  EXPECT_EQ(lines[20], 5);
   EXPECT_EQ(lines[4], 4);   // mov under CUDA line 4
   EXPECT_EQ(lines[6], 7);   // the helper's load counts at its call on line 7
   EXPECT_EQ(lines[8], 7);   // still the statement of line 7
