@@ -51,6 +51,7 @@ public:
 
   int selectedIndex() const { return selected_; }
   QString selectedCellId() const;
+  NotebookModel* model() const { return model_; }
   void select(int index);
   Mode mode() const { return mode_; }
   // Edit mode puts the cursor into the selected cell (a rendered markdown cell shows its source).

@@ -6,6 +6,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ConstexprArg.h"
 #include "app/cli/ProgramLoader.h"
+#include "core/compiled/CompiledView.h"
 #include "core/gpu/runtime/GpuCompiler.h"
 #include "core/gpu/runtime/GpuRuntime.h"
 #include "core/ir/passes/GpuPipeline.h"
@@ -15,10 +16,12 @@
 namespace tilescope::cli {
 namespace {
 const char* kUsage =
-    "usage: tilescope-cli compile FILE --kernel NAME --signature SIG [--arch sm_90] [--emit ir|cuda|ptx|resources]\n"
+    "usage: tilescope-cli compile FILE --kernel NAME --signature SIG [--arch sm_90] [--emit ir|cuda|ptx|resources|map]\n"
     "                             [--num-warps 4] [--num-stages 3]\n\n"
     "--emit ir prints the checker's IR; --emit ir-after=PASS the IR after that pass of the GPU\n"
-    "pipeline (--arch picks the target); --emit passes lists the pipeline's passes in order.\n\n"
+    "pipeline (--arch picks the target); --emit passes lists the pipeline's passes in order.\n"
+    "--emit map prints, as JSON, the CUDA and PTX lines (and SASS lines, when nvdisasm is installed)\n"
+    "that each source line of the kernel became.\n\n"
     "SIG lists the kernel's parameters in order, comma-separated: '*fp16' for a pointer, 'i32'/'fp32'\n"
     "for a scalar, a literal (1024, True, fp16) for a constexpr. Trailing parameters with defaults may\n"
     "be left out. 'i32:16' is an integer that is a multiple of 16, as Triton specializes them.\n"
@@ -93,8 +96,8 @@ int runCompile(const Args& args) {
                            "--emit passes lists them)\n", names.c_str(), afterPass.c_str());
       return 2;
     }
-  } else if (emit != "ir" && emit != "cuda" && emit != "ptx" && emit != "resources") {
-    std::fprintf(stderr, "tilescope-cli compile: --emit takes ir, ir-after=PASS, passes, cuda, ptx or resources (got '%s')\n",
+  } else if (emit != "ir" && emit != "cuda" && emit != "ptx" && emit != "resources" && emit != "map") {
+    std::fprintf(stderr, "tilescope-cli compile: --emit takes ir, ir-after=PASS, passes, cuda, ptx, resources or map (got '%s')\n",
                  emit.c_str());
     return 2;
   }
@@ -133,6 +136,22 @@ int runCompile(const Args& args) {
   if (arch.rfind("sm_", 0) != 0) {
     std::fprintf(stderr, "tilescope-cli compile: --arch takes sm_XX (got '%s')\n", arch.c_str());
     return 2;
+  }
+  if (emit == "map") {
+    compiled::CompileRequest request;
+    // The loaded program outlives the request: a view of it, not a copy.
+    request.program = std::shared_ptr<const lang::Program>(std::shared_ptr<const lang::Program>(), loaded.program.get());
+    request.kernel = kernel;
+    request.spec = spec;
+    request.arch = arch;
+    const compiled::CompileOutcome out = compiled::compileView(request);
+    if (!out.view) {
+      std::fprintf(stderr, "%s\n", out.error.c_str());
+      return 1;
+    }
+    if (!out.view->ptxMissing.empty()) std::fprintf(stderr, "tilescope-cli compile: %s\n", out.view->ptxMissing.c_str());
+    std::printf("%s\n", out.view->mapJson().c_str());
+    return 0;
   }
   try {
     if (!afterPass.empty()) {

@@ -7,7 +7,9 @@
 #include <QSettings>
 
 #include "ui/ExecutionClient.h"
+#include "ui/NotebookModel.h"
 #include "ui/NotebookView.h"
+#include "ui/compiled/CompiledPanel.h"
 #include "ui/viz/InspectorPanel.h"
 #include "ui/viz/SourceLineMarker.h"
 
@@ -39,6 +41,17 @@ InspectorDock::InspectorDock(QMainWindow* window, NotebookView* view, ExecutionC
   marker_ = new SourceLineMarker(view, this);
   connect(panel_, &InspectorPanel::memoryOpLocated, marker_, &SourceLineMarker::show);
   panel_->showCell(view->selectedCellId());
+  // The Compiled tab compiles from the notebook's code cells as they are now.
+  panel_->compiledPanel()->setCellsProvider([view] {
+    CompiledDocument::Cells cells;
+    const NotebookModel* model = view->model();
+    for (int i = 0; i < model->cellCount(); ++i) {
+      const notebook::Cell& c = model->cell(i);
+      if (c.type == notebook::CellType::Code)
+        cells.append({QStringLiteral("<cell:%1>").arg(QString::fromStdString(c.id)), QString::fromStdString(c.source)});
+    }
+    return cells;
+  });
 }
 
 bool InspectorDock::eventFilter(QObject* watched, QEvent* event) {

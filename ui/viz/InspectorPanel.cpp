@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "ui/compiled/CompiledPanel.h"
 #include "ui/viz/ComputeView.h"
 #include "ui/viz/ProgramGridView.h"
 #include "ui/viz/SceneView.h"
@@ -86,6 +87,8 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   coverageView_->setExportName(QStringLiteral("coverage.png"));
   tabs_->addTab(scrolled(coverageView_), tr("Coverage"));
   tabs_->addTab(buildSwizzleTab(), tr("Swizzle"));
+  compiled_ = new CompiledPanel;
+  tabs_->addTab(compiled_, tr("Compiled"));
   column->addWidget(tabs_, 1);
 
   connect(launches_, &QListWidget::currentRowChanged, this, &InspectorPanel::selectLaunch);
@@ -367,6 +370,7 @@ void InspectorPanel::selectLaunch(int row) {
   if (row >= 0 && row < list.size()) {
     if (launches_->currentRow() != row) launches_->setCurrentRow(row);
     Launch& l = list[row];
+    compiled_->showKernel(l.info.kernel);
     if (!l.document && l.error.isEmpty() && !l.loading) {
       if (l.info.trace.isEmpty() && !l.info.programTiming.isEmpty())
         l.document = TraceDocument::fromProgramTiming(l.info.programTiming, &l.error);

@@ -27,6 +27,7 @@ class QToolButton;
 
 namespace tilescope::ui {
 
+class CompiledPanel;
 class ComputeView;
 class ProgramGridView;
 class SceneView;
@@ -81,6 +82,7 @@ public:
   SceneView* swizzleView() const { return swizzleView_; }
   ComputeView* dotView() const { return dotView_; }
   ComputeView* reduceView() const { return reduceView_; }
+  CompiledPanel* compiledPanel() const { return compiled_; }  // the Compiled tab (ui/compiled)
   QComboBox* coloringBox() const { return coloring_; }
   QComboBox* memoryOpBox() const { return ops_; }
   QPlainTextEdit* variablesView() const { return variables_; }
@@ -173,6 +175,7 @@ private:
   QSpinBox* window_;
   ComputeView* dotView_;     // the Dot and Reduce tabs (ui/viz/ComputeView)
   ComputeView* reduceView_;
+  CompiledPanel* compiled_;
   QPointer<SteppingExportDialog> exportDialog_;
 };
 
