@@ -125,6 +125,33 @@ TEST(CudaTensorDescriptor, ADotWithATransposedBoxRunsOnWgmmaReadingBKMajor) {
   EXPECT_EQ(ampere.find("ts_i0 + 7"), std::string::npos) << ampere;
 }
 
+// The tensor cores never wait for the loop's barriers: an iteration issues its multiplies behind
+// the previous iteration's (wgmma.wait_group 1), and only then, after a barrier, copies a later
+// stage into the slot those read; the last group is waited for after the loop. The box chunks are
+// copied by predicated cp.async, without a branch per chunk.
+TEST(CudaTensorDescriptor, TheBoxLoopKeepsOneWgmmaGroupInFlightAndCopiesWithoutBranches) {
+  ir::KernelPtr k = matmulBtKernel();
+  ASSERT_TRUE(k);
+  gpu::CudaCodegenOptions hopper;
+  hopper.smArch = 90;
+  hopper.archSpecific = true;
+  const std::string cuda = gpu::CudaCodegen::generate(*k, hopper).source;
+  const size_t commit = cuda.find("ts_wgmma_commit();\n", cuda.find("__global__"));
+  ASSERT_NE(commit, std::string::npos) << cuda;
+  const size_t waitOne = cuda.find("ts_wgmma_wait<1>();", commit);
+  const size_t nextCopies = cuda.find("const int ts_wr", commit);
+  const size_t waitAll = cuda.find("ts_wgmma_wait<0>();", commit);
+  ASSERT_NE(waitOne, std::string::npos) << cuda;
+  ASSERT_NE(nextCopies, std::string::npos) << cuda;
+  ASSERT_NE(waitAll, std::string::npos) << cuda;
+  EXPECT_LT(waitOne, nextCopies);
+  EXPECT_NE(cuda.substr(waitOne, nextCopies - waitOne).find("__syncthreads();"), std::string::npos)
+      << "every warpgroup's previous multiplies must be done before their slot is overwritten";
+  EXPECT_LT(nextCopies, waitAll) << "the last group is waited for after the loop";
+  EXPECT_NE(cuda.find("ts_cp_async16_if(ts_dst, ts_src, ts_whole);"), std::string::npos) << cuda;
+  EXPECT_EQ(cuda.find("if (ts_whole) ts_cp_async16("), std::string::npos) << cuda;
+}
+
 TEST(CudaTensorDescriptor, TheTransposedBoxWgmmaLoopAssemblesForSm90a) {
   if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
   ir::KernelPtr k = matmulBtKernel();
@@ -133,5 +160,6 @@ TEST(CudaTensorDescriptor, TheTransposedBoxWgmmaLoopAssemblesForSm90a) {
   ASSERT_FALSE(compiled->ptx.empty());
   EXPECT_TRUE(std::regex_search(compiled->ptx, std::regex(R"(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16)")))
       << compiled->ptx;
-  EXPECT_TRUE(std::regex_search(compiled->ptx, std::regex(R"(cp\.async\.cg\.shared\.global)"))) << compiled->ptx;
+  EXPECT_TRUE(std::regex_search(compiled->ptx, std::regex(R"(@p\s+cp\.async\.cg\.shared\.global)"))) << compiled->ptx;
+  EXPECT_TRUE(std::regex_search(compiled->ptx, std::regex(R"(wgmma\.wait_group\.sync\.aligned\s+1;)"))) << compiled->ptx;
 }

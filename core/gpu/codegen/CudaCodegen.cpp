@@ -446,6 +446,11 @@ void CudaEmitter::forLoop(const ir::For& n) {
     residentByResult_.erase(resident->result->id);
     residentAssigns_.erase(resident->acc->id);
     deferredLoads_.clear();
+    if (wgmma) {
+      // The last iteration's multiplies are still in flight.
+      line("ts_wgmma_wait<0>();");
+      holdWarpgroupAccumulator(*wgmma, resident->frags);
+    }
     if (pipeline_) pipelineDrain();
     const TensorCoreLayout& l = resident->layout;
     if (wgmma) moveWarpgroupAccumulator(l, *wgmma, resident->frags, true);
@@ -473,6 +478,10 @@ void CudaEmitter::emitForLoop(const ir::For& n) {
     pipeline_->counter = c;
     pipeline_->slot = "ts_slot" + id;
     pipeline_->unitOk = "ts_unit" + id;
+    // The prologue's copies are the loop's first loads: stores before the loop must be visible to
+    // them, and the body (Lets and Assigns only) stores nothing, so no barrier is needed inside it.
+    memoryBarrierIfNeeded();
+    storesBefore_ = PendingStores::None;
     pipelinePrologue();
   }
   // The body may follow its own stores (the previous iteration), and may not run at all.

@@ -186,9 +186,11 @@ public:
   std::string warpgroupInstruction(int64_t n, const std::string& elem, bool bKMajor = false);
   void declareWarpgroupAccumulator(const WarpgroupMma& g, const std::string& name);
   void moveWarpgroupAccumulator(const TensorCoreLayout& l, const WarpgroupMma& g, const std::string& acc, bool toShared);
-  // One iteration's dot on wgmma: wait for its stage, start the multiplies, start the copies of a
-  // later stage while they run, wait for the multiplies.
+  // One iteration's dot on wgmma: wait for its stage, start the multiplies, wait for the previous
+  // iteration's, start the copies of a later stage into its slot while this one's run.
   void warpgroupStep(const ResidentAccumulator& r);
+  // Pins the accumulator registers at a wgmma wait (no access moves across it).
+  void holdWarpgroupAccumulator(const WarpgroupMma& g, const std::string& frags);
   struct Pipeline {
     const ir::For* loop = nullptr;
     int stages = 0;

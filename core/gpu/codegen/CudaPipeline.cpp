@@ -262,15 +262,16 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   open("");
   line("const int ts_i = ts_i0;");
   line("const void* ts_src = " + ptr + ";");
-  line("ts_whole = " + p.unitOk + (mask.empty() ? "" : " && (" + mask + ")") + " && ((unsigned long long)ts_src & 15) == 0;");
+  // `&` rather than `&&`, and a predicated copy: no branches in the unrolled chunks.
+  line("ts_whole = " + p.unitOk + (mask.empty() ? "" : " & (bool)(" + mask + ")") + " & (((unsigned long long)ts_src & 15) == 0);");
   if (s.maskAtEnds) {
     // The mask is an interval on the chunk: true at both ends, true throughout.
-    open("if (ts_whole)");
+    open("");
     line("const int ts_i = ts_i0 + " + n2s(kChunk - 1) + ";");
-    line("ts_whole = (" + mask + ");");
+    line("ts_whole = ts_whole & (bool)(" + mask + ");");
     close();
   }
-  line("if (ts_whole) ts_cp_async16(ts_dst, ts_src);");
+  line("ts_cp_async16_if(ts_dst, ts_src, ts_whole);");
   close();
   if (deferred) {
     line("if (!ts_whole) ts_missed |= 1u << ts_r;");

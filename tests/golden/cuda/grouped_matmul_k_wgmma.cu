@@ -9,6 +9,12 @@ TS_DEV unsigned ts_shared_addr(const void* p) { return (unsigned)__cvta_generic_
 TS_DEV void ts_cp_async16(void* dst, const void* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(ts_shared_addr(dst)), "l"(src) : "memory");
 }
+// The same where `copy` is true, as one predicated instruction (no branch around it).
+TS_DEV void ts_cp_async16_if(void* dst, const void* src, bool copy) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\n@p cp.async.cg.shared.global [%0], [%1], 16;\n}\n" ::"r"(ts_shared_addr(dst)),
+               "l"(src), "r"((int)copy)
+               : "memory");
+}
 TS_DEV void ts_cp_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> TS_DEV void ts_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 // A and B fragments of m16n16k16 (f16: 8 registers, bf16: 4) and m16n16k8 (tf32: 4); fp32 accumulators.
@@ -185,6 +191,10 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
         }
         ts_wgmma_commit();
       }
+      ts_wgmma_wait<1>();
+      #pragma unroll
+      for (int ts_u = 0; ts_u < 64; ++ts_u) ts_hold_register((&ts_acc0[0][0])[ts_u]);
+      __syncthreads();
       if ((ts_step1 > 0 ? (ts_iv1 + 2 * ts_step1) < ts_end1 : (ts_iv1 + 2 * ts_step1) > ts_end1)) {
         const int ts_wr = ts_slot1 == 0 ? 2 : ts_slot1 - 1;
         // every chunk proven whole and 16-byte aligned
@@ -209,9 +219,6 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
         }
       }
       ts_cp_commit();
-      ts_wgmma_wait<0>();
-      #pragma unroll
-      for (int ts_u = 0; ts_u < 64; ++ts_u) ts_hold_register((&ts_acc0[0][0])[ts_u]);
       ts_slot1 = ts_slot1 == 2 ? 0 : ts_slot1 + 1;
 #line 607 "triton-practitioners-guide.md"
 #line 608 "triton-practitioners-guide.md"
@@ -222,6 +229,9 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
       v20_offs_b_off += (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x40ull)) * (ts_u32)(ts_u32)(p8))));
     }
   }
+  ts_wgmma_wait<0>();
+  #pragma unroll
+  for (int ts_u = 0; ts_u < 64; ++ts_u) ts_hold_register((&ts_acc0[0][0])[ts_u]);
   ts_cp_wait<0>();
   __syncthreads();
   {
