@@ -150,6 +150,9 @@ TEST(CudaTensorDescriptor, TheBoxLoopKeepsOneWgmmaGroupInFlightAndCopiesWithoutB
   EXPECT_LT(nextCopies, waitAll) << "the last group is waited for after the loop";
   EXPECT_NE(cuda.find("ts_cp_async16_if(ts_dst, ts_src, ts_whole);"), std::string::npos) << cuda;
   EXPECT_EQ(cuda.find("if (ts_whole) ts_cp_async16("), std::string::npos) << cuda;
+  // The thread index's range is told to the compiler at the top, where it reaches the hoisted chunk
+  // arithmetic (8 warps: 256 threads).
+  EXPECT_LT(cuda.find("__builtin_assume(ts_tid >= 0 && ts_tid < 256);"), cuda.find("ts_wgmma_commit();\n", cuda.find("__global__")));
 }
 
 TEST(CudaTensorDescriptor, TheTransposedBoxWgmmaLoopAssemblesForSm90a) {

@@ -253,6 +253,7 @@ private:
   int threads_ = 128;
   std::map<int64_t, int> vecByNumel_;  // vector width per tile numel (chooseVectorWidth)
   std::ostringstream out_;
+  bool assumeThreadRange_ = false;  // tell the compiler 0 <= ts_tid < threads (pipelined copies' arithmetic)
   int indent_ = 1;
   int tempCounter_ = 0;
   size_t sharedBytes_ = 0;

@@ -89,6 +89,7 @@ TS_DEV void ts_wgmma_m64n128_f16(float (&d)[64], unsigned long long a, unsigned 
 extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __restrict__ p0, ts_u16* __restrict__ p1, ts_u16* __restrict__ p2, ts_i32 p3, ts_i32 p4, ts_i32 p5, ts_i32 p6, ts_i32 p8, ts_i32 p10, ts_u32* __restrict__ ts_status) {
   extern __shared__ __align__(128) unsigned char ts_smem[];
   const int ts_tid = threadIdx.x;
+  __builtin_assume(ts_tid >= 0 && ts_tid < 256);
 #line 588 "triton-practitioners-guide.md"
   ts_i32 v0_pid_m = ((ts_i32)blockIdx.x);
 #line 588 "triton-practitioners-guide.md"
@@ -149,6 +150,7 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
         #pragma unroll
         for (int ts_r = 0; ts_r < 4; ++ts_r) {
           const int ts_c = ts_tid + ts_r * 256;
+          __builtin_assume(ts_c >= 0 && ts_c < 1024);
           const int ts_i0 = ts_c * 8;
           const int ts_row = ts_i0 / 64, ts_col = ts_i0 % 64;
           ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_s * 32768 + 0 + (ts_col / 64) * 16384 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
@@ -159,6 +161,7 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
         #pragma unroll
         for (int ts_r = 0; ts_r < 4; ++ts_r) {
           const int ts_c = ts_tid + ts_r * 256;
+          __builtin_assume(ts_c >= 0 && ts_c < 1024);
           const int ts_i0 = ts_c * 8;
           const int ts_row = ts_i0 / 128, ts_col = ts_i0 % 128;
           ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_s * 32768 + 16384 + (ts_col / 64) * 8192 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
@@ -201,6 +204,7 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
         #pragma unroll
         for (int ts_r = 0; ts_r < 4; ++ts_r) {
           const int ts_c = ts_tid + ts_r * 256;
+          __builtin_assume(ts_c >= 0 && ts_c < 1024);
           const int ts_i0 = ts_c * 8;
           const int ts_row = ts_i0 / 64, ts_col = ts_i0 % 64;
           ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_wr * 32768 + 0 + (ts_col / 64) * 16384 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
@@ -211,6 +215,7 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
         #pragma unroll
         for (int ts_r = 0; ts_r < 4; ++ts_r) {
           const int ts_c = ts_tid + ts_r * 256;
+          __builtin_assume(ts_c >= 0 && ts_c < 1024);
           const int ts_i0 = ts_c * 8;
           const int ts_row = ts_i0 / 128, ts_col = ts_i0 % 128;
           ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_wr * 32768 + 16384 + (ts_col / 64) * 8192 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
