@@ -156,8 +156,8 @@ void CudaEmitter::lineDirective(const lang::SourceRange& r) {
 
 void CudaEmitter::openLoop(int64_t numel, bool holdsArrays) {
   // Full unrolling keeps the per-thread arrays in registers (indices become constants); past
-  // kMaxUnrolledSlots the arrays would not fit in registers anyway and unrolling only costs NVRTC time.
-  line(slots(numel) <= kMaxUnrolledSlots ? "#pragma unroll" : holdsArrays ? "#pragma unroll 1" : "#pragma unroll 8");
+  // maxUnrolledSlots() the arrays would not fit in registers anyway and unrolling only costs NVRTC time.
+  line(slots(numel) <= maxUnrolledSlots() ? "#pragma unroll" : holdsArrays ? "#pragma unroll 1" : "#pragma unroll 8");
   open("for (int ts_j = 0; ts_j < " + std::to_string(slots(numel)) + "; ++ts_j)");
   const int v = layout(numel).vec;
   const std::string T = std::to_string(threads_);
@@ -178,7 +178,7 @@ void CudaEmitter::closeLoop(int64_t numel) {
 void CudaEmitter::openGroups(int64_t numel) {
   const BlockedLayout l = layout(numel);
   const int groups = l.slots(numel) / l.vec;
-  line(l.slots(numel) <= kMaxUnrolledSlots ? "#pragma unroll" : "#pragma unroll 1");
+  line(l.slots(numel) <= maxUnrolledSlots() ? "#pragma unroll" : "#pragma unroll 1");
   open("for (int ts_g = 0; ts_g < " + std::to_string(groups) + "; ++ts_g)");
   line("const int ts_i0 = ts_g * " + std::to_string(threads_ * l.vec) + " + ts_tid * " + std::to_string(l.vec) + ";");
   // numel is a multiple of vec: a group is wholly inside the tile or wholly outside.

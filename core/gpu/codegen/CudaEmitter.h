@@ -23,6 +23,9 @@ namespace tilescope::gpu {
 
 // Per-thread arrays up to this many slots are fully unrolled (registers); larger ones are not.
 inline constexpr int kMaxUnrolledSlots = 64;
+// On sm_90a twice as many: a wgmma tile of 128 x 256 over two warpgroups leaves 128 fp32 result
+// slots per thread, which in local memory cost the tutorial's grouped GEMM half its speed.
+inline constexpr int kMaxUnrolledSlotsWgmma = 128;
 
 class CudaEmitter {
 public:
@@ -46,6 +49,9 @@ public:
   }
   BlockedLayout layout(int64_t numel) const;
   int slots(int64_t numel) const { return layout(numel).slots(numel); }
+  int maxUnrolledSlots() const {
+    return options_.archSpecific && options_.smArch == 90 ? kMaxUnrolledSlotsWgmma : kMaxUnrolledSlots;
+  }
   // Whether element loops over numel need the `ts_i < numel` guard.
   bool guarded(int64_t numel) const { return numel % (static_cast<int64_t>(threads_) * layout(numel).vec) != 0; }
   void useShared(size_t bytes);
