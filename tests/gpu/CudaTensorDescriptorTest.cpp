@@ -89,13 +89,13 @@ def mm_bt(a_ptr, bt_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK:
     c.store([om, on], acc)
 )";
 
-ir::KernelPtr matmulBtKernel() {
+ir::KernelPtr matmulBtKernel(int64_t bn = 128) {
   auto program = lang::test::programFrom(kMatmulBt, "mm_bt.py");
   lang::Specialization spec;
   auto c = [](int64_t v) { return lang::ArgSpec::constexprValue(lang::ConstValue::integer(v)); };
   spec.args = {lang::ArgSpec::pointer(ir::DType::FP16), lang::ArgSpec::pointer(ir::DType::FP16), lang::ArgSpec::pointer(ir::DType::FP32),
                lang::ArgSpec::scalar(ir::DType::I32),   lang::ArgSpec::scalar(ir::DType::I32),   lang::ArgSpec::scalar(ir::DType::I32),
-               c(128),                                  c(128),                                  c(64)};
+               c(128),                                  c(bn),                                   c(64)};
   spec.options.numWarps = 8;
   spec.options.numStages = 3;
   const lang::CheckResult checked = lang::checkKernel(*program, "mm_bt", spec);
@@ -125,6 +125,63 @@ TEST(CudaTensorDescriptor, ADotWithATransposedBoxRunsOnWgmmaReadingBKMajor) {
   EXPECT_EQ(ampere.find("ts_i0 + 7"), std::string::npos) << ampere;
 }
 
+// The tensor cores never wait for the loop's barriers: an iteration issues its multiplies behind
+// the previous iteration's (wgmma.wait_group 1), and only then, after a barrier, copies a later
+// stage into the slot those read; the last group is waited for after the loop. The box chunks are
+// copied by predicated cp.async, without a branch per chunk.
+TEST(CudaTensorDescriptor, TheBoxLoopKeepsOneWgmmaGroupInFlightAndCopiesWithoutBranches) {
+  ir::KernelPtr k = matmulBtKernel();
+  ASSERT_TRUE(k);
+  gpu::CudaCodegenOptions hopper;
+  hopper.smArch = 90;
+  hopper.archSpecific = true;
+  const std::string cuda = gpu::CudaCodegen::generate(*k, hopper).source;
+  const size_t commit = cuda.find("ts_wgmma_commit();\n", cuda.find("__global__"));
+  ASSERT_NE(commit, std::string::npos) << cuda;
+  const size_t waitOne = cuda.find("ts_wgmma_wait<1>();", commit);
+  const size_t nextCopies = cuda.find("const int ts_wr", commit);
+  const size_t waitAll = cuda.find("ts_wgmma_wait<0>();", commit);
+  ASSERT_NE(waitOne, std::string::npos) << cuda;
+  ASSERT_NE(nextCopies, std::string::npos) << cuda;
+  ASSERT_NE(waitAll, std::string::npos) << cuda;
+  EXPECT_LT(waitOne, nextCopies);
+  EXPECT_NE(cuda.substr(waitOne, nextCopies - waitOne).find("__syncthreads();"), std::string::npos)
+      << "every warpgroup's previous multiplies must be done before their slot is overwritten";
+  EXPECT_LT(nextCopies, waitAll) << "the last group is waited for after the loop";
+  EXPECT_NE(cuda.find("ts_cp_async16_if(ts_dst, ts_src, ts_whole);"), std::string::npos) << cuda;
+  EXPECT_EQ(cuda.find("if (ts_whole) ts_cp_async16("), std::string::npos) << cuda;
+  // The thread index's range is told to the compiler at the top, where it reaches the hoisted chunk
+  // arithmetic (8 warps: 256 threads).
+  EXPECT_LT(cuda.find("__builtin_assume(ts_tid >= 0 && ts_tid < 256);"), cuda.find("ts_wgmma_commit();\n", cuda.find("__global__")));
+}
+
+// 128 x 256 tiles over 8 warps leave 128 result slots per thread: on sm_90a their loops are
+// unrolled (registers), elsewhere rolled (local memory), as before.
+TEST(CudaTensorDescriptor, A128By256ResultStaysInRegistersOnSm90a) {
+  ir::KernelPtr k = matmulBtKernel(256);
+  ASSERT_TRUE(k);
+  gpu::CudaCodegenOptions hopper;
+  hopper.smArch = 90;
+  hopper.archSpecific = true;
+  const std::string rolled = "#pragma unroll 1\n";
+  const std::string loop128 = "for (int ts_j = 0; ts_j < 128; ++ts_j)";
+  auto rolledLoops = [&](const std::string& cuda) {
+    int n = 0;
+    for (size_t at = cuda.find(rolled + " "); at != std::string::npos; at = cuda.find(rolled, at + 1)) {
+      const size_t next = cuda.find('\n', at + rolled.size());
+      if (cuda.substr(at + rolled.size(), next - at - rolled.size()).find(loop128) != std::string::npos) ++n;
+    }
+    return n;
+  };
+  const std::string cuda = gpu::CudaCodegen::generate(*k, hopper).source;
+  ASSERT_NE(cuda.find("ts_wgmma_m64n256_f16_kb(ts_acc"), std::string::npos) << cuda;
+  ASSERT_NE(cuda.find(loop128), std::string::npos) << cuda;
+  EXPECT_EQ(rolledLoops(cuda), 0) << cuda;
+  gpu::CudaCodegenOptions portable;
+  portable.smArch = 90;
+  EXPECT_GT(rolledLoops(gpu::CudaCodegen::generate(*k, portable).source), 0);
+}
+
 TEST(CudaTensorDescriptor, TheTransposedBoxWgmmaLoopAssemblesForSm90a) {
   if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
   ir::KernelPtr k = matmulBtKernel();
@@ -133,5 +190,6 @@ TEST(CudaTensorDescriptor, TheTransposedBoxWgmmaLoopAssemblesForSm90a) {
   ASSERT_FALSE(compiled->ptx.empty());
   EXPECT_TRUE(std::regex_search(compiled->ptx, std::regex(R"(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16)")))
       << compiled->ptx;
-  EXPECT_TRUE(std::regex_search(compiled->ptx, std::regex(R"(cp\.async\.cg\.shared\.global)"))) << compiled->ptx;
+  EXPECT_TRUE(std::regex_search(compiled->ptx, std::regex(R"(@p\s+cp\.async\.cg\.shared\.global)"))) << compiled->ptx;
+  EXPECT_TRUE(std::regex_search(compiled->ptx, std::regex(R"(wgmma\.wait_group\.sync\.aligned\s+1;)"))) << compiled->ptx;
 }

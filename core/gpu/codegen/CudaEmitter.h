@@ -23,6 +23,9 @@ namespace tilescope::gpu {
 
 // Per-thread arrays up to this many slots are fully unrolled (registers); larger ones are not.
 inline constexpr int kMaxUnrolledSlots = 64;
+// On sm_90a twice as many: a wgmma tile of 128 x 256 over two warpgroups leaves 128 fp32 result
+// slots per thread, which in local memory cost the tutorial's grouped GEMM half its speed.
+inline constexpr int kMaxUnrolledSlotsWgmma = 128;
 
 class CudaEmitter {
 public:
@@ -46,6 +49,9 @@ public:
   }
   BlockedLayout layout(int64_t numel) const;
   int slots(int64_t numel) const { return layout(numel).slots(numel); }
+  int maxUnrolledSlots() const {
+    return options_.archSpecific && options_.smArch == 90 ? kMaxUnrolledSlotsWgmma : kMaxUnrolledSlots;
+  }
   // Whether element loops over numel need the `ts_i < numel` guard.
   bool guarded(int64_t numel) const { return numel % (static_cast<int64_t>(threads_) * layout(numel).vec) != 0; }
   void useShared(size_t bytes);
@@ -193,9 +199,11 @@ public:
   std::string warpgroupInstruction(int64_t n, const std::string& elem, bool bKMajor = false);
   void declareWarpgroupAccumulator(const WarpgroupMma& g, const std::string& name);
   void moveWarpgroupAccumulator(const TensorCoreLayout& l, const WarpgroupMma& g, const std::string& acc, bool toShared);
-  // One iteration's dot on wgmma: wait for its stage, start the multiplies, start the copies of a
-  // later stage while they run, wait for the multiplies.
+  // One iteration's dot on wgmma: wait for its stage, start the multiplies, wait for the previous
+  // iteration's, start the copies of a later stage into its slot while this one's run.
   void warpgroupStep(const ResidentAccumulator& r);
+  // Pins the accumulator registers at a wgmma wait (no access moves across it).
+  void holdWarpgroupAccumulator(const WarpgroupMma& g, const std::string& frags);
   struct Pipeline {
     const ir::For* loop = nullptr;
     int stages = 0;
@@ -258,6 +266,7 @@ private:
   int threads_ = 128;
   std::map<int64_t, int> vecByNumel_;  // vector width per tile numel (chooseVectorWidth)
   std::ostringstream out_;
+  bool assumeThreadRange_ = false;  // tell the compiler 0 <= ts_tid < threads (pipelined copies' arithmetic)
   int indent_ = 1;
   int tempCounter_ = 0;
   size_t sharedBytes_ = 0;

@@ -283,7 +283,7 @@ const AxisAnalysis& CudaEmitter::axisAnalysis() const {
 
 bool CudaEmitter::packs(const ir::Type& t) const {
   return (t.dtype() == DType::FP16 || t.dtype() == DType::BF16) && layout(t.numel()).vec % 2 == 0 &&
-         slots(t.numel()) <= kMaxUnrolledSlots;
+         slots(t.numel()) <= maxUnrolledSlots();
 }
 
 // A tile store with vec > 1: one vector store per group whose pointers are consecutive and aligned

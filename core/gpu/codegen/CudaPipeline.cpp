@@ -172,6 +172,7 @@ void CudaEmitter::pipelinePrologue() {
        (unit.empty() ? std::string("only alignment") : unit));
   line("const bool " + p.unitOk + " = " + (unit.empty() ? "true" : unit) + ";");
   line("int " + p.slot + " = 0;");
+  assumeThreadRange_ = true;
   if (p.wgmma) {
     p.ring = "ts_ring" + p.slot.substr(7);
     line("unsigned char* const " + p.ring + " = ts_smem + ((1024u - (ts_shared_addr(ts_smem) & 1023u)) & 1023u);");
@@ -220,6 +221,9 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   auto chunkHead = [&] {
     line("const int ts_c = ts_tid + ts_r * " + n2s(threads_) + ";");
     if (chunks % threads_ != 0) line("if (ts_c >= " + n2s(chunks) + ") break;");
+    // Non-negative: the chunk's row and column (`/` and `%` by powers of two) become shifts and
+    // masks, and the column, the same in each of the thread's chunks, is computed once.
+    line("__builtin_assume(ts_c >= 0 && ts_c < " + n2s(perThread * threads_) + ");");
     line("const int ts_i0 = ts_c * " + n2s(kChunk) + ";");
     if (s.swizzled) {
       line("const int ts_row = ts_i0 / " + n2s(s.cols) + ", ts_col = ts_i0 % " + n2s(s.cols) + ";");
@@ -262,15 +266,16 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   open("");
   line("const int ts_i = ts_i0;");
   line("const void* ts_src = " + ptr + ";");
-  line("ts_whole = " + p.unitOk + (mask.empty() ? "" : " && (" + mask + ")") + " && ((unsigned long long)ts_src & 15) == 0;");
+  // `&` rather than `&&`, and a predicated copy: no branches in the unrolled chunks.
+  line("ts_whole = " + p.unitOk + (mask.empty() ? "" : " & (bool)(" + mask + ")") + " & (((unsigned long long)ts_src & 15) == 0);");
   if (s.maskAtEnds) {
     // The mask is an interval on the chunk: true at both ends, true throughout.
-    open("if (ts_whole)");
+    open("");
     line("const int ts_i = ts_i0 + " + n2s(kChunk - 1) + ";");
-    line("ts_whole = (" + mask + ");");
+    line("ts_whole = ts_whole & (bool)(" + mask + ");");
     close();
   }
-  line("if (ts_whole) ts_cp_async16(ts_dst, ts_src);");
+  line("ts_cp_async16_if(ts_dst, ts_src, ts_whole);");
   close();
   if (deferred) {
     line("if (!ts_whole) ts_missed |= 1u << ts_r;");

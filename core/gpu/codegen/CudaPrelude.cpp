@@ -288,6 +288,12 @@ TS_DEV unsigned ts_shared_addr(const void* p) { return (unsigned)__cvta_generic_
 TS_DEV void ts_cp_async16(void* dst, const void* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(ts_shared_addr(dst)), "l"(src) : "memory");
 }
+// The same where `copy` is true, as one predicated instruction (no branch around it).
+TS_DEV void ts_cp_async16_if(void* dst, const void* src, bool copy) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\n@p cp.async.cg.shared.global [%0], [%1], 16;\n}\n" ::"r"(ts_shared_addr(dst)),
+               "l"(src), "r"((int)copy)
+               : "memory");
+}
 TS_DEV void ts_cp_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> TS_DEV void ts_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 // A and B fragments of m16n16k16 (f16: 8 registers, bf16: 4) and m16n16k8 (tf32: 4); fp32 accumulators.

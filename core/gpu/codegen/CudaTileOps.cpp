@@ -706,7 +706,7 @@ void CudaEmitter::copyResultTile(const TensorCoreLayout& l, const ir::VarPtr& va
   const int vec = layout(numel).vec;
   const std::string name = varName(var);
   if (var->type.dtype() != DType::FP32 || vec % 4 != 0 || l.n % 4 != 0 || l.ldc % 4 != 0 || l.offC % 16 != 0 ||
-      slots(numel) > kMaxUnrolledSlots) {
+      slots(numel) > maxUnrolledSlots()) {
     openLoop(numel);
     line(toShared ? sharedResultElement(l) + " = " + name + "[ts_j];" : name + "[ts_j] = " + sharedResultElement(l) + ";");
     closeLoop(numel);

@@ -114,13 +114,21 @@ void CudaEmitter::warpgroupStep(const ResidentAccumulator& r) {
   close();
   line("ts_wgmma_commit();");
   close();
-  // The slot written next was read by the previous iteration's multiplies, which every warpgroup
-  // waited for before the barrier above.
+  // This iteration's multiplies stay in flight behind the previous iteration's (the tensor cores
+  // never wait for the barriers): once this warpgroup's previous ones are done and every
+  // warpgroup has said so at the barrier, the slot they read takes the copies of a later iteration.
+  line("ts_wgmma_wait<1>();");
+  holdWarpgroupAccumulator(g, r.frags);
+  sync();
   stageNextIteration();
-  line("ts_wgmma_wait<0>();");
-  line("#pragma unroll");
-  line("for (int ts_u = 0; ts_u < " + n2s(g.tiles * g.n / 2) + "; ++ts_u) ts_hold_register((&" + r.frags + "[0][0])[ts_u]);");
   advanceSlot();
+}
+
+void CudaEmitter::holdWarpgroupAccumulator(const WarpgroupMma& g, const std::string& frags) {
+  // The registers are the multiplies' until their wait: the compiler must not move reads or
+  // writes of them across it.
+  line("#pragma unroll");
+  line("for (int ts_u = 0; ts_u < " + n2s(g.tiles * g.n / 2) + "; ++ts_u) ts_hold_register((&" + frags + "[0][0])[ts_u]);");
 }
 
 }  // namespace tilescope::gpu

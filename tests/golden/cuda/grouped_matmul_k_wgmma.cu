@@ -9,6 +9,12 @@ TS_DEV unsigned ts_shared_addr(const void* p) { return (unsigned)__cvta_generic_
 TS_DEV void ts_cp_async16(void* dst, const void* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(ts_shared_addr(dst)), "l"(src) : "memory");
 }
+// The same where `copy` is true, as one predicated instruction (no branch around it).
+TS_DEV void ts_cp_async16_if(void* dst, const void* src, bool copy) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\n@p cp.async.cg.shared.global [%0], [%1], 16;\n}\n" ::"r"(ts_shared_addr(dst)),
+               "l"(src), "r"((int)copy)
+               : "memory");
+}
 TS_DEV void ts_cp_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> TS_DEV void ts_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 // A and B fragments of m16n16k16 (f16: 8 registers, bf16: 4) and m16n16k8 (tf32: 4); fp32 accumulators.
@@ -83,6 +89,7 @@ TS_DEV void ts_wgmma_m64n128_f16(float (&d)[64], unsigned long long a, unsigned 
 extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __restrict__ p0, ts_u16* __restrict__ p1, ts_u16* __restrict__ p2, ts_i32 p3, ts_i32 p4, ts_i32 p5, ts_i32 p6, ts_i32 p8, ts_i32 p10, ts_u32* __restrict__ ts_status) {
   extern __shared__ __align__(128) unsigned char ts_smem[];
   const int ts_tid = threadIdx.x;
+  __builtin_assume(ts_tid >= 0 && ts_tid < 256);
 #line 588 "triton-practitioners-guide.md"
   ts_i32 v0_pid_m = ((ts_i32)blockIdx.x);
 #line 588 "triton-practitioners-guide.md"
@@ -143,6 +150,7 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
         #pragma unroll
         for (int ts_r = 0; ts_r < 4; ++ts_r) {
           const int ts_c = ts_tid + ts_r * 256;
+          __builtin_assume(ts_c >= 0 && ts_c < 1024);
           const int ts_i0 = ts_c * 8;
           const int ts_row = ts_i0 / 64, ts_col = ts_i0 % 64;
           ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_s * 32768 + 0 + (ts_col / 64) * 16384 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
@@ -153,6 +161,7 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
         #pragma unroll
         for (int ts_r = 0; ts_r < 4; ++ts_r) {
           const int ts_c = ts_tid + ts_r * 256;
+          __builtin_assume(ts_c >= 0 && ts_c < 1024);
           const int ts_i0 = ts_c * 8;
           const int ts_row = ts_i0 / 128, ts_col = ts_i0 % 128;
           ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_s * 32768 + 16384 + (ts_col / 64) * 8192 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
@@ -185,12 +194,17 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
         }
         ts_wgmma_commit();
       }
+      ts_wgmma_wait<1>();
+      #pragma unroll
+      for (int ts_u = 0; ts_u < 64; ++ts_u) ts_hold_register((&ts_acc0[0][0])[ts_u]);
+      __syncthreads();
       if ((ts_step1 > 0 ? (ts_iv1 + 2 * ts_step1) < ts_end1 : (ts_iv1 + 2 * ts_step1) > ts_end1)) {
         const int ts_wr = ts_slot1 == 0 ? 2 : ts_slot1 - 1;
         // every chunk proven whole and 16-byte aligned
         #pragma unroll
         for (int ts_r = 0; ts_r < 4; ++ts_r) {
           const int ts_c = ts_tid + ts_r * 256;
+          __builtin_assume(ts_c >= 0 && ts_c < 1024);
           const int ts_i0 = ts_c * 8;
           const int ts_row = ts_i0 / 64, ts_col = ts_i0 % 64;
           ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_wr * 32768 + 0 + (ts_col / 64) * 16384 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
@@ -201,6 +215,7 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
         #pragma unroll
         for (int ts_r = 0; ts_r < 4; ++ts_r) {
           const int ts_c = ts_tid + ts_r * 256;
+          __builtin_assume(ts_c >= 0 && ts_c < 1024);
           const int ts_i0 = ts_c * 8;
           const int ts_row = ts_i0 / 128, ts_col = ts_i0 % 128;
           ts_u16* ts_dst = (ts_u16*)(ts_ring1 + ts_wr * 32768 + 16384 + (ts_col / 64) * 8192 + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));
@@ -209,9 +224,6 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
         }
       }
       ts_cp_commit();
-      ts_wgmma_wait<0>();
-      #pragma unroll
-      for (int ts_u = 0; ts_u < 64; ++ts_u) ts_hold_register((&ts_acc0[0][0])[ts_u]);
       ts_slot1 = ts_slot1 == 2 ? 0 : ts_slot1 + 1;
 #line 607 "triton-practitioners-guide.md"
 #line 608 "triton-practitioners-guide.md"
@@ -222,6 +234,9 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
       v20_offs_b_off += (ts_i64)(((ts_i32)(ts_u32)((ts_u32)(ts_u32)(((ts_i32)0x40ull)) * (ts_u32)(ts_u32)(p8))));
     }
   }
+  ts_wgmma_wait<0>();
+  #pragma unroll
+  for (int ts_u = 0; ts_u < 64; ++ts_u) ts_hold_register((&ts_acc0[0][0])[ts_u]);
   ts_cp_wait<0>();
   __syncthreads();
   {
