@@ -31,6 +31,7 @@
 #include "core/kernel/Checker.h"
 #include "core/kernel/Program.h"
 #include "core/ir/Numerics.h"
+#include "core/ir/passes/GpuPipeline.h"
 #include "core/sim/Simulator.h"
 #include "core/sim/TraceWriter.h"
 
@@ -208,8 +209,10 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
     lang::CheckResult r = lang::checkKernel(program, *info, spec);
     if (!r.kernel) raiseDiagnostics(in, "CompilationError", "kernel '" + jit.name() + "' does not compile", r.diagnostics);
     if (!r.diagnostics.empty()) in.writeStderr(rendered(r.diagnostics) + "\n");
-    out.kernel = r.kernel;
-    jit.cache->kernels.emplace(key, r.kernel);
+    // Both backends run the kernel after Triton's semantic rewrites (the GPU's lowerForGpu starts
+    // with the same ones, so they are not undone or repeated there).
+    out.kernel = std::make_shared<const ir::Kernel>(ir::passes::lowerSemantics(*r.kernel));
+    jit.cache->kernels.emplace(key, out.kernel);
     out.checkSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   for (const ir::KernelParam* p : out.kernel->runtimeParams()) {

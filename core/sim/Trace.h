@@ -80,7 +80,9 @@ struct DotEvent {
   int64_t step = 0;
   ir::Shape aShape, bShape, resultShape;
   bool hasAcc = false;            // an accumulator was added (acc= or acc += tl.dot)
-  TileRef a, b, acc, result;      // null when larger than kMaxComputeTileElements (acc also without one)
+  // Null when larger than kMaxComputeTileElements; acc also without one, and when it is the result
+  // of the program's previous compute event, a dot (a K loop's running sum, recorded once).
+  TileRef a, b, acc, result;
 };
 
 enum class ReduceKind : uint8_t { Sum = 0, Max = 1, Min = 2, ArgMax = 3, ArgMin = 4, XorSum = 5 };

@@ -131,6 +131,11 @@ void TraceRecorder::addCompute(ProgramTrace* program, ComputeEvent event) {
   };
   // Steps are numbered in finish(), in one pass per program.
   if (auto* d = std::get_if<DotEvent>(&event)) {
+    // A K loop's dot takes the previous dot's result as its accumulator (acc += tl.dot(a, b) runs
+    // as tl.dot(a, b, acc)): that tile is already in the trace, so acc is left out (hasAcc stays).
+    if (d->acc && !program->compute.empty())
+      if (const auto* previous = std::get_if<DotEvent>(&program->compute.back()); previous && previous->result == d->acc)
+        d->acc.reset();
     for (TileRef* t : {&d->a, &d->b, &d->acc, &d->result}) limit(*t);
     d->eventIndex = static_cast<uint32_t>(program->events.size());
   } else {

@@ -61,8 +61,43 @@ std::string dotKRange(const sim::DotEvent& dot, int64_t steps) {
          " of " + std::to_string(steps) + ", BK = " + std::to_string(bk) + ")";
 }
 
+namespace {
+
+bool sameValues(const sim::TileRef& x, const sim::TileRef& y) {
+  if (!x || !y || x->shape() != y->shape()) return false;
+  for (int64_t i = 0; i < x->numel(); ++i)
+    if (!(x->asDouble(i) == y->asDouble(i)) && !(std::isnan(x->asDouble(i)) && std::isnan(y->asDouble(i)))) return false;
+  return true;
+}
+
+// The binding of `name` last made before event `end`.
+sim::TileRef previousBinding(const sim::ProgramTrace& program, size_t end, const std::string& name) {
+  for (size_t i = end; i-- > 0;)
+    if (const auto* b = std::get_if<sim::BindEvent>(&program.events[i]); b && b->name == name) return b->value;
+  return {};
+}
+
+}  // namespace
+
 std::optional<DotAccumulator> dotAccumulator(const sim::ProgramTrace& program, const sim::DotEvent& dot) {
-  if (dot.hasAcc) return DotAccumulator{"", dot.acc, dot.result};
+  if (dot.hasAcc) {
+    sim::TileRef acc = dot.acc;
+    if (!acc) {
+      // Left out of the trace when it is the previous compute event's result (TraceRecorder).
+      for (size_t i = 0; i < program.compute.size(); ++i)
+        if (i > 0 && std::get_if<sim::DotEvent>(&program.compute[i]) == &dot)
+          if (const auto* previous = std::get_if<sim::DotEvent>(&program.compute[i - 1]);
+              previous && previous->result && previous->result->shape() == dot.resultShape)
+            acc = previous->result;
+    }
+    // `acc += tl.dot(a, b)` runs as tl.dot(a, b, acc) (ir::passes::fuseDotAccumulator), like
+    // `acc = tl.dot(a, b, acc)`: named after the variable when the dot's result is bound to the
+    // name whose previous value was its accumulator.
+    const auto* bound = dot.eventIndex < program.events.size() ? std::get_if<sim::BindEvent>(&program.events[dot.eventIndex]) : nullptr;
+    if (bound && sameValues(bound->value, dot.result) && sameValues(previousBinding(program, dot.eventIndex, bound->name), acc))
+      return DotAccumulator{bound->name, acc, dot.result};
+    return DotAccumulator{"", acc, dot.result};
+  }
   if (!dot.result || dot.eventIndex >= program.events.size()) return std::nullopt;
   const auto* after = std::get_if<sim::BindEvent>(&program.events[dot.eventIndex]);
   if (!after || !after->value || after->value->shape() != dot.resultShape) return std::nullopt;

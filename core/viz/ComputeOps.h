@@ -29,10 +29,12 @@ std::vector<ComputeOp> computeOps(const sim::LaunchTrace& trace, const sim::Prog
 // The K range a dot's step covers, in words: "k = 16 .. 31 (K step 2 of 4, BK = 16)".
 std::string dotKRange(const sim::DotEvent& dot, int64_t steps);
 
-// The accumulator a dot adds into. With `acc=` (or a dot the checker fused with its addition) the
-// trace holds it in the DotEvent; for `acc += tl.dot(a, b)` the sum is bound to the variable right
-// after the dot, and this finds that binding and the previous binding of that name - accepted only
-// when after == before + result, so an unrelated binding is never shown as the accumulator.
+// The accumulator a dot adds into. With `acc=` (and `acc += tl.dot(a, b)`, which runs as
+// tl.dot(a, b, acc)) the trace holds it in the DotEvent; its name is the variable the result is
+// bound to right after the dot when that variable's previous value was the accumulator. For a dot
+// added to a variable separately the sum is bound right after the dot, and this finds that binding
+// and the previous binding of that name - accepted only when after == before + result, so an
+// unrelated binding is never shown as the accumulator.
 struct DotAccumulator {
   std::string name;     // the variable ("" for an acc= operand)
   sim::TileRef before;  // null when not recorded

@@ -3,10 +3,13 @@
 // the observer sees it.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "core/base/Diagnostic.h"
 #include "core/ir/IRVerifier.h"
 #include "core/ir/passes/ConstantFolding.h"
 #include "core/ir/passes/DeadLetElimination.h"
+#include "core/ir/passes/DotAccumulatorFusion.h"
 #include "core/ir/passes/GpuPipeline.h"
 #include "core/ir/passes/IRDumpObserver.h"
 #include "IRTestKernels.h"
@@ -114,6 +117,82 @@ TEST(DeadLetElimination, RemovesUnreadPureLetsTransitivelyAndKeepsLoadsAndMutabl
   EXPECT_TRUE(eliminateDeadLets(add).body.sameAs(add.body));
 }
 
+namespace {
+
+// kernel k(%n: i32, %p: ptr<fp32>) { var acc: tensor<16x16xfp32> = 0; a, b: fp16 tiles; `stmts` }
+const auto& accVar() {
+  static const auto acc = Var::make("acc", 0, Type::tile(DType::FP32, {16, 16}), {}, true);
+  return acc;
+}
+
+Kernel dotKernelWith(const std::function<std::vector<Stmt>(Expr acc, Expr a, Expr b)>& stmts) {
+  const Shape s{16, 16};
+  const auto& acc = accVar();
+  auto a = Var::make("a", 1, Type::tile(DType::FP16, s), {});
+  auto b = Var::make("b", 2, Type::tile(DType::FP16, s), {});
+  std::vector<Stmt> body = {Let::make(acc, Splat::make(FloatImm::make(DType::FP32, 0.0), s)),
+                            Let::make(a, Splat::make(FloatImm::make(DType::FP16, 1.5), s)),
+                            Let::make(b, Splat::make(FloatImm::make(DType::FP16, 2.5), s))};
+  for (Stmt st : stmts(VarRef::make(acc), VarRef::make(a), VarRef::make(b))) body.push_back(std::move(st));
+  return kernelWith(std::move(body), 3);
+}
+
+Stmt assignAcc(const Expr& value) {
+  return Assign::make(accVar(), value);
+}
+
+Expr fp32Dot(const Expr& a, const Expr& b, Expr acc = {}, int maxNumImpreciseAcc = 0) {
+  return Dot::make(a, b, std::move(acc), DType::FP32, InputPrecision::IEEE, {}, maxNumImpreciseAcc);
+}
+
+}  // namespace
+
+TEST(DotAccumulatorFusion, AccPlusDotBecomesADotIntoAccOnEitherSide) {
+  const Shape s{16, 16};
+  const Kernel k = dotKernelWith([&](Expr acc, Expr a, Expr b) {
+    const Expr zeros = Splat::make(FloatImm::make(DType::FP32, 0.0), s);
+    return std::vector<Stmt>{
+        assignAcc(Binary::make(BinaryOp::Add, acc, fp32Dot(a, b))),         // acc += tl.dot(a, b)
+        assignAcc(Binary::make(BinaryOp::Add, fp32Dot(a, b, zeros), acc)),  // tl.dot(a, b, zeros) + acc
+        Store::make(Splat::make(p(), s), acc)};
+  });
+  const Kernel out = fuseDotAccumulator(k);
+  IRVerifier::verifyOrThrow(out, "fuse-dot-accumulator");
+  EXPECT_EQ(out.dump(),
+            "kernel k(%n: i32, %p: ptr<fp32>) {\n"
+            "  var acc: tensor<16x16xfp32> = splat 0.0:fp32\n"
+            "  let a: tensor<16x16xfp16> = splat 1.5:fp16\n"
+            "  let b: tensor<16x16xfp16> = splat 2.5:fp16\n"
+            "  assign acc = dot a, b, acc=acc, input_precision=ieee\n"
+            "  assign acc = dot a, b, acc=acc, input_precision=ieee\n"
+            "  %0 = splat %p : tensor<16x16x!ptr<fp32>>\n"
+            "  store %0, acc\n"
+            "}\n");
+}
+
+TEST(DotAccumulatorFusion, LeavesDotsWithAnAccumulatorImpreciseAccumulationOrOtherAddsAlone) {
+  const Shape s{16, 16};
+  const Kernel k = dotKernelWith([&](Expr acc, Expr a, Expr b) {
+    const Expr ones = Splat::make(FloatImm::make(DType::FP32, 1.0), s);
+    return std::vector<Stmt>{
+        assignAcc(Binary::make(BinaryOp::Add, acc, fp32Dot(a, b, ones))),        // a nonzero accumulator
+        assignAcc(Binary::make(BinaryOp::Add, acc, fp32Dot(a, b, {}, 32))),      // max_num_imprecise_acc
+        assignAcc(Binary::make(BinaryOp::Sub, acc, fp32Dot(a, b))),              // not an add
+        assignAcc(Binary::make(BinaryOp::Add, acc, Binary::make(BinaryOp::Mul, acc, acc)))};
+  });
+  const Kernel out = fuseDotAccumulator(k);
+  EXPECT_EQ(out.dump(), k.dump());
+  EXPECT_TRUE(out.body.sameAs(k.body));
+  // The other operand must have the dot's type: an fp16 dot added to an fp16 value fuses, and the
+  // checker's casts keep an fp16 value from meeting an fp32 dot.
+  const Kernel half = dotKernelWith([&](Expr, Expr a, Expr b) {
+    return std::vector<Stmt>{Store::make(
+        Splat::make(p(), s), Cast::make(Binary::make(BinaryOp::Add, a, Dot::make(a, b, {}, DType::FP16)), DType::FP32))};
+  });
+  EXPECT_NE(fuseDotAccumulator(half).dump().find("dot a, b, acc=a, input_precision=ieee : tensor<16x16xfp16>"), std::string::npos)
+      << fuseDotAccumulator(half).dump();
+}
+
 TEST(PassPipeline, APassThatBreaksAnInvariantIsAnInternalErrorNamingIt) {
   // Drops the kernel's first statement (the Let of pid), so later statements read an undefined var.
   const Pass broken{"drop-first-statement", "a deliberately wrong pass", [](const Kernel& k) {
@@ -147,7 +226,10 @@ TEST(PassPipeline, TheObserverSeesEveryPassInTheListedOrder) {
   for (const auto& [name, text] : dump.dumps()) seen.push_back(name);
   for (const Pass& pass : gpuPasses()) listed.push_back(std::string(pass.name));
   EXPECT_EQ(seen, listed);
-  EXPECT_EQ(listed, (std::vector<std::string>{"fold-constants", "eliminate-dead-lets"}));
+  EXPECT_EQ(listed, (std::vector<std::string>{"fuse-dot-accumulator", "fold-constants", "eliminate-dead-lets"}));
+  // The semantic passes, which the simulator's kernel goes through too, come first.
+  ASSERT_EQ(semanticPasses().size(), 1u);
+  EXPECT_EQ(semanticPasses()[0].name, gpuPasses()[0].name);
   // Only the chosen pass is kept when the observer is asked for one.
   IRDumpObserver one("eliminate-dead-lets");
   lowerForGpu(k, GpuTarget{}, &one, Verify::Always);

@@ -78,10 +78,9 @@ TEST(TraceComputeTest, DotsWithAnAccumulatorOperandStepThroughK) {
     EXPECT_TRUE(d.hasAcc);
     EXPECT_EQ(d.aShape, (ir::Shape{16, 16}));
     EXPECT_EQ(run.trace->locations[d.location].line, 17);  // `acc += tl.dot(a, b)` in tile_matmul.py
-    ASSERT_TRUE(d.a && d.b && d.acc && d.result);
-    if (s > 0) {
-      EXPECT_EQ(values(d.acc), values(std::get<DotEvent>(p.compute[s - 1]).result));
-    }
+    ASSERT_TRUE(d.a && d.b && d.result);
+    // After the first step acc is the previous dot's result, already in the trace: left out.
+    EXPECT_EQ(d.acc != nullptr, s == 0);
     for (int64_t i = 0; i < 16; ++i)
       for (int64_t k = 0; k < 16; ++k)
         ASSERT_EQ(d.a->asDouble(i * 16 + k), s * 16 + k < 40 ? static_cast<double>((i + 2 * (s * 16 + k)) % 5) : 0.0);

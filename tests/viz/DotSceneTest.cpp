@@ -95,8 +95,9 @@ TEST_F(SeedDot, TheAccumulatorGrowsStepByStepToTheStoredOutputTile) {
   ASSERT_EQ(d.size(), 3u);
   const sim::ProgramTrace* p = trace().findProgram(pid);
   for (int64_t s = 0; s < 3; ++s) {
-    // `acc += tl.dot(a, b)`: the dot itself has no acc operand; the view finds acc's bindings.
-    EXPECT_FALSE(d[s]->hasAcc);
+    // `acc += tl.dot(a, b)` runs as tl.dot(a, b, acc), as Triton compiles it: the dot records acc,
+    // and the view names it after the variable its result is bound to.
+    EXPECT_TRUE(d[s]->hasAcc);
     ASSERT_TRUE(d[s]->result);
     const auto acc = dotAccumulator(*p, *d[s]);
     ASSERT_TRUE(acc) << "step " << s;

@@ -2,11 +2,15 @@
 
 #include "core/ir/passes/ConstantFolding.h"
 #include "core/ir/passes/DeadLetElimination.h"
+#include "core/ir/passes/DotAccumulatorFusion.h"
 
 namespace tilescope::ir::passes {
 
 namespace {
 
+const Pass kFuseDotAccumulator{"fuse-dot-accumulator",
+                               "acc + tl.dot(a, b) -> tl.dot(a, b, acc), as Triton's combine pass (changes rounding)",
+                               fuseDotAccumulator};
 const Pass kFoldConstants{"fold-constants", "integer arithmetic on constants folded; x+0, 0+x, x-0, x*1, 1*x simplified",
                           foldConstants};
 const Pass kEliminateDeadLets{"eliminate-dead-lets", "Lets never read or assigned, without memory effects, removed",
@@ -14,16 +18,27 @@ const Pass kEliminateDeadLets{"eliminate-dead-lets", "Lets never read or assigne
 
 }  // namespace
 
+const std::vector<Pass>& semanticPasses() {
+  // The same passes as lowerSemantics, in its order.
+  static const std::vector<Pass> passes = {kFuseDotAccumulator};
+  return passes;
+}
+
 const std::vector<Pass>& gpuPasses() {
   // The same passes as lowerForGpu, in its order (a test checks that the two agree).
-  static const std::vector<Pass> passes = {kFoldConstants, kEliminateDeadLets};
+  static const std::vector<Pass> passes = {kFuseDotAccumulator, kFoldConstants, kEliminateDeadLets};
   return passes;
+}
+
+Kernel lowerSemantics(const Kernel& kernel, PipelineObserver* observer, Verify verify) {
+  return runPass(kFuseDotAccumulator, kernel, verify, observer);
 }
 
 Kernel lowerForGpu(const Kernel& kernel, [[maybe_unused]] const GpuTarget& target, PipelineObserver* observer,
                    Verify verify) {
   // No pass depends on the target yet; layout assignment and pipelining (issue 26) will.
-  Kernel k = runPass(kFoldConstants, kernel, verify, observer);
+  Kernel k = lowerSemantics(kernel, observer, verify);
+  k = runPass(kFoldConstants, k, verify, observer);
   k = runPass(kEliminateDeadLets, k, verify, observer);
   return k;
 }

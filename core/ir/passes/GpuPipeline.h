@@ -1,7 +1,9 @@
 #pragma once
 // The IR-to-IR passes a kernel goes through before CUDA is emitted, in order, in one place
-// (Halide's Lower.cpp is the model): lowerForGpu is the whole list. The checker's IR goes in (the
-// simulator runs that one unchanged); the CUDA emitter (core/gpu/codegen) prints what comes out.
+// (Halide's Lower.cpp is the model): lowerForGpu is the whole list. The checker's IR goes in; the
+// CUDA emitter (core/gpu/codegen) prints what comes out. Its first passes, lowerSemantics, are part
+// of what a kernel means (Triton's compiler makes them whatever the backend, and they change
+// rounding), so the simulator runs the kernel lowerSemantics returns.
 // After each pass the IR is verified (debug builds; tests ask for it always) and shown to the
 // observer, which `tilescope-cli compile --emit ir-after=PASS` uses to print it.
 //
@@ -21,8 +23,15 @@ struct GpuTarget {
   bool archSpecific = false;  // sm_90a and the like
 };
 
+// The passes of lowerSemantics, in order: the first passes of gpuPasses().
+const std::vector<Pass>& semanticPasses();
+
 // The passes of lowerForGpu, in the order it runs them (names and summaries for `--emit passes`).
 const std::vector<Pass>& gpuPasses();
+
+// The rewrites Triton's compiler makes on every kernel and that change its results: the kernel the
+// simulator runs, and where lowerForGpu starts.
+Kernel lowerSemantics(const Kernel& kernel, PipelineObserver* observer = nullptr, Verify verify = Verify::InDebugBuilds);
 
 Kernel lowerForGpu(const Kernel& kernel, const GpuTarget& target, PipelineObserver* observer = nullptr,
                    Verify verify = Verify::InDebugBuilds);

@@ -120,7 +120,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
         for (int ts_j = 0; ts_j < 2; ++ts_j) {
           const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
           const int ts_m = (ts_i / 16) % 16, ts_n = ts_i % 16, ts_bt = ts_i / 256;
-          float ts_acc = (float)0;
+          float ts_acc = v18_acc[ts_j];
           const float* ts_pa = ts_sa + (ts_bt * 16 + ts_m) * 16;
           const float* ts_pb = ts_sb + ts_bt * 256 + ts_n;
           #pragma unroll 1
@@ -133,7 +133,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_grouped_matmul_k(float* __r
       #pragma unroll
       for (int ts_j = 0; ts_j < 2; ++ts_j) {
         const int ts_i = ts_j / 2 * 256 + ts_tid * 2 + ts_j % 2;
-        v26_acc[ts_j] = ((v18_acc[ts_j]) + (t1[ts_j]));
+        v26_acc[ts_j] = t1[ts_j];
       }
 #line 607 "triton-practitioners-guide.md"
 #line 608 "triton-practitioners-guide.md"
