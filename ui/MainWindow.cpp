@@ -538,8 +538,11 @@ void MainWindow::showDeviceStatus(const DeviceStatus& status) {
     emit deviceProbeDone();
     return;
   }
-  deviceLabel_->setText(status.statusLine);
-  deviceLabel_->setToolTip(status.details);
+  // A notebook host waiting for approval keeps its line; cells would run here meanwhile.
+  if (!showingUnapprovedHost_) {
+    deviceLabel_->setText(status.statusLine);
+    deviceLabel_->setToolTip(status.details);
+  }
   backendSelector_->setGpuAvailability(status.gpuAvailable, status.statusLine);
   probeFinished_ = true;
   emit deviceProbeDone();
