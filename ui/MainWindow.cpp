@@ -23,6 +23,7 @@
 #include "ui/PreferencesDialog.h"
 #include "ui/RecoveryStore.h"
 #include "ui/Resources.h"
+#include "ui/RunOnApprovalDialog.h"
 #include "ui/RunOnDialog.h"
 #include "ui/ToolIcons.h"
 #include "ui/WorkerProcessClient.h"
@@ -293,8 +294,12 @@ void MainWindow::connectControllers() {
               deviceLabel_->setToolTip(tr("Cells run on %1 (ssh).\n%2").arg(worker->runOn().host, details));
               backendSelector_->setGpuAvailability(gpuAvailable, line);
             });
-    // Another notebook may run elsewhere (its own "run_on").
-    connect(model_, &NotebookModel::modelReset, this, &MainWindow::applyRunOn);
+    // Another notebook may run elsewhere (its own "run_on"); its host is asked about afresh.
+    connect(model_, &NotebookModel::modelReset, this, [this] {
+      notebookHostDeclined_ = false;
+      applyRunOn();
+    });
+    notebookController_->setRunGate([this] { return approveNotebookHost(); });
   }
 }
 
@@ -307,7 +312,41 @@ void MainWindow::showWorkerState(const QString& state) {
 QString MainWindow::workerStatusText() const { return workerLabel_->text(); }
 
 RunOnTarget MainWindow::effectiveRunOn() const {
-  return RunOnTarget::fromNotebookMetadata(model_->notebook().metadata).value_or(preferences_.runOn);
+  const std::optional<RunOnTarget> own = RunOnTarget::fromNotebookMetadata(model_->notebook().metadata);
+  if (!own) return preferences_.runOn;
+  if (own->isRemote() && (notebookHostDeclined_ || unapprovedNotebookHost())) return RunOnTarget{};
+  return *own;
+}
+
+std::optional<RunOnTarget> MainWindow::unapprovedNotebookHost() const {
+  const std::optional<RunOnTarget> own = RunOnTarget::fromNotebookMetadata(model_->notebook().metadata);
+  if (!own || !own->isRemote() || notebookHostDeclined_) return std::nullopt;
+  // The app-wide host was chosen by the user in Run On... or Preferences.
+  if (*own == preferences_.runOn || preferences_.approvedRunOnHosts.contains(own->approvalKey())) return std::nullopt;
+  return own;
+}
+
+bool MainWindow::approveNotebookHost() {
+  const std::optional<RunOnTarget> host = unapprovedNotebookHost();
+  if (!host) return true;
+  RunOnApprovalDialog dialog(*host, this);
+  dialog.exec();
+  switch (dialog.choice()) {
+    case RunOnApprovalDialog::Choice::Connect: {
+      Preferences p = preferences_;
+      p.approvedRunOnHosts.append(host->approvalKey());
+      p.save();
+      preferences_ = p;
+      break;
+    }
+    case RunOnApprovalDialog::Choice::RunHere:
+      notebookHostDeclined_ = true;
+      break;
+    case RunOnApprovalDialog::Choice::Cancel:
+      return false;
+  }
+  applyRunOn();
+  return true;
 }
 
 void MainWindow::applyRunOn() {
@@ -316,7 +355,16 @@ void MainWindow::applyRunOn() {
   const RunOnTarget target = effectiveRunOn();
   const bool changed = !(target == worker->runOn());
   worker->setRunOn(target);
-  if (!changed) return;
+  if (const std::optional<RunOnTarget> unapproved = unapprovedNotebookHost()) {
+    showingUnapprovedHost_ = true;
+    deviceLabel_->setText(tr("%1: asks before connecting").arg(unapproved->displayName()));
+    deviceLabel_->setToolTip(tr("This notebook names the SSH host %1. The app asks you before it connects there, when a cell "
+                                "first runs.").arg(unapproved->host));
+    showWorkerState(tr("not started"));
+    return;
+  }
+  if (!changed && !showingUnapprovedHost_) return;
+  showingUnapprovedHost_ = false;
   if (target.isRemote()) {
     deviceLabel_->setText(tr("%1: not connected yet").arg(target.displayName()));
     deviceLabel_->setToolTip(tr("Cells run on %1 (ssh), connected when a cell runs; its device report comes when the worker "
@@ -329,9 +377,18 @@ void MainWindow::applyRunOn() {
 
 void MainWindow::editRunOn() {
   const bool own = RunOnTarget::fromNotebookMetadata(model_->notebook().metadata).has_value();
-  RunOnDialog dialog(effectiveRunOn(), own ? RunOnDialog::Scope::ThisNotebook : RunOnDialog::Scope::AllNotebooks, this);
+  RunOnDialog dialog(RunOnTarget::fromNotebookMetadata(model_->notebook().metadata).value_or(preferences_.runOn),
+                     own ? RunOnDialog::Scope::ThisNotebook : RunOnDialog::Scope::AllNotebooks, this);
   connect(&dialog, &RunOnDialog::applied, this, [this](const RunOnTarget& target, RunOnDialog::Scope scope) {
     if (scope == RunOnDialog::Scope::ThisNotebook) {
+      // The user typed this host: it needs no further approval.
+      if (target.isRemote() && !preferences_.approvedRunOnHosts.contains(target.approvalKey())) {
+        Preferences p = preferences_;
+        p.approvedRunOnHosts.append(target.approvalKey());
+        p.save();
+        preferences_ = p;
+      }
+      notebookHostDeclined_ = false;
       model_->setTilescopeMetadata("run_on", target.toJson());
     } else {
       // The notebook's own setting would hide the new default: it goes.
@@ -481,8 +538,11 @@ void MainWindow::showDeviceStatus(const DeviceStatus& status) {
     emit deviceProbeDone();
     return;
   }
-  deviceLabel_->setText(status.statusLine);
-  deviceLabel_->setToolTip(status.details);
+  // A notebook host waiting for approval keeps its line; cells would run here meanwhile.
+  if (!showingUnapprovedHost_) {
+    deviceLabel_->setText(status.statusLine);
+    deviceLabel_->setToolTip(status.details);
+  }
   backendSelector_->setGpuAvailability(status.gpuAvailable, status.statusLine);
   probeFinished_ = true;
   emit deviceProbeDone();

@@ -52,7 +52,8 @@ public:
   PerformanceDock* performanceDock() const { return performance_; }
 
   void applyPreferences(const Preferences& preferences);
-  // Where this notebook's cells run: its own "run_on", else the preferences' (RunOnTarget).
+  // Where this notebook's cells run: its own "run_on", else the preferences' (RunOnTarget). A notebook's
+  // own SSH host the user has not approved (RunOnApprovalDialog) or declined counts as this machine.
   RunOnTarget effectiveRunOn() const;
   QAction* runOnAction() const { return runOnAction_; }
   QString workerStatusText() const;
@@ -87,6 +88,10 @@ private:
   void editRunOn();
   // Points the worker at effectiveRunOn() and shows where in the status bar.
   void applyRunOn();
+  // The notebook's own SSH host when it is neither approved (Preferences) nor declined for this notebook.
+  std::optional<RunOnTarget> unapprovedNotebookHost() const;
+  // The run gate: asks about an unapproved notebook host first; false when the user cancels.
+  bool approveNotebookHost();
   void showWorkerState(const QString& state);
 
   NotebookModel* model_;
@@ -108,6 +113,8 @@ private:
   QLabel* workerLabel_ = nullptr;
   QLabel* deviceLabel_ = nullptr;
   Preferences preferences_;
+  bool notebookHostDeclined_ = false;  // "Run here instead" for the open notebook's host
+  bool showingUnapprovedHost_ = false;
   QFutureWatcher<DeviceStatus> probe_;
   bool probeFinished_ = false;
 };

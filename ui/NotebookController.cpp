@@ -239,6 +239,7 @@ void NotebookController::runCell(int index) {
 }
 
 void NotebookController::runCells(const QList<int>& indices) {
+  if (runGate_ && !runGate_()) return;
   errors_ = 0;
   for (int index : indices) runCell(index);
   if (pending_.isEmpty()) emit allRunsFinished();  // markdown only, or nothing to run

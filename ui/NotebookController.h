@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QHash>
 #include <QSet>
+#include <functional>
 
 #include "core/notebook/Notebook.h"
 #include "ui/ExecutionClient.h"
@@ -32,6 +33,10 @@ public:
     QAction *selectPrevious, *selectNext;
   };
   const Actions& actions() const { return actions_; }
+
+  // Asked before any cells are queued; false cancels the run (the window's approval of a notebook's
+  // own SSH host, RunOnApprovalDialog).
+  void setRunGate(std::function<bool()> gate) { runGate_ = std::move(gate); }
 
   void runSelectedAndAdvance();
   void runSelected();
@@ -61,6 +66,7 @@ protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+  std::function<bool()> runGate_;
   void createActions();
   void startFreshSession();
   bool handleKey(QKeyEvent* event);

@@ -22,6 +22,7 @@ Preferences Preferences::load() {
   p.runOn.port = std::clamp(s.value("runOn/port", 0).toInt(), 0, 65535);
   p.runOn.identityFile = s.value("runOn/identityFile").toString();
   p.runOn.remoteCommand = s.value("runOn/remoteCommand", p.runOn.remoteCommand).toString();
+  p.approvedRunOnHosts = s.value("runOn/approvedNotebookHosts").toStringList();
   const QString torch = s.value("python/torch", p.torch).toString();
   if (torch == QLatin1String("builtin") || torch == QLatin1String("system")) p.torch = torch;
   p.simulatorThreads = std::clamp(s.value("simulator/threads", p.simulatorThreads).toInt(), 0, 1024);
@@ -42,6 +43,7 @@ void Preferences::save() const {
   s.setValue("runOn/port", runOn.port);
   s.setValue("runOn/identityFile", runOn.identityFile);
   s.setValue("runOn/remoteCommand", runOn.remoteCommand);
+  s.setValue("runOn/approvedNotebookHosts", approvedRunOnHosts);
   s.setValue("python/torch", torch);
   s.setValue("simulator/threads", simulatorThreads);
 }

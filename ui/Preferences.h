@@ -3,6 +3,7 @@
 // scale, where cells run (Run On), the torch of notebook code, the simulator's thread count. A plain
 // value: load(), change, save(); Appearance is derived from it.
 #include <QString>
+#include <QStringList>
 
 #include "ui/RunOnTarget.h"
 #include "ui/Theme.h"
@@ -19,6 +20,9 @@ struct Preferences {
   double presentationScale = 1.8;  // font multiplier in presentation mode
   bool inspectorPresentation = false;  // the inspector and performance docks at presentation scale outside presentation mode
   RunOnTarget runOn;  // where notebooks without a "run_on" of their own run their cells
+  // SSH targets a notebook's own "run_on" may use without asking (RunOnTarget::approvalKey): those the
+  // user approved once in RunOnApprovalDialog or set in Run On... A notebook someone sent cannot add any.
+  QStringList approvedRunOnHosts;
   // Which torch notebook code imports (embedded Python): "builtin" (tilescope's) or "system"
   // (installed PyTorch); a notebook's metadata {"tilescope": {"torch": ...}} wins. Passed to the worker.
   QString torch = QStringLiteral("builtin");

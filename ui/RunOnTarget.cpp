@@ -20,6 +20,10 @@ QString RunOnTarget::displayName() const {
   return isRemote() ? QString::fromStdString(sshTarget(*this).displayName()) : QObject::tr("this machine");
 }
 
+QString RunOnTarget::approvalKey() const {
+  return QStringLiteral("%1|%2|%3|%4").arg(host).arg(port).arg(identityFile, remoteCommand);
+}
+
 nlohmann::json RunOnTarget::toJson() const {
   if (!isRemote()) return "local";
   nlohmann::json out = {{"ssh", host.toStdString()}};

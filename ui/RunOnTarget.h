@@ -22,6 +22,9 @@ struct RunOnTarget {
   // "gpu-box" (no user), or "this machine".
   QString displayName() const;
   nlohmann::json toJson() const;
+  // Names every field that decides what runs where (host, port, identity file, remote command): the
+  // form the app-wide list of hosts the user approved for notebooks keeps (Preferences).
+  QString approvalKey() const;
   // A notebook's "run_on" value; nullopt when it is missing or not one.
   static std::optional<RunOnTarget> fromJson(const nlohmann::json& value);
   // The "run_on" of a notebook's metadata, if it has one.

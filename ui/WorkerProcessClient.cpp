@@ -197,6 +197,10 @@ void WorkerProcessClient::sendNextRequest() {
                   {"gpu_only", running_->gpuOnly},
                   {"inspect", running_->inspect}};
   if (!running_->tracePids.empty()) request["trace_pids"] = running_->tracePids;
+  // The inspector shows a GPU launch by its program timing (SM and times of each program), as the SM
+  // timeline does; it arrives as a program_timing message just before the launch's own message.
+  if (running_->inspect) request["program_timing"] = true;
+  pendingProgramTiming_.clear();
   sendMessage(request);
   setState(State::Busy);
 }
@@ -347,7 +351,11 @@ void WorkerProcessClient::handleMessage(const json& message, QList<BinaryBlob> b
     launch.untracedReason = str(message, "untraced_reason");
     for (const BinaryBlob& blob : blobs)
       if (blob.mimeType == QLatin1String("application/vnd.tilescope.trace")) launch.trace = blob.bytes;
+    if (launch.backend == QLatin1String("gpu")) launch.programTiming = std::exchange(pendingProgramTiming_, {});
     emit kernelLaunched(cellId, launch);
+  } else if (type == QLatin1String("program_timing")) {
+    for (const BinaryBlob& blob : blobs)
+      if (blob.mimeType == QLatin1String(util::kProgramTimingMime)) pendingProgramTiming_ = blob.bytes;
   } else if (type == QLatin1String("error")) {
     emit errorOutput(cellId, parseError(message));
   } else if (type == QLatin1String("execute_reply")) {

@@ -101,6 +101,7 @@ private:
   QString executorName_;
   std::deque<PendingRun> queue_;
   std::optional<PendingRun> running_;
+  QByteArray pendingProgramTiming_;  // the running cell's last program_timing line, for its next GPU launch
   int nextRequestNumber_ = 1;
   QTimer interruptTimer_;
   int interruptGraceMs_ = 1000;

@@ -20,6 +20,7 @@ using nlohmann::json;
 const char* kRemoteUsage =
     "usage: tilescope-cli run --remote HOST[:PORT] FILE.py|FILE.ipynb [--backend sim|gpu|auto]\n"
     "                         [--identity KEYFILE] [--remote-command PATH] [--out-of-bounds stop|warn]\n"
+    "                         [--program-timing FILE.jsonl]\n"
     "\n"
     "Runs the file on HOST's tilescope-cli worker over SSH (ssh -T -o BatchMode=yes HOST tilescope-cli\n"
     "worker): keys and the agent only, never a password prompt. HOST is user@host, host or a Host alias\n"
@@ -31,6 +32,8 @@ const char* kRemoteUsage =
     "  --identity KEYFILE   the private key to log in with (ssh -i)\n"
     "  --remote-command P   tilescope-cli's name or path on HOST (default: tilescope-cli)\n"
     "  --out-of-bounds P    as for a local run\n"
+    "  --program-timing F   as for a local run: the remote GPU launches' per-program SM and times, sent\n"
+    "                       back over the connection and written to F here\n"
     "TILESCOPE_SSH names another ssh client (a wrapper script, say).\n";
 
 volatile std::sig_atomic_t g_interrupts = 0;
@@ -41,6 +44,8 @@ struct RemoteOptions {
   std::string path;
   std::string backend = "simulator";
   std::string outOfBounds = "stop";
+  std::string programTiming;       // --program-timing FILE (here): empty when not asked for
+  std::ofstream* timingOut = nullptr;
 };
 
 void printToStderr(const std::string& text) {
@@ -107,7 +112,7 @@ CellEnd runCell(util::WorkerConnection& worker, const RemoteOptions& o, const Ce
   const std::string& code = cells[index].second;
   const std::string requestId = "r-" + cellId;
   worker.send({{"type", "execute_request"}, {"id", requestId}, {"cell_id", cellId}, {"code", code},
-               {"backend", o.backend}, {"out_of_bounds", o.outOfBounds}});
+               {"backend", o.backend}, {"out_of_bounds", o.outOfBounds}, {"program_timing", o.timingOut != nullptr}});
   int interruptsSent = 0;
   for (;;) {
     util::Message message;
@@ -147,6 +152,14 @@ CellEnd runCell(util::WorkerConnection& worker, const RemoteOptions& o, const Ce
       const json data = m.value("data", json::object());
       if (data.contains("text/plain") && data["text/plain"].is_string()) std::printf("%s\n", data["text/plain"].get<std::string>().c_str());
       std::fflush(stdout);
+    } else if (type == "program_timing") {
+      // One launch's --program-timing line, as a local run appends it to its file.
+      for (size_t b = 0; o.timingOut && b < message.blobs.size(); ++b) {
+        const auto& mime = m.value("blobs", json::array());
+        if (b < mime.size() && mime[b].is_object() && mime[b].value("mime", "") == util::kProgramTimingMime)
+          *o.timingOut << message.blobs[b] << "\n" << std::flush;
+      }
+      if (o.timingOut && !*o.timingOut) printToStderr("tilescope-cli run: cannot write '" + o.programTiming + "'\n");
     } else if (type == "error") {
       printError(m, cells);
     } else if (type == "execute_reply") {
@@ -202,6 +215,8 @@ int runRemoteRun(const Args& args) {
         std::fprintf(stderr, "tilescope-cli run: unknown backend '%s' (use sim, gpu or auto)\n", o.backend.c_str());
         return 2;
       }
+    } else if (a == "--program-timing") {
+      if (!value(o.programTiming)) return 2;
     } else if (a == "--out-of-bounds") {
       if (!value(o.outOfBounds)) return 2;
       if (o.outOfBounds != "stop" && o.outOfBounds != "warn") {
@@ -256,6 +271,17 @@ int runRemoteRun(const Args& args) {
       return 1;
     }
     cells.emplace_back(o.path, code);
+  }
+
+  // Truncated first, as a local run does: the file holds this run's launches only.
+  std::ofstream timingFile;
+  if (!o.programTiming.empty()) {
+    timingFile.open(o.programTiming, std::ios::trunc);
+    if (!timingFile) {
+      std::fprintf(stderr, "tilescope-cli run: cannot write '%s'\n", o.programTiming.c_str());
+      return 1;
+    }
+    o.timingOut = &timingFile;
   }
 
   std::vector<std::string> argv{util::sshProgram()};

@@ -5,6 +5,8 @@
 #include <sstream>
 #include <thread>
 
+#include "core/gpu/runtime/ProgramTiming.h"
+
 namespace tilescope::cli {
 
 host::ExecutionOutcome TestCellExecutor::execute(const std::string& code, const std::string& cellId,
@@ -33,6 +35,16 @@ host::ExecutionOutcome TestCellExecutor::execute(const std::string& code, const 
     } else if (command == "hang") {
       // Native code that never polls the cancel token: only ending the process stops it.
       for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    } else if (command == "fake program timing") {
+      // A made-up timing of a 2-program launch (no GPU here): what a GPU launch of a cell run with
+      // program timing hands the worker, so tests can follow it through the protocol.
+      const int64_t grid[3] = {2, 1, 1};
+      if (callbacks.programTiming)
+        callbacks.programTiming(gpu::programTimingLine("fake_kernel", ++fakeTimedLaunches_, grid, {100, 900, 0, 120, 700, 1}));
+      else if (callbacks.stream)
+        callbacks.stream("stderr", "program timing was not asked for\n");
+      // Then the launch itself, in the order KernelLauncher reports a GPU launch.
+      if (callbacks.launch) callbacks.launch({"fake_kernel", {2, 1, 1}, "gpu", 0, {}, {}});
     } else if (command == "crash") {
       std::abort();
     } else if (command == "gpu fault") {
@@ -47,7 +59,7 @@ host::ExecutionOutcome TestCellExecutor::execute(const std::string& code, const 
       outcome.errorName = "TestExecutorError";
       outcome.errorValue = "unknown command '" + command +
                            "': the test executor (TILESCOPE_WORKER_TEST_EXECUTOR=1) understands only "
-                           "'print <text>', 'loop forever', 'hang', 'crash' and 'gpu fault'";
+                           "'print <text>', 'loop forever', 'hang', 'crash', 'gpu fault' and 'fake program timing'";
       outcome.traceback.push_back({host::cellFileName(cellId), lineNumber, column, "unknown command"});
       return outcome;
     }

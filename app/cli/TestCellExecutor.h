@@ -25,6 +25,7 @@ public:
 
 private:
   bool gpuFaulted_ = false;  // 'gpu fault': acts as if the cell faulted the GPU
+  int64_t fakeTimedLaunches_ = 0;  // 'fake program timing' lines made so far
 };
 
 }  // namespace tilescope::cli

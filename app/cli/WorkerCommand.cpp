@@ -212,6 +212,11 @@ public:
     };
     if (request.inspect) callbacks.launch = [&](const host::LaunchRecord& launch) { sendLaunch(send, launch); };
     callbacks.tracedPrograms = request.tracePids;
+    // The --program-timing line of each timed GPU launch travels as a blob (docs/PROTOCOL.md).
+    if (request.programTiming)
+      callbacks.programTiming = [&](const std::string& line) {
+        send({{"type", "program_timing"}}, {{std::string(util::kProgramTimingMime), line}});
+      };
     executor_.setBackend(request.backend);
     executor_.setStopOnOutOfBounds(request.stopOnOutOfBounds);
     host::ExecutionOutcome outcome;

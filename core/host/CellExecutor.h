@@ -109,6 +109,10 @@ struct ExecutionCallbacks {
   // Programs the user asked to see (the inspector's "Trace on the next run"): traced in every launch
   // traced for `launch` whose grid has them, besides the trace policy's sample.
   std::vector<std::array<int64_t, 3>> tracedPrograms;
+  // Set: GPU launches record each program's SM and start/end times, and each launch's timing comes
+  // here as its --program-timing JSON line (core/gpu/runtime/ProgramTiming), as `run --program-timing`
+  // writes to its file. The worker sends it to the client (the protocol's program_timing message).
+  std::function<void(const std::string& line)> programTiming;
 };
 
 struct ExecutionOutcome {

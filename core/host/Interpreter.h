@@ -99,6 +99,11 @@ public:
   void reportLaunch(const LaunchRecord& launch) {
     if (wantsLaunchRecords()) callbacks_->launch(launch);
   }
+  // GPU launches record program timing for the caller (ExecutionCallbacks::programTiming).
+  bool wantsProgramTiming() const { return callbacks_ && callbacks_->programTiming; }
+  void reportProgramTiming(const std::string& line) {
+    if (wantsProgramTiming()) callbacks_->programTiming(line);
+  }
   int launchTraceLimit() const { return callbacks_ ? callbacks_->tracedLaunchLimit : 0; }
   // Programs to trace besides the policy's sample in launches traced for the inspector.
   std::vector<std::array<int64_t, 3>> requestedTracePrograms() const {

@@ -226,11 +226,14 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
 
 namespace {
 
-// One JSON line per launch (core/gpu/runtime/ProgramTiming, which also reads it back for the SM timeline).
+// One JSON line per launch (core/gpu/runtime/ProgramTiming, which also reads it back for the SM timeline),
+// for the caller (the worker's client) and/or the --program-timing file.
 void appendProgramTiming(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, const std::vector<uint64_t>& words) {
   ProgramState& state = in.extension<ProgramState>();
   const int64_t grid[3] = {launch.grid[0], launch.grid[1], launch.grid[2]};
   const std::string line = gpu::programTimingLine(jit.name(), static_cast<int64_t>(++state.timedLaunches), grid, words);
+  in.reportProgramTiming(line);
+  if (in.launchSettings().programTimingPath.empty()) return;
   std::ofstream out(in.launchSettings().programTimingPath, std::ios::app);
   out << line << "\n";
   if (!out)
@@ -272,7 +275,8 @@ bool runOnGpu(Interpreter& in, gpu::GpuRuntime& runtime, JitFunction& jit, const
   const double uploadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - uploadStart).count();
   gpu::GpuLaunchResult result;
   try {
-    result = runtime.launch(launch.kernel, launch.grid.data(), args, !in.launchSettings().programTimingPath.empty());
+    result = runtime.launch(launch.kernel, launch.grid.data(), args,
+                            !in.launchSettings().programTimingPath.empty() || in.wantsProgramTiming());
   } catch (const lang::CompileError& e) {
     if (fallback) return false;
     PyError err("CompilationError", e.diagnostic().range.str() + ": " + e.diagnostic().message);
@@ -500,7 +504,7 @@ void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch
 namespace {
 
 bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, bool forInspector) {
-  if (!in.launchSettings().programTimingPath.empty() &&
+  if ((!in.launchSettings().programTimingPath.empty() || in.wantsProgramTiming()) &&
       in.extension<ProgramState>().warningsShown.insert("program-timing-sim:" + jit.name()).second)
     in.writeStderr("warning: --program-timing records GPU launches only; kernel '" + jit.name() +
                    "' ran on the simulator (use --backend gpu)\n");

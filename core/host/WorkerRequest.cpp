@@ -73,6 +73,9 @@ WorkerRequest decodeExecute(const json& message) {
   if (!flag("gpu_only", "whether the cell is tagged gpu-only", gpuOnly)) return reject(error);
   bool inspect = false;
   if (!flag("inspect", "whether to report kernel launches with their traces", inspect)) return reject(error);
+  bool programTiming = false;
+  if (!flag("program_timing", "whether GPU launches record and send each program's SM and times", programTiming))
+    return reject(error);
 
   // Optional: a list of at most kMaxTracePids programs, each three non-negative integers.
   std::vector<std::array<int64_t, 3>> tracePids;
@@ -91,7 +94,8 @@ WorkerRequest decodeExecute(const json& message) {
 
   WorkerRequest r;
   r.kind = WorkerRequest::Kind::Execute;
-  r.execute = ExecuteRequest{*id, *cellId, *code, *backend, *policy == "stop", gpuOnly, inspect, std::move(tracePids)};
+  r.execute = ExecuteRequest{*id, *cellId, *code, *backend, *policy == "stop", gpuOnly, inspect, std::move(tracePids),
+                             programTiming};
   return r;
 }
 

@@ -24,6 +24,7 @@ struct ExecuteRequest {
   // "trace_pids": programs ([x, y, z]) to trace in each launch traced for the inspector, besides the
   // trace policy's sample (the inspector's "Trace on the next run").
   std::vector<std::array<int64_t, 3>> tracePids;
+  bool programTiming = false;  // "program_timing": GPU launches record per-program timing, sent as program_timing messages
 };
 
 // At most this many programs may be asked for in "trace_pids".

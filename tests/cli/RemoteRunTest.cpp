@@ -13,6 +13,7 @@
 #include "core/base/FrameCodec.h"
 #include "core/base/SshTarget.h"
 #include "core/base/WorkerExitCodes.h"
+#include "core/gpu/runtime/ProgramTiming.h"
 #include "core/testing/LocalSshServer.h"
 #include "tests/cli/CliRunner.h"
 #include "tests/cli/WorkerProcess.h"
@@ -130,6 +131,34 @@ TEST_F(RemoteRun, TilescopeCliMissingOnTheHostSaysToInstallOrGiveThePath) {
   EXPECT_EQ(r.exitCode, 255) << r.output;
   EXPECT_NE(r.output.find("'/nonexistent/tilescope-cli' was not found on 'tilescope-test'"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("--remote-command"), std::string::npos) << r.output;
+}
+
+// Program timing travels back as program_timing messages and is written here. There is no GPU on this
+// machine: the remote worker runs the test executor, whose 'fake program timing' hands the worker a
+// made-up timing line as a timed GPU launch would. A real GPU launch over SSH is not run here.
+TEST_F(RemoteRun, ProgramTimingOfTheRemoteLaunchesIsWrittenToTheLocalFile) {
+  const std::string testDouble = server->writeScript(
+      "timing-test-double-cli", std::string("TILESCOPE_WORKER_TEST_EXECUTOR=1 exec ") + TILESCOPE_CLI_PATH + " \"$@\"");
+  const std::string timing = server->dir() + "/timing.jsonl";
+  std::ofstream(timing) << "an earlier run's line\n";
+  const auto r = runCli(std::string("run --remote ") + LocalSshServer::kHost + " " +
+                        file("t.py", "fake program timing\nprint done\nfake program timing\n") + " --remote-command " +
+                        testDouble + " --program-timing " + timing);
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("done"), std::string::npos) << r.output;
+  const auto launches = tilescope::gpu::readProgramTimingFile(timing);
+  ASSERT_EQ(launches.size(), 2u) << "the file holds this run's two launches only";
+  EXPECT_EQ(launches[0].kernel, "fake_kernel");
+  EXPECT_EQ(launches[1].launch, 2);
+  ASSERT_EQ(launches[0].programs.size(), 2u);
+  EXPECT_EQ(launches[0].programs[1].sm, 1);
+  EXPECT_EQ(launches[0].programs[1].endNs, 600u);  // from the first start (100)
+
+  // Without --program-timing, the worker is not asked for it.
+  const auto plain = runCli(std::string("run --remote ") + LocalSshServer::kHost + " " + file("u.py", "fake program timing\n") +
+                            " --remote-command " + testDouble);
+  EXPECT_EQ(plain.exitCode, 0) << plain.output;
+  EXPECT_NE(plain.output.find("program timing was not asked for"), std::string::npos) << plain.output;
 }
 
 TEST_F(RemoteRun, AWorkerOfAnotherProtocolNamesBothVersions) {

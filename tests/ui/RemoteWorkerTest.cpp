@@ -18,8 +18,10 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <fstream>
+#include <sstream>
 
 #include "core/base/FrameCodec.h"
+#include "core/gpu/runtime/ProgramTiming.h"
 #include "core/sim/TraceReader.h"
 #include "core/testing/LocalSshServer.h"
 #include "tests/ui/UiTestSupport.h"
@@ -32,6 +34,8 @@
 #include "ui/NotebookView.h"
 #include "ui/OutputArea.h"
 #include "ui/RecoveryStore.h"
+#include "ui/Preferences.h"
+#include "ui/RunOnApprovalDialog.h"
 #include "ui/RunOnDialog.h"
 #include "ui/WorkerProcessClient.h"
 
@@ -223,6 +227,32 @@ TEST_F(RemoteWorker, TracesForTheInspectorTravelOverTheConnection) {
   EXPECT_TRUE(read.trace.has_value()) << read.error;
 }
 
+// A GPU launch's program timing reaches the inspector the same way from a local and a remote worker.
+// No GPU here: the test executor's 'fake program timing' hands its worker a made-up timing line and
+// a GPU launch record, in the order a timed GPU launch does; a real GPU launch is not run.
+TEST_F(RemoteWorker, ProgramTimingForTheInspectorTravelsAsFromALocalWorker) {
+  qputenv("TILESCOPE_WORKER_TEST_EXECUTOR", "1");  // for the local worker; the remote one runs testDouble
+  for (const bool remote : {false, true}) {
+    SCOPED_TRACE(remote ? "remote" : "local");
+    WorkerProcessClient client(TILESCOPE_CLI_PATH);
+    if (remote) client.setRunOn(target(testDouble));
+    client.setInspectLaunches(true);
+    Seen seen(client);
+    client.runCell("k", "fake program timing", Backend::Gpu);
+    ASSERT_TRUE(waitUntil([&] { return seen.finished.size() == 1; }, 30000));
+    ASSERT_EQ(seen.finished[0], CellRunStatus::Ok) << seen.errors.join(", ").toStdString();
+    ASSERT_EQ(seen.launches.size(), 1);
+    EXPECT_EQ(seen.launches[0].backend, "gpu");
+    std::istringstream line(seen.launches[0].programTiming.toStdString());
+    const auto timing = tilescope::gpu::readProgramTiming(line, "program timing");
+    ASSERT_EQ(timing.size(), 1u);
+    EXPECT_EQ(timing[0].kernel, "fake_kernel");
+    ASSERT_EQ(timing[0].programs.size(), 2u);
+    EXPECT_EQ(timing[0].programs[1].sm, 1);
+  }
+  qunsetenv("TILESCOPE_WORKER_TEST_EXECUTOR");
+}
+
 // ---- connection failures: one sentence, what to do, no retry loop ----
 
 namespace {
@@ -293,6 +323,13 @@ protected:
     if (!runOn.is_null()) nb.metadata["tilescope"]["run_on"] = runOn;
     window->model()->reset(nb);
   }
+  // As the user's Connect in RunOnApprovalDialog would: the notebook's host may be used from now on.
+  void approve(const nlohmann::json& runOn) {
+    tilescope::ui::Preferences p = tilescope::ui::Preferences::load();
+    p.approvedRunOnHosts.append(RunOnTarget::fromJson(runOn)->approvalKey());
+    p.save();
+    window->applyPreferences(p);
+  }
   QLabel* statusLabel(const char* name) { return window->findChild<QLabel*>(QString::fromLatin1(name)); }
   tilescope::ui::CodeCellWidget* codeCell(int index) {
     return qobject_cast<tilescope::ui::CodeCellWidget*>(window->notebookView()->cellWidget(index));
@@ -303,7 +340,9 @@ protected:
 }  // namespace
 
 TEST_F(RemoteWindow, ANotebooksRunOnPutsItsCellsThereAndTheStatusBarSaysWhere) {
-  openNotebookRunningOn({{"ssh", LocalSshServer::kHost}, {"remote_command", testDouble}});
+  const nlohmann::json runOn = {{"ssh", LocalSshServer::kHost}, {"remote_command", testDouble}};
+  approve(runOn);
+  openNotebookRunningOn(runOn);
   QTest::qWait(300);
   auto* worker = qobject_cast<WorkerProcessClient*>(window->executionClient());
   EXPECT_EQ(worker->state(), WorkerProcessClient::State::NotStarted) << "opening a notebook does not connect to its host";
@@ -325,7 +364,9 @@ TEST_F(RemoteWindow, ANotebooksRunOnPutsItsCellsThereAndTheStatusBarSaysWhere) {
 }
 
 TEST_F(RemoteWindow, AFailedConnectionSaysWhatToDoAndKeepsTheNotebook) {
-  openNotebookRunningOn({{"ssh", "tilescope-test-wrong-key"}, {"remote_command", TILESCOPE_CLI_PATH}});
+  const nlohmann::json runOn = {{"ssh", "tilescope-test-wrong-key"}, {"remote_command", TILESCOPE_CLI_PATH}};
+  approve(runOn);
+  openNotebookRunningOn(runOn);
   window->model()->setSource(0, "print edited");
   window->notebookView()->select(0);
   window->notebookController()->runSelected();
@@ -369,4 +410,103 @@ TEST_F(RemoteWindow, TheRunOnDialogStoresAnSshHostInTheNotebook) {
   window->notebookView()->select(0);
   window->notebookController()->runSelected();
   ASSERT_TRUE(waitUntil([&] { return codeCell(0)->outputArea()->plainText().contains("from afar"); }, 20000));
+}
+
+// ---- a notebook's own host is approved by the user before the first connection ----
+
+namespace {
+class RunOnApproval : public RemoteWindow {
+protected:
+  void SetUp() override {
+    qputenv("TILESCOPE_WORKER_TEST_EXECUTOR", "1");  // "Run here instead" runs the cell with the local test double
+    tilescope::ui::Preferences cleared = tilescope::ui::Preferences::load();
+    cleared.approvedRunOnHosts.clear();
+    cleared.save();
+    RemoteWindow::SetUp();
+    if (IsSkipped()) return;
+    runOn = {{"ssh", LocalSshServer::kHost}, {"port", server->port()}, {"remote_command", testDouble}};
+    openNotebookRunningOn(runOn);
+    window->notebookView()->select(0);
+  }
+  void TearDown() override {
+    qunsetenv("TILESCOPE_WORKER_TEST_EXECUTOR");
+    RemoteWindow::TearDown();
+  }
+  // Runs the selected cell; `answer` is called with the approval dialog once it shows (never, if none shows
+  // within 3 s). Returns whether the dialog showed.
+  bool runAndAnswer(const std::function<void(tilescope::ui::RunOnApprovalDialog*)>& answer) {
+    bool shown = false;
+    QTimer::singleShot(0, window.get(), [&] {
+      if (!waitUntil([] { return qobject_cast<tilescope::ui::RunOnApprovalDialog*>(QApplication::activeModalWidget()); }, 3000))
+        return;
+      shown = true;
+      auto* dialog = qobject_cast<tilescope::ui::RunOnApprovalDialog*>(QApplication::activeModalWidget());
+      details = dialog->findChild<QLabel*>("runOnApprovalDetails")->text();
+      answer(dialog);
+    });
+    window->notebookController()->runSelected();
+    QTest::qWait(50);  // the timer's wait has ended when no dialog came
+    return shown;
+  }
+  static void click(QWidget* dialog, const char* button) {
+    QTest::mouseClick(dialog->findChild<QPushButton*>(button), Qt::LeftButton, {}, QPoint(5, 5));
+  }
+  QStringList approved() const { return tilescope::ui::Preferences::load().approvedRunOnHosts; }
+  nlohmann::json runOn;
+  QString details;
+};
+}  // namespace
+
+TEST_F(RunOnApproval, TheFirstRunAsksNamingHostPortIdentityAndCommandAndConnectIsRemembered) {
+  auto* worker = qobject_cast<WorkerProcessClient*>(window->executionClient());
+  EXPECT_FALSE(worker->runOn().isRemote()) << "an unapproved host is not even handed to the worker";
+  EXPECT_EQ(statusLabel("deviceStatus")->text(), "tilescope-test: asks before connecting");
+  ASSERT_TRUE(runAndAnswer([](QWidget* dialog) { click(dialog, "approveConnect"); }));
+  EXPECT_TRUE(details.contains("Host: tilescope-test")) << details.toStdString();
+  EXPECT_TRUE(details.contains("Port: " + QString::number(server->port()))) << details.toStdString();
+  EXPECT_TRUE(details.contains("Identity file: ")) << details.toStdString();
+  EXPECT_TRUE(details.contains(QString::fromStdString(testDouble) + " worker")) << details.toStdString();
+  auto* cell = codeCell(0);
+  ASSERT_TRUE(waitUntil([&] { return cell->outputArea()->plainText().contains("from afar"); }, 20000));
+  EXPECT_TRUE(worker->runOn().isRemote());
+  EXPECT_TRUE(approved().contains(RunOnTarget::fromJson(runOn)->approvalKey())) << "remembered in the settings";
+  ASSERT_TRUE(waitUntil([&] { return !worker->isBusy(); }, 10000));
+  EXPECT_FALSE(runAndAnswer([](QWidget* dialog) { click(dialog, "approveCancel"); })) << "an approved host is not asked about again";
+}
+
+TEST_F(RunOnApproval, CancelRunsNothingAndRunHereInsteadRunsOnThisMachine) {
+  auto* worker = qobject_cast<WorkerProcessClient*>(window->executionClient());
+  // Escape is Cancel: nothing runs, nothing is remembered, and the next run asks again.
+  ASSERT_TRUE(runAndAnswer([](QWidget* dialog) { QTest::keyClick(dialog, Qt::Key_Escape); }));
+  QTest::qWait(500);
+  EXPECT_TRUE(codeCell(0)->outputArea()->plainText().isEmpty());
+  EXPECT_FALSE(worker->isBusy());
+  EXPECT_FALSE(worker->runOn().isRemote());
+  // Enter does not connect either: Cancel is the default button.
+  ASSERT_TRUE(runAndAnswer([](QWidget* dialog) { QTest::keyClick(dialog, Qt::Key_Return); }));
+  QTest::qWait(300);
+  EXPECT_TRUE(codeCell(0)->outputArea()->plainText().isEmpty());
+  EXPECT_TRUE(approved().isEmpty());
+
+  ASSERT_TRUE(runAndAnswer([](QWidget* dialog) { click(dialog, "approveRunHere"); }));
+  ASSERT_TRUE(waitUntil([&] { return codeCell(0)->outputArea()->plainText().contains("from afar"); }, 20000));
+  EXPECT_FALSE(worker->runOn().isRemote()) << "ran on this machine";
+  EXPECT_TRUE(window->workerStatusText().startsWith("Worker: ")) << window->workerStatusText().toStdString();
+  EXPECT_TRUE(approved().isEmpty()) << "declining is not remembered as an approval";
+  ASSERT_TRUE(waitUntil([&] { return !worker->isBusy(); }, 10000));
+  EXPECT_FALSE(runAndAnswer([](QWidget* dialog) { click(dialog, "approveCancel"); })) << "declined for this notebook: not asked again";
+
+  // Opening the notebook again asks again.
+  openNotebookRunningOn(runOn);
+  window->notebookView()->select(0);
+  EXPECT_TRUE(runAndAnswer([](QWidget* dialog) { click(dialog, "approveCancel"); }));
+}
+
+TEST_F(RunOnApproval, TheAppWideHostNeedsNoApproval) {
+  tilescope::ui::Preferences p = tilescope::ui::Preferences::load();
+  p.runOn = *RunOnTarget::fromJson(runOn);
+  window->applyPreferences(p);
+  EXPECT_FALSE(runAndAnswer([](QWidget* dialog) { click(dialog, "approveCancel"); }));
+  ASSERT_TRUE(waitUntil([&] { return codeCell(0)->outputArea()->plainText().contains("from afar"); }, 20000));
+  EXPECT_TRUE(qobject_cast<WorkerProcessClient*>(window->executionClient())->runOn().isRemote());
 }
