@@ -1,5 +1,6 @@
-// tilescope-cli run: runs a Python script, or every code cell of a notebook in order, through the
-// host interpreter (no Python needed), printing output as it comes.
+// tilescope-cli run: runs a Python script, or every code cell of a notebook in order, on the embedded
+// CPython (core/python), printing output as it comes.
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,13 +12,10 @@
 #include "core/gpu/runtime/DeviceReport.h"
 #include "core/host/ExecutionBackend.h"
 #include "core/host/GpuOnlyCells.h"
-#include "core/host/HostExecutor.h"
 #include "core/notebook/NotebookFile.h"
-#include "core/sim/PidFilter.h"
-#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
 #include "core/python/EmbeddedInterpreter.h"
 #include "core/python/PythonExecutor.h"
-#endif
+#include "core/sim/PidFilter.h"
 
 namespace tilescope::cli {
 
@@ -26,11 +24,12 @@ namespace {
 const char* kUsage =
     "usage: tilescope-cli run FILE.py|FILE.ipynb [--backend sim|gpu|auto] [--trace DIR] [--pid-filter EXPR]\n"
     "                         [--out OUT.ipynb] [--allow-errors] [--out-of-bounds stop|warn]\n"
-    "                         [--program-timing FILE.jsonl] [--timeout SECONDS] [--python interpreter|embedded]\n"
+    "                         [--program-timing FILE.jsonl] [--timeout SECONDS]\n"
     "\n"
-    "Runs a script, or every code cell of a notebook in order (cells share one namespace), with\n"
-    "tilescope's host interpreter; kernels run on the simulator. Exits 0 on success, 1 when the code\n"
-    "raises (a failed assert included), 2 on bad arguments, 124 when --timeout was hit.\n"
+    "Runs a script, or every code cell of a notebook in order (cells share one namespace), as Python\n"
+    "(the embedded CPython, with tilescope's triton and torch); kernels run on the simulator. Exits 0\n"
+    "on success, 1 when the code raises (a failed assert included), 2 on bad arguments, 124 when\n"
+    "--timeout was hit. Ctrl+C raises KeyboardInterrupt in the running code.\n"
     "\n"
     "  --backend B       sim (default), gpu, or auto (the GPU when there is one, else the simulator)\n"
     "  --trace DIR       write a trace of every kernel launch to DIR (one .tstrace file per launch)\n"
@@ -45,8 +44,6 @@ const char* kUsage =
     "                    \"programs\": [[x, y, z, sm, start_ns, end_ns], ...]} (ns from the launch's first start)\n"
     "  --timeout S       stop after S seconds (an endless loop in host code or in a kernel included) and\n"
     "                    exit with code 124, saying the timeout was hit\n"
-    "  --python P        interpreter (default): tilescope's own interpreter of a Python subset;\n"
-    "                    embedded (in progress): real Python, the embedded CPython (docs/HOST_LANGUAGE.md)\n"
     "Notebook cells tagged 'raises-exception' (Jupyter's convention) may fail: their error is shown\n"
     "and the run goes on. Cells tagged 'gpu-only' (benchmarks at GPU sizes) run only when kernels run on\n"
     "a GPU; on the simulator they are skipped and their output says so.\n";
@@ -62,8 +59,13 @@ struct Options {
   bool stopOnOutOfBounds = true;
   bool outOfBoundsGiven = false;
   double timeoutSeconds = 0;  // 0: no limit
-  std::string python = "interpreter";  // or "embedded" (issue 22, in progress)
 };
+
+host::CancelToken* g_cancelForSignal = nullptr;  // set once before the handler is installed
+
+extern "C" void onRunSigint(int) {
+  if (g_cancelForSignal) g_cancelForSignal->cancel();
+}
 
 bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -105,24 +107,21 @@ struct Recorder {
   }
 };
 
-template <class Executor>
-int finish(const Executor& executor, const host::ExecutionOutcome& outcome) {
+int finish(const python::PythonExecutor& executor, const host::ExecutionOutcome& outcome) {
   if (outcome.status == host::ExecutionOutcome::Status::Ok) return 0;
   std::fflush(stdout);
   std::fputs(executor.lastTraceback().c_str(), stderr);
   return 1;
 }
 
-template <class Executor>
-int runScript(Executor& executor, const Options& o, const std::string& text, host::CancelToken& cancel) {
+int runScript(python::PythonExecutor& executor, const Options& o, const std::string& text, host::CancelToken& cancel) {
   Recorder recorder;
   const host::ExecutionCallbacks cb = recorder.callbacks();
   const host::ExecutionOutcome outcome = executor.run(std::make_shared<lang::SourceFile>(o.path, text), false, cb, &cancel);
   return finish(executor, outcome);
 }
 
-template <class Executor>
-int runNotebook(Executor& executor, const Options& o, host::CancelToken& cancel) {
+int runNotebook(python::PythonExecutor& executor, const Options& o, host::CancelToken& cancel) {
   notebook::LoadResult loaded = notebook::loadNotebook(o.path);
   if (!loaded.notebook) {
     std::fprintf(stderr, "tilescope-cli run: %s\n", loaded.error.c_str());
@@ -184,9 +183,8 @@ int runNotebook(Executor& executor, const Options& o, host::CancelToken& cancel)
   return status;
 }
 
-// Runs the file with the options parsed; HostExecutor or python::PythonExecutor.
-template <class Executor>
-int runWith(Executor& executor, const Options& o);
+// Runs the file with the options parsed.
+int runWith(python::PythonExecutor& executor, const Options& o);
 
 }  // namespace
 
@@ -230,9 +228,15 @@ int runRun(const Args& args) {
       }
       o.timeoutSeconds = *parsed;
     } else if (a == "--python") {
-      if (!value(o.python)) return 2;
-      if (o.python != "interpreter" && o.python != "embedded") {
-        std::fprintf(stderr, "tilescope-cli run: --python takes 'interpreter' or 'embedded', not '%s'\n", o.python.c_str());
+      // Scripts written while there were two Pythons: `embedded` is the only one now.
+      std::string python;
+      if (!value(python)) return 2;
+      if (python != "embedded") {
+        std::fprintf(stderr, "tilescope-cli run: --python %s: %s\n", python.c_str(),
+                     python == "interpreter"
+                         ? "tilescope's own interpreter of a Python subset was removed; host code runs on the embedded "
+                           "CPython now. Drop the --python option."
+                         : "host code runs on the embedded CPython, the only Python; drop the --python option.");
         return 2;
       }
     } else if (a == "--allow-errors") {
@@ -260,32 +264,28 @@ int runRun(const Args& args) {
     std::fprintf(stderr, "tilescope-cli run: no file given\n\n%s", kUsage);
     return 2;
   }
-  if (o.python == "embedded") {
-#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
-    try {
-      python::PythonExecutor executor;
-      return runWith(executor, o);
-    } catch (const python::PythonStartError& e) {
-      std::fprintf(stderr, "tilescope-cli run: %s\n", e.what());
-      return 1;
-    }
-#else
-    std::fprintf(stderr, "tilescope-cli run: --python embedded: this build has no embedded Python; install "
-                         "libpython3-dev and pybind11-dev (scripts/setup.sh) and build again\n");
-    return 2;
-#endif
+  try {
+    python::PythonExecutor executor;
+    return runWith(executor, o);
+  } catch (const python::PythonStartError& e) {
+    std::fprintf(stderr, "tilescope-cli run: %s\n", e.what());
+    return 1;
   }
-  host::HostExecutor executor;
-  return runWith(executor, o);
 }
 
 namespace {
 
-template <class Executor>
-int runWith(Executor& executor, const Options& o) {
+int runWith(python::PythonExecutor& executor, const Options& o) {
   // The limit covers everything from here: the device probe and warm-up too.
   host::CancelToken cancel;
   CommandTimeout timeout("run", o.timeoutSeconds, &cancel);
+  // Ctrl+C asks the running code to stop: KeyboardInterrupt in Python, the cancel token in a launch.
+  g_cancelForSignal = &cancel;
+  struct sigaction action {};
+  action.sa_handler = onRunSigint;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &action, nullptr);
   auto finished = [&](int status) { return timeout.expired() ? timeout.report() : status; };
   if (o.backend == "sim" || o.backend == "simulator") {
     executor.setBackend(host::Backend::Simulator);

@@ -12,9 +12,12 @@
 #include "core/tensor/TensorError.h"
 #include "core/tensor/TensorFactory.h"
 #include "core/tensor/TensorIndexing.h"
+#include "core/tensor/TensorLinalg.h"
+#include "core/tensor/TensorNN.h"
 #include "core/tensor/TensorOps.h"
 #include "core/tensor/TensorPrinter.h"
 #include "core/tensor/TensorReduce.h"
+#include "core/tensor/TensorReorder.h"
 #include "core/tensor/TorchRandom.h"
 #include "core/python/PythonValues.h"
 #include "core/python/TilescopeModule.h"
@@ -200,6 +203,7 @@ void bindTensorClass(py::module_& m) {
       .def("__abs__", [](const Tensor& x) { return host::abs(x); })
       .def("__invert__", [](const Tensor& x) { return host::bitwiseNot(x); })
       .def("abs", [](const Tensor& x) { return host::abs(x); })
+      .def("__matmul__", [](const Tensor& a, const Tensor& b) { return host::matmul(a, b); })
       .def("sum", [](const Tensor& x) { return host::sum(x); })
       .def("mean", [](const Tensor& x) { return host::mean(x); })
       .def("max", [](const Tensor& x) { return host::max(x); })
@@ -264,6 +268,26 @@ void bindFunctions(py::module_& m) {
   m.def("exp", [](const Tensor& x) { return host::exp(x); });
   m.def("log", [](const Tensor& x) { return host::log(x); });
   m.def("sqrt", [](const Tensor& x) { return host::sqrt(x); });
+  // What the seeds and the example notebooks use beyond the basics (torch.matmul for references,
+  // torch.stack for images, softmax for the fused-softmax check).
+  m.def("matmul", [](const Tensor& a, const Tensor& b) { return host::matmul(a, b); });
+  m.def("stack", [](const std::vector<Tensor>& tensors, int64_t dim) { return host::stack(tensors, dim); });
+  m.def("cat", [](const std::vector<Tensor>& tensors, int64_t dim) { return host::cat(tensors, dim); });
+  m.def("softmax", [](const Tensor& x, int64_t dim, std::optional<TorchDType> dtype) {
+    return host::softmax(x, dim, dtype ? std::optional<host::DType>(dtype->dtype) : std::nullopt);
+  });
+  m.def("argmax", [](const Tensor& x, std::optional<int64_t> dim, bool keepdim) { return host::argmax(x, dim, keepdim); });
+  m.def("cumsum", [](const Tensor& x, int64_t dim) { return host::cumsum(x, dim); });
+  // torch.testing.assert_close: the message of its AssertionError, or None when close.
+  m.def("torch_assert_close_message", [](const Tensor& actual, const Tensor& expected, std::optional<double> rtol,
+                                         std::optional<double> atol, bool equalNan, bool checkDtype) {
+    host::AssertCloseOptions o;
+    o.rtol = rtol;
+    o.atol = atol;
+    o.equalNan = equalNan;
+    o.checkDtype = checkDtype;
+    return host::assertCloseMessage(actual, expected, o);
+  });
 }
 
 }  // namespace

@@ -47,6 +47,7 @@ _object* initTilescopeModule() {
     bindKernels(m);
     bindTesting(m);
     bindHostCalls(m);
+    bindCupy(m);
     return m.release().ptr();
   } catch (py::error_already_set& e) {
     e.restore();

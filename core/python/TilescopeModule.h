@@ -17,5 +17,6 @@ _object* initTilescopeModule();
 void bindTensors(pybind11::module_& m);
 void bindKernels(pybind11::module_& m);
 void bindTesting(pybind11::module_& m);
+void bindCupy(pybind11::module_& m);
 
 }  // namespace tilescope::python

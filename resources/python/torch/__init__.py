@@ -198,6 +198,35 @@ def mean(input):
     return input.mean()
 
 
+def matmul(input, other):
+    return _tilescope.matmul(input, other)
+
+
+def stack(tensors, dim=0):
+    return _tilescope.stack(list(tensors), dim)
+
+
+def cat(tensors, dim=0):
+    return _tilescope.cat(list(tensors), dim)
+
+
+def softmax(input, dim, dtype=None):
+    return _tilescope.softmax(input, dim, dtype)
+
+
+def argmax(input, dim=None, keepdim=False):
+    return _tilescope.argmax(input, dim, keepdim)
+
+
+def cumsum(input, dim):
+    return _tilescope.cumsum(input, dim)
+
+
+Tensor.softmax = lambda self, dim, dtype=None: softmax(self, dim, dtype)
+Tensor.argmax = lambda self, dim=None, keepdim=False: argmax(self, dim, keepdim)
+Tensor.cumsum = lambda self, dim: cumsum(self, dim)
+
+
 def max(input, other=None):
     return input.max() if other is None else _tilescope.maximum(input, other)
 
@@ -235,6 +264,22 @@ cuda.synchronize = lambda device=None: None
 cuda.manual_seed = manual_seed
 cuda.manual_seed_all = manual_seed
 _sys.modules["torch.cuda"] = cuda
+
+# --- torch.testing ----------------------------------------------------------------------------------
+testing = _types.ModuleType("torch.testing", "torch.testing.assert_close on the built-in torch's tensors.")
+
+
+def _assert_close(actual, expected, *, rtol=None, atol=None, equal_nan=False, check_device=True, check_dtype=True,
+                  msg=None):
+    actual = actual if isinstance(actual, Tensor) else tensor(actual)
+    expected = expected if isinstance(expected, Tensor) else tensor(expected)
+    message = _tilescope.torch_assert_close_message(actual, expected, rtol, atol, equal_nan, check_dtype)
+    if message is not None:
+        raise AssertionError(msg if msg is not None else message)
+
+
+testing.assert_close = _assert_close
+_sys.modules["torch.testing"] = testing
 
 # dtypes; `float`, `int` and `bool` shadow the builtins only from here on.
 globals().update({
