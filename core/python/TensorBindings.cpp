@@ -19,6 +19,8 @@
 #include "core/tensor/TensorReduce.h"
 #include "core/tensor/TensorReorder.h"
 #include "core/tensor/TorchRandom.h"
+#include "core/host/AddressBook.h"
+#include "core/python/EngineSession.h"
 #include "core/python/PythonValues.h"
 #include "core/python/TilescopeModule.h"
 
@@ -133,7 +135,13 @@ void bindTensorClass(py::module_& m) {
       .def("is_contiguous", &Tensor::isContiguous)
       .def("is_floating_point", &Tensor::isFloatingPoint)
       // The host address of element 0: what a kernel launch's pointer argument names.
-      .def("data_ptr", [](const Tensor& x) { return reinterpret_cast<uintptr_t>(x.rawData()); })
+      // The address kernels understand on the session's backend (a simulated address on the
+      // simulator, the device copy's on the GPU), which a kernel may load from memory and cast to a
+      // pointer (core/host/AddressBook); the host address only when no session runs code.
+      .def("data_ptr", [](const Tensor& x) -> int64_t {
+        if (EngineSession* session = EngineSession::active()) return host::AddressBook::dataPtr(session->launchContext(), x);
+        return static_cast<int64_t>(reinterpret_cast<uintptr_t>(x.rawData()));
+      })
       .def("item", [](const Tensor& x) { return objectOf(x.item()); })
       .def("tolist", [](const Tensor& x) { return objectOf(x.tolist()); })
       .def("__repr__", [](const Tensor& x) { return host::toString(x); })
