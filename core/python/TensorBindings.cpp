@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <climits>
+#include <map>
 #include <cstdint>
 
 #include "core/tensor/TensorCompare.h"
@@ -244,6 +245,57 @@ void bindTensorClass(py::module_& m) {
       .def("zero_", [](Tensor& x) { return x.fill_(host::Scalar(int64_t{0})); });
 }
 
+std::optional<host::DType> dtypeOf(const std::optional<TorchDType>& d) {
+  return d ? std::optional<host::DType>(d->dtype) : std::nullopt;
+}
+
+py::tuple valuesIndices(const host::ValuesIndices& vi) { return py::make_tuple(vi.values, vi.indices); }
+
+// The rest of the torch functions host code used with the hand-written interpreter's torch: one
+// line each onto the tensor library; resources/python/torch gives them torch's signatures.
+void bindMoreFunctions(py::module_& m) {
+  using Dt = std::optional<TorchDType>;
+  using host::UnaryOp;
+  static const std::map<std::string, UnaryOp> unaryOps = {
+      {"exp2", UnaryOp::Exp2},       {"log2", UnaryOp::Log2},   {"rsqrt", UnaryOp::Rsqrt}, {"sin", UnaryOp::Sin},
+      {"cos", UnaryOp::Cos},         {"tanh", UnaryOp::Tanh},   {"sigmoid", UnaryOp::Sigmoid},
+      {"reciprocal", UnaryOp::Reciprocal}, {"floor", UnaryOp::Floor}, {"ceil", UnaryOp::Ceil},
+      {"round", UnaryOp::Round},     {"trunc", UnaryOp::Trunc}, {"logical_not", UnaryOp::LogicalNot}};
+  m.def("unary", [](const std::string& name, const Tensor& x) { return host::unary(unaryOps.at(name), x); });
+  m.def("where", [](const Tensor& condition, py::object x, py::object y) {
+    std::optional<host::TensorOrScalar> a = operand(x), b = operand(y);
+    if (!a || !b) throw py::type_error("where(): x and y must be tensors or numbers");
+    return host::where(condition, *a, *b);
+  });
+  m.def("masked_fill", [](const Tensor& x, const Tensor& mask, py::object value) {
+    return host::maskedFill(x, mask, requireScalar(value, "masked_fill"));
+  });
+  m.def("triangle", [](const Tensor& x, int64_t diagonal, bool upper) { return host::triangle(x, diagonal, upper); });
+  m.def("clamp", [](const Tensor& x, py::object lo, py::object hi) {
+    return host::clamp(x, lo.is_none() ? std::nullopt : std::optional<host::Scalar>(requireScalar(lo, "clamp")),
+                       hi.is_none() ? std::nullopt : std::optional<host::Scalar>(requireScalar(hi, "clamp")));
+  });
+  m.def("sum", [](const Tensor& x, std::optional<std::vector<int64_t>> dims, bool keepdim, Dt dtype) {
+    return dims ? host::sum(x, *dims, keepdim, dtypeOf(dtype)) : host::sum(x, dtypeOf(dtype));
+  });
+  m.def("mean", [](const Tensor& x, std::optional<std::vector<int64_t>> dims, bool keepdim, Dt dtype) {
+    return dims ? host::mean(x, *dims, keepdim, dtypeOf(dtype)) : host::mean(x, dtypeOf(dtype));
+  });
+  m.def("max_dim", [](const Tensor& x, int64_t dim, bool keepdim) { return valuesIndices(host::max(x, dim, keepdim)); });
+  m.def("min_dim", [](const Tensor& x, int64_t dim, bool keepdim) { return valuesIndices(host::min(x, dim, keepdim)); });
+  m.def("argmin", [](const Tensor& x, std::optional<int64_t> dim, bool keepdim) { return host::argmin(x, dim, keepdim); });
+  m.def("all", [](const Tensor& x, std::optional<int64_t> dim, bool keepdim) { return dim ? host::all(x, *dim, keepdim) : host::all(x); });
+  m.def("any", [](const Tensor& x, std::optional<int64_t> dim, bool keepdim) { return dim ? host::any(x, *dim, keepdim) : host::any(x); });
+  m.def("cumprod", [](const Tensor& x, int64_t dim) { return host::cumprod(x, dim); });
+  m.def("flip", [](const Tensor& x, const std::vector<int64_t>& dims) { return host::flip(x, dims); });
+  m.def("sort", [](const Tensor& x, int64_t dim, bool descending) { return valuesIndices(host::sort(x, dim, descending)); });
+  m.def("topk", [](const Tensor& x, int64_t k, int64_t dim, bool largest) { return valuesIndices(host::topk(x, k, dim, largest)); });
+  m.def("gather", [](const Tensor& x, int64_t dim, const Tensor& index) { return host::gather(x, dim, index); });
+  m.def("log_softmax", [](const Tensor& x, int64_t dim, Dt dtype) { return host::logSoftmax(x, dim, dtypeOf(dtype)); });
+  m.def("layer_norm", [](const Tensor& x, const std::vector<int64_t>& shape, std::optional<Tensor> weight,
+                         std::optional<Tensor> bias, double eps) { return host::layerNorm(x, shape, weight, bias, eps); });
+}
+
 void bindFunctions(py::module_& m) {
   using Dt = std::optional<TorchDType>;
   using Dev = std::optional<std::string>;
@@ -264,6 +316,9 @@ void bindFunctions(py::module_& m) {
   m.def("zeros_like", [](const Tensor& x, Dt dtype, Dev device) { return host::zerosLike(x, optionsOf(dtype, device)); });
   m.def("ones_like", [](const Tensor& x, Dt dtype, Dev device) { return host::onesLike(x, optionsOf(dtype, device)); });
   m.def("manual_seed", [](int64_t seed) { host::manualSeed(seed); });
+  m.def("randint", [](int64_t low, int64_t high, const std::vector<int64_t>& s, Dt dtype, Dev device) {
+    return host::randint(low, high, s, optionsOf(dtype, device));
+  });
   m.def("allclose", [](const Tensor& a, const Tensor& b, double rtol, double atol, bool equalNan) {
     return host::allclose(a, b, rtol, atol, equalNan);
   });
@@ -286,6 +341,7 @@ void bindFunctions(py::module_& m) {
   });
   m.def("argmax", [](const Tensor& x, std::optional<int64_t> dim, bool keepdim) { return host::argmax(x, dim, keepdim); });
   m.def("cumsum", [](const Tensor& x, int64_t dim) { return host::cumsum(x, dim); });
+  bindMoreFunctions(m);
   // torch.testing.assert_close: the message of its AssertionError, or None when close.
   m.def("torch_assert_close_message", [](const Tensor& actual, const Tensor& expected, std::optional<double> rtol,
                                          std::optional<double> atol, bool equalNan, bool checkDtype) {

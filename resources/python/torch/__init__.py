@@ -3,6 +3,7 @@ generator) behind torch's Python API, so that code written for torch and a GPU r
 `device='cuda'` tensors live in host memory and work on every backend. What is not here yet is an
 AttributeError saying so; installed PyTorch is the other choice (issue 22)."""
 import builtins as _builtins
+import collections as _collections
 import operator as _operator
 import sys as _sys
 import types as _types
@@ -190,16 +191,51 @@ def abs(input):
     return input.abs()
 
 
-def sum(input):
-    return input.sum()
+def _dims(dim):
+    return None if dim is None else [dim] if isinstance(dim, _builtins.int) else list(dim)
 
 
-def mean(input):
-    return input.mean()
+def sum(input, dim=None, keepdim=False, dtype=None):
+    return _tilescope.sum(input, _dims(dim), keepdim, dtype)
+
+
+def mean(input, dim=None, keepdim=False, dtype=None):
+    return _tilescope.mean(input, _dims(dim), keepdim, dtype)
+
+
+def _return_type(name):
+    fields = _collections.namedtuple(name, ["values", "indices"])
+    fields.__module__ = "torch.return_types"
+    fields.__repr__ = lambda self: f"torch.return_types.{name}(\nvalues={self.values},\nindices={self.indices})"
+    return fields
+
+
+_max, _min, _sort, _topk = (_return_type(n) for n in ("max", "min", "sort", "topk"))
+
+
+def _max_min(input, other, dim, keepdim, tilescope_whole, tilescope_dim, tilescope_pair, result):
+    if isinstance(other, Tensor):
+        return tilescope_pair(input, other)
+    if other is not None:
+        dim = other
+    if dim is None:
+        return tilescope_whole(input)
+    return result(*tilescope_dim(input, dim, keepdim))
+
+
+def max(input, other=None, dim=None, keepdim=False):
+    return _max_min(input, other, dim, keepdim, Tensor._max_all, _tilescope.max_dim, _tilescope.maximum, _max)
+
+
+def min(input, other=None, dim=None, keepdim=False):
+    return _max_min(input, other, dim, keepdim, Tensor._min_all, _tilescope.min_dim, _tilescope.minimum, _min)
 
 
 def matmul(input, other):
     return _tilescope.matmul(input, other)
+
+
+mm = matmul
 
 
 def stack(tensors, dim=0):
@@ -210,29 +246,106 @@ def cat(tensors, dim=0):
     return _tilescope.cat(list(tensors), dim)
 
 
-def softmax(input, dim, dtype=None):
-    return _tilescope.softmax(input, dim, dtype)
+concat = concatenate = cat
+
+
+def softmax(input, dim=None, dtype=None, axis=None):
+    return _tilescope.softmax(input, axis if dim is None else dim, dtype)
+
+
+def log_softmax(input, dim=None, dtype=None, axis=None):
+    return _tilescope.log_softmax(input, axis if dim is None else dim, dtype)
 
 
 def argmax(input, dim=None, keepdim=False):
     return _tilescope.argmax(input, dim, keepdim)
 
 
-def cumsum(input, dim):
-    return _tilescope.cumsum(input, dim)
+def argmin(input, dim=None, keepdim=False):
+    return _tilescope.argmin(input, dim, keepdim)
 
 
-Tensor.softmax = lambda self, dim, dtype=None: softmax(self, dim, dtype)
-Tensor.argmax = lambda self, dim=None, keepdim=False: argmax(self, dim, keepdim)
-Tensor.cumsum = lambda self, dim: cumsum(self, dim)
+def all(input, dim=None, keepdim=False):
+    return _tilescope.all(input, dim, keepdim)
 
 
-def max(input, other=None):
-    return input.max() if other is None else _tilescope.maximum(input, other)
+def any(input, dim=None, keepdim=False):
+    return _tilescope.any(input, dim, keepdim)
 
 
-def min(input, other=None):
-    return input.min() if other is None else _tilescope.minimum(input, other)
+def cumsum(input, dim, dtype=None):
+    result = _tilescope.cumsum(input, dim)
+    return result if dtype is None else result.to(dtype)
+
+
+def cumprod(input, dim, dtype=None):
+    result = _tilescope.cumprod(input, dim)
+    return result if dtype is None else result.to(dtype)
+
+
+def where(condition, input, other):
+    return _tilescope.where(condition, input, other)
+
+
+def clamp(input, min=None, max=None):
+    return _tilescope.clamp(input, min, max)
+
+
+clip = clamp
+
+
+def masked_fill(input, mask, value):
+    return _tilescope.masked_fill(input, mask, value)
+
+
+def triu(input, diagonal=0):
+    return _tilescope.triangle(input, diagonal, True)
+
+
+def tril(input, diagonal=0):
+    return _tilescope.triangle(input, diagonal, False)
+
+
+def isnan(input):
+    return input != input
+
+
+def isinf(input):
+    return (input == _builtins.float("inf")) | (input == -_builtins.float("inf"))
+
+
+def isfinite(input):
+    return ~(isnan(input) | isinf(input))
+
+
+def flip(input, dims):
+    return _tilescope.flip(input, _dims(dims))
+
+
+def sort(input, dim=-1, descending=False, stable=False):
+    return _sort(*_tilescope.sort(input, dim, descending))
+
+
+def argsort(input, dim=-1, descending=False, stable=False):
+    return sort(input, dim, descending).indices
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    return _topk(*_tilescope.topk(input, k, dim, largest))
+
+
+def gather(input, dim, index):
+    return _tilescope.gather(input, dim, index)
+
+
+def randint(low, high=None, size=None, dtype=None, device=None, generator=None, requires_grad=False):
+    if size is None:  # randint(high, size)
+        low, high, size = 0, low, high
+    return _tilescope.randint(low, high, list(size), dtype if dtype is not None else int64, _device(device))
+
+
+def _unary(name):
+    return lambda input: _tilescope.unary(name, input)
 
 
 maximum = _tilescope.maximum
@@ -240,6 +353,20 @@ minimum = _tilescope.minimum
 exp = _tilescope.exp
 log = _tilescope.log
 sqrt = _tilescope.sqrt
+exp2, log2, rsqrt, sin, cos, tanh, sigmoid, reciprocal, floor, ceil, round, trunc, logical_not = (
+    _unary(n) for n in ("exp2", "log2", "rsqrt", "sin", "cos", "tanh", "sigmoid", "reciprocal", "floor", "ceil",
+                        "round", "trunc", "logical_not"))
+
+# The same functions as tensor methods (x.sum(dim=0), x.softmax(-1), x.masked_fill_(m, 0), ...).
+Tensor._max_all = Tensor.max
+Tensor._min_all = Tensor.min
+for _name in ("sum", "mean", "max", "min", "softmax", "log_softmax", "argmax", "argmin", "all", "any", "cumsum",
+              "cumprod", "clamp", "clip", "masked_fill", "triu", "tril", "isnan", "isinf", "isfinite", "flip", "sort",
+              "argsort", "topk", "gather", "exp", "log", "sqrt", "exp2", "log2", "rsqrt", "sin", "cos", "tanh",
+              "sigmoid", "reciprocal", "floor", "ceil", "round", "trunc", "logical_not", "matmul"):
+    setattr(Tensor, _name, globals()[_name])
+Tensor.flip = lambda self, *dims: flip(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], _builtins.int) else dims)
+Tensor.masked_fill_ = lambda self, mask, value: self.copy_(masked_fill(self, mask, value))
 
 
 class no_grad:
@@ -264,6 +391,20 @@ cuda.synchronize = lambda device=None: None
 cuda.manual_seed = manual_seed
 cuda.manual_seed_all = manual_seed
 _sys.modules["torch.cuda"] = cuda
+
+# --- torch.nn.functional -----------------------------------------------------------------------------
+nn = _types.ModuleType("torch.nn", "torch.nn as the built-in torch has it: the functional part only.")
+functional = _types.ModuleType("torch.nn.functional", "Functions the tutorials' reference code uses.")
+functional.softmax = softmax
+functional.log_softmax = log_softmax
+functional.sigmoid = sigmoid
+functional.tanh = tanh
+functional.relu = lambda input, inplace=False: clamp(input, min=0)
+functional.layer_norm = lambda input, normalized_shape, weight=None, bias=None, eps=1e-05: _tilescope.layer_norm(
+    input, list(normalized_shape), weight, bias, eps)
+nn.functional = functional
+_sys.modules["torch.nn"] = nn
+_sys.modules["torch.nn.functional"] = functional
 
 # --- torch.testing ----------------------------------------------------------------------------------
 testing = _types.ModuleType("torch.testing", "torch.testing.assert_close on the built-in torch's tensors.")
