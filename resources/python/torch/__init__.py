@@ -150,6 +150,18 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     return _tilescope.arange(start, end, step, dtype, _device(device))
 
 
+def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    """Like torch: the first half counts up from start, the second half down from end, so both ends
+    are exact."""
+    if steps == 1:
+        return full((1,), _builtins.float(start), dtype=dtype if dtype is not None else float32, device=device)
+    step = (end - start) / (steps - 1)
+    i = arange(steps, dtype=float64)
+    values = where(i < steps // 2, start + i * step, end - (steps - 1 - i) * step)
+    values = values.to(dtype if dtype is not None else float32)
+    return values if device is None else values.to(_device(device))
+
+
 def empty_like(input, dtype=None, device=None, requires_grad=False):
     return _tilescope.empty_like(input, dtype, _device(device))
 
@@ -364,7 +376,8 @@ for _name in ("sum", "mean", "max", "min", "softmax", "log_softmax", "argmax", "
               "cumprod", "clamp", "clip", "masked_fill", "triu", "tril", "isnan", "isinf", "isfinite", "flip", "sort",
               "argsort", "topk", "gather", "exp", "log", "sqrt", "exp2", "log2", "rsqrt", "sin", "cos", "tanh",
               "sigmoid", "reciprocal", "floor", "ceil", "round", "trunc", "logical_not", "matmul"):
-    setattr(Tensor, _name, globals()[_name])
+    # Wrapped: a function of _tilescope (sqrt, exp, ...) is no descriptor, so it would not bind self.
+    setattr(Tensor, _name, (lambda f: lambda self, *args, **kwargs: f(self, *args, **kwargs))(globals()[_name]))
 Tensor.flip = lambda self, *dims: flip(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], _builtins.int) else dims)
 Tensor.masked_fill_ = lambda self, mask, value: self.copy_(masked_fill(self, mask, value))
 
