@@ -85,3 +85,21 @@ TEST(EmbeddedCli, TheHelpNoLongerOffersAPythonChoice) {
   EXPECT_EQ(r.output.find("--python"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("embedded CPython"), std::string::npos) << r.output;
 }
+
+// Ctrl+C (SIGINT) in `tilescope-cli run` is KeyboardInterrupt in the running Python code: the user
+// sees where it stopped, and the exit status is 1, as for any error.
+TEST(EmbeddedCli, SigintRaisesKeyboardInterruptWhereTheCodeWas) {
+  const std::string script = writeScript("spin.py", "print('start', flush=True)\nwhile True:\n    pass\n");
+  const std::string command = "timeout --preserve-status -s INT 2 " + std::string(TILESCOPE_CLI_PATH) + " run " + script + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char buffer[4096];
+  for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+  const int status = pclose(pipe);
+  ASSERT_TRUE(WIFEXITED(status)) << output;
+  EXPECT_EQ(WEXITSTATUS(status), 1) << output;
+  EXPECT_EQ(output.rfind("start\n", 0), 0u) << output;
+  EXPECT_NE(output.find("File \"" + script + "\", line 2, in <module>"), std::string::npos) << output;
+  EXPECT_NE(output.find("KeyboardInterrupt"), std::string::npos) << output;
+}
