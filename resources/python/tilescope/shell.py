@@ -6,6 +6,7 @@ described as plain values for the worker's protocol, with the frames of our own 
 the user's code is what the traceback is about.
 """
 import ast
+import builtins
 import linecache
 import io
 import os
@@ -32,6 +33,28 @@ figures.use_agg()
 # Output goes to the running cell's callbacks as it is written.
 sys.stdout = _tilescope.OutputStream("stdout")
 sys.stderr = _tilescope.OutputStream("stderr")
+
+_builtin_print = builtins.print
+
+
+def _print(*args, sep=" ", end="\n", file=None, flush=False):
+    """print() to the cell's output as one write, so that a printed line is one stream message (not
+    one per argument, separator and line end); anything else goes to Python's own print."""
+    target = sys.stdout if file is None else file
+    if not isinstance(target, _tilescope.OutputStream):
+        return _builtin_print(*args, sep=sep, end=end, file=file, flush=flush)
+    sep = " " if sep is None else sep
+    end = "\n" if end is None else end
+    for name, value in (("sep", sep), ("end", end)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be None or a string, not {type(value).__name__}")
+    target.write(sep.join(str(a) for a in args) + end)
+    return None
+
+
+_print.__name__ = _print.__qualname__ = "print"
+_print.__doc__ = _builtin_print.__doc__
+builtins.print = _print
 # In the worker the process's stdin is the protocol pipe: user code (input(), a debugger) must never
 # read it, so it reads an empty stream and gets EOFError at once instead.
 sys.stdin = io.StringIO("")
