@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "core/gpu/runtime/GpuRuntime.h"
 #include "tests/python/PythonTestUtil.h"
 
 using tilescope::host::ExecutionOutcome;
@@ -36,6 +37,8 @@ PythonRun withAdd(const std::string& code) {
   PythonExecutor executor;
   return runScript(executor, std::string(kPrelude) + kAddKernel + code);
 }
+
+PythonRun scriptRun(const std::string& code) { return tilescope::testing::runScript(code); }
 
 std::string addOut(const std::string& code) {
   const PythonRun run = withAdd(code);
@@ -188,3 +191,89 @@ TEST(EmbeddedLaunch, ALaunchOptionThatIsAlsoAParameterReachesTheKernel) {
   ASSERT_TRUE(run.ok()) << run.traceback;
   EXPECT_EQ(run.out, "tensor([30, 31, 32, 33], dtype=torch.int32)\n");
 }
+
+// Triton 3.6 compiles a run-time int of 1 as the constant 1 (its signature says 'constexpr');
+// do_not_specialize keeps it a run-time i32 and drops the divisibility too. One body, two defs.
+std::string strideKernels() {
+  const std::string params = "(x_ptr, out_ptr, s, n, BLOCK: tl.constexpr):\n";
+  const std::string body = R"(    o = tl.arange(0, BLOCK)
+    s64 = s.to(tl.int64)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in range(0, n):
+        acc += tl.load(x_ptr + o * s64 + i)
+    q = n // s + n % s - (s << 1) + tl.cdiv(n, s) + (s == 1)
+    tl.store(out_ptr + o, acc + q)
+)";
+  return "\n@triton.jit\ndef strided" + params + body + "\n@triton.jit(do_not_specialize=['s', 3])\ndef strided_runtime" + params + body;
+}
+
+TEST(EmbeddedLaunch, AnIntOfOneIsSpecializedAndComputesAsARuntimeInt) {
+  const PythonRun r = scriptRun(std::string(kPrelude) + strideKernels() +
+                        "x = torch.arange(64, dtype=torch.float32)\n"
+                        "for s, n in [(1, 1), (1, 3), (2, 1), (2, 32)]:\n"
+                        "    a = torch.zeros(8)\n"
+                        "    b = torch.zeros(8)\n"
+                        "    strided[(1,)](x, a, s, n, BLOCK=8)\n"
+                        "    strided_runtime[(1,)](x, b, s, n, BLOCK=8)\n"
+                        "    print(s, n, a.tolist(), torch.equal(a, b))\n"
+                        "print(sorted(strided.cache[0].keys()))\n"
+                        "print(sorted(strided_runtime.cache[0].keys()))\n");
+  ASSERT_TRUE(r.ok()) << r.outcome.errorValue;
+  // s = 1, n = 1: acc = x[o], q = 1 + 0 - 2 + 1 + 1 = 1; n = 3: acc = 3o + 3, q = 5. s = 2, n = 1: acc = 2o,
+  // q = 0 + 1 - 4 + 1 + 0 = -2; n = 32: acc = sum over i < 32 of
+  // x[2o + i] = 64o + 496, q = 16 + 0 - 4 + 16 + 0 = 28.
+  EXPECT_EQ(r.out,
+            "1 1 [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0] True\n"
+            "1 3 [8.0, 11.0, 14.0, 17.0, 20.0, 23.0, 26.0, 29.0] True\n"
+            "2 1 [-2.0, 0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0] True\n"
+            "2 32 [524.0, 588.0, 652.0, 716.0, 780.0, 844.0, 908.0, 972.0] True\n"
+            "['strided[*fp32:16,*fp32:16,i32,i32:16,BLOCK=8]', 'strided[*fp32:16,*fp32:16,i32,n=1,BLOCK=8]', "
+            "'strided[*fp32:16,*fp32:16,s=1,i32,BLOCK=8]', 'strided[*fp32:16,*fp32:16,s=1,n=1,BLOCK=8]']\n"
+            "['strided_runtime[*fp32:16,*fp32:16,i32,i32,BLOCK=8]']\n");
+}
+
+TEST(EmbeddedLaunch, DoNotSpecializeNamesMustBeParameters) {
+  const PythonRun r = scriptRun(std::string(kPrelude) + "@triton.jit(do_not_specialize=['stride'])\ndef k(x_ptr, n):\n    pass\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.outcome.errorName, "ValueError");
+  EXPECT_EQ(r.outcome.errorValue, "triton.jit(do_not_specialize=...): kernel 'k' has no parameter 'stride' (its parameters: x_ptr, n)");
+  const PythonRun i = scriptRun(std::string(kPrelude) + "@triton.jit(do_not_specialize_on_alignment=[2])\ndef k(x_ptr, n):\n    pass\n");
+  EXPECT_FALSE(i.ok());
+  EXPECT_EQ(i.outcome.errorValue, "triton.jit(do_not_specialize_on_alignment=...): kernel 'k' has 2 parameters; index 2 is out of range");
+}
+
+TEST(EmbeddedLaunch, DoNotSpecializeOnAlignmentKeepsTheSpecializationOnOne) {
+  EXPECT_EQ(addOut("@triton.jit(do_not_specialize_on_alignment=['x_ptr', 'n'])\n"
+                      "def k(x_ptr, n, s, BLOCK: tl.constexpr):\n"
+                      "    o = tl.arange(0, BLOCK)\n"
+                      "    tl.store(x_ptr + o * s, o + n)\n"
+                      "x = torch.zeros(16, dtype=torch.int32)\n"
+                      "k[(1,)](x, 16, 1, BLOCK=16)\nk[(1,)](x, 1, 1, BLOCK=16)\n"
+                      "print(x.tolist()[:3], sorted(k.cache[0].keys()))"),
+            "[1, 2, 3] ['k[*i32,i32,s=1,BLOCK=16]', 'k[*i32,n=1,s=1,BLOCK=16]']\n");
+}
+
+// --backend gpu with and without a device: one test each, the other skipped, so the result says
+// which branch ran.
+namespace {
+PythonRun addOnTheGpuBackend() {
+  PythonExecutor ex;
+  ex.setBackend(tilescope::host::Backend::Gpu);
+  return runScript(ex, std::string(kPrelude) + kAddKernel + "x = torch.ones(4)\nadd_kernel[(1,)](x, x, x, 4, BLOCK_SIZE=4)\nprint(x.tolist())\n");
+}
+}  // namespace
+TEST(EmbeddedLaunch, GpuBackendRunsOnTheGpu) {
+  if (!tilescope::gpu::GpuRuntime::instance().available())
+    GTEST_SKIP() << "no CUDA device: " << tilescope::gpu::GpuRuntime::instance().unavailableReason();
+  const PythonRun r = addOnTheGpuBackend();
+  EXPECT_TRUE(r.ok()) << r.outcome.errorValue;
+  EXPECT_EQ(r.out, "[2.0, 2.0, 2.0, 2.0]\n");
+}
+TEST(EmbeddedLaunch, GpuBackendWithoutAGpuSaysWhyNot) {
+  if (tilescope::gpu::GpuRuntime::instance().available()) GTEST_SKIP() << "a CUDA device is present: GpuBackendRunsOnTheGpu covers it";
+  const PythonRun r = addOnTheGpuBackend();
+  EXPECT_EQ(r.outcome.errorName, "RuntimeError");
+  EXPECT_EQ(r.outcome.errorValue.rfind("--backend gpu needs a CUDA device: ", 0), 0u) << r.outcome.errorValue;
+  EXPECT_NE(r.outcome.errorValue.find("run with --backend sim or auto"), std::string::npos) << r.outcome.errorValue;
+}
+
