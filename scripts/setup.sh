@@ -23,7 +23,7 @@ as_root() {
     echo "error: run this script as root (or install sudo) to install packages" >&2; exit 1; fi
 }
 
-# libpython3-dev, pybind11-dev: host code on embedded CPython (core/python, `--python embedded`); its
+# libpython3-dev, pybind11-dev (required): host code runs on the embedded CPython (core/python); its
 # standard library comes with python3 (libpython3-stdlib). python3-ipython and python3-matplotlib are
 # optional at run time (IPython syntax in cells, figures as images); installed here so their tests run;
 # python3-tabulate too (Triton's dropout tutorial imports it; its test skips without it).

@@ -1,5 +1,6 @@
-// tilescope-cli run: runs a Python script, or every code cell of a notebook in order, through the
-// host interpreter (no Python needed), printing output as it comes.
+// tilescope-cli run: runs a Python script, or every code cell of a notebook in order, on the embedded
+// CPython (core/python), printing output as it comes.
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -12,14 +13,11 @@
 #include "core/gpu/runtime/DeviceReport.h"
 #include "core/host/ExecutionBackend.h"
 #include "core/host/GpuOnlyCells.h"
-#include "core/host/HostExecutor.h"
 #include "core/notebook/NotebookFile.h"
-#include "core/sim/PidFilter.h"
-#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
 #include "core/python/EmbeddedInterpreter.h"
 #include "core/python/PythonExecutor.h"
 #include "core/python/TorchChoice.h"
-#endif
+#include "core/sim/PidFilter.h"
 
 namespace tilescope::cli {
 
@@ -28,13 +26,13 @@ namespace {
 const char* kUsage =
     "usage: tilescope-cli run FILE.py|FILE.ipynb [--backend sim|gpu|auto] [--trace DIR] [--pid-filter EXPR]\n"
     "                         [--out OUT.ipynb] [--allow-errors] [--out-of-bounds stop|warn]\n"
-    "                         [--program-timing FILE.jsonl] [--timeout SECONDS] [--python interpreter|embedded]\n"
-    "                         [--torch builtin|system]\n"
+    "                         [--program-timing FILE.jsonl] [--timeout SECONDS] [--torch builtin|system]\n"
     "                         [--sim-threads N]\n"
     "\n"
-    "Runs a script, or every code cell of a notebook in order (cells share one namespace), with\n"
-    "tilescope's host interpreter; kernels run on the simulator. Exits 0 on success, 1 when the code\n"
-    "raises (a failed assert included), 2 on bad arguments, 124 when --timeout was hit.\n"
+    "Runs a script, or every code cell of a notebook in order (cells share one namespace), as Python\n"
+    "(the embedded CPython, with tilescope's triton and torch); kernels run on the simulator. Exits 0\n"
+    "on success, 1 when the code raises (a failed assert included), 2 on bad arguments, 124 when\n"
+    "--timeout was hit. Ctrl+C raises KeyboardInterrupt in the running code.\n"
     "\n"
     "  --backend B       sim (default), gpu, or auto (the GPU when there is one, else the simulator)\n"
     "  --trace DIR       write a trace of every kernel launch to DIR (one .tstrace file per launch)\n"
@@ -51,9 +49,7 @@ const char* kUsage =
     "                    use; the environment variable TILESCOPE_SIM_THREADS does the same)\n"
     "  --timeout S       stop after S seconds (an endless loop in host code or in a kernel included) and\n"
     "                    exit with code 124, saying the timeout was hit\n"
-    "  --python P        interpreter (default): tilescope's own interpreter of a Python subset;\n"
-    "                    embedded (in progress): real Python, the embedded CPython (docs/HOST_LANGUAGE.md)\n"
-    "  --torch T         embedded Python: builtin (default), tilescope's torch, or system, installed PyTorch;\n"
+    "  --torch T         builtin (default), tilescope's torch, or system, installed PyTorch;\n"
     "                    a notebook can ask for one in its metadata: {\"tilescope\": {\"torch\": \"system\"}}\n"
     "Notebook cells tagged 'raises-exception' (Jupyter's convention) may fail: their error is shown\n"
     "and the run goes on. Cells tagged 'gpu-only' (benchmarks at GPU sizes) run only when kernels run on\n"
@@ -71,9 +67,14 @@ struct Options {
   bool stopOnOutOfBounds = true;
   bool outOfBoundsGiven = false;
   double timeoutSeconds = 0;  // 0: no limit
-  std::string python = "interpreter";  // or "embedded" (issue 22, in progress)
-  bool torchGiven = false;             // --torch (embedded Python): wins over the notebook's metadata
+  bool torchGiven = false;  // --torch: wins over the notebook's metadata
 };
+
+host::CancelToken* g_cancelForSignal = nullptr;  // set once before the handler is installed
+
+extern "C" void onRunSigint(int) {
+  if (g_cancelForSignal) g_cancelForSignal->cancel();
+}
 
 bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -115,24 +116,21 @@ struct Recorder {
   }
 };
 
-template <class Executor>
-int finish(const Executor& executor, const host::ExecutionOutcome& outcome) {
+int finish(const python::PythonExecutor& executor, const host::ExecutionOutcome& outcome) {
   if (outcome.status == host::ExecutionOutcome::Status::Ok) return 0;
   std::fflush(stdout);
   std::fputs(executor.lastTraceback().c_str(), stderr);
   return 1;
 }
 
-template <class Executor>
-int runScript(Executor& executor, const Options& o, const std::string& text, host::CancelToken& cancel) {
+int runScript(python::PythonExecutor& executor, const Options& o, const std::string& text, host::CancelToken& cancel) {
   Recorder recorder;
   const host::ExecutionCallbacks cb = recorder.callbacks();
   const host::ExecutionOutcome outcome = executor.run(std::make_shared<lang::SourceFile>(o.path, text), false, cb, &cancel);
   return finish(executor, outcome);
 }
 
-template <class Executor>
-int runNotebook(Executor& executor, const Options& o, host::CancelToken& cancel) {
+int runNotebook(python::PythonExecutor& executor, const Options& o, host::CancelToken& cancel) {
   notebook::LoadResult loaded = notebook::loadNotebook(o.path);
   if (!loaded.notebook) {
     std::fprintf(stderr, "tilescope-cli run: %s\n", loaded.error.c_str());
@@ -142,11 +140,9 @@ int runNotebook(Executor& executor, const Options& o, host::CancelToken& cancel)
   // A notebook may turn the simulator's out-of-bounds stops off for itself (metadata
   // tilescope.out_of_bounds = "warn"); --out-of-bounds on the command line wins.
   if (!o.outOfBoundsGiven && nb.warnsOnOutOfBounds()) executor.launchSettings().stopOnOutOfBounds = false;
-#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
-  if (!o.torchGiven && o.python == "embedded") {
+  if (!o.torchGiven) {
     if (std::optional<python::TorchChoice> torch = python::notebookTorchChoice(nb.metadata)) python::selectTorch(*torch);
   }
-#endif
   int status = 0;
   int count = 0;
   bool stopped = false;
@@ -199,9 +195,8 @@ int runNotebook(Executor& executor, const Options& o, host::CancelToken& cancel)
   return status;
 }
 
-// Runs the file with the options parsed; HostExecutor or python::PythonExecutor.
-template <class Executor>
-int runWith(Executor& executor, const Options& o);
+// Runs the file with the options parsed.
+int runWith(python::PythonExecutor& executor, const Options& o);
 
 }  // namespace
 
@@ -209,12 +204,10 @@ int runRun(const Args& givenArgs) {
   if (runsRemotely(givenArgs)) return runRemoteRun(givenArgs);
   Options o;
   Args args = givenArgs;
-#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
   if (std::string error; !python::takeTorchOption(args, o.torchGiven, error)) {
     std::fprintf(stderr, "tilescope-cli run: %s\n", error.c_str());
     return 2;
   }
-#endif
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& into) {
@@ -253,9 +246,15 @@ int runRun(const Args& givenArgs) {
       }
       o.timeoutSeconds = *parsed;
     } else if (a == "--python") {
-      if (!value(o.python)) return 2;
-      if (o.python != "interpreter" && o.python != "embedded") {
-        std::fprintf(stderr, "tilescope-cli run: --python takes 'interpreter' or 'embedded', not '%s'\n", o.python.c_str());
+      // Scripts written while there were two Pythons: `embedded` is the only one now.
+      std::string python;
+      if (!value(python)) return 2;
+      if (python != "embedded") {
+        std::fprintf(stderr, "tilescope-cli run: --python %s: %s\n", python.c_str(),
+                     python == "interpreter"
+                         ? "tilescope's own interpreter of a Python subset was removed; host code runs on the embedded "
+                           "CPython now. Drop the --python option."
+                         : "host code runs on the embedded CPython, the only Python; drop the --python option.");
         return 2;
       }
     } else if (a == "--sim-threads") {
@@ -294,32 +293,28 @@ int runRun(const Args& givenArgs) {
     std::fprintf(stderr, "tilescope-cli run: no file given\n\n%s", kUsage);
     return 2;
   }
-  if (o.python == "embedded") {
-#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
-    try {
-      python::PythonExecutor executor;
-      return runWith(executor, o);
-    } catch (const python::PythonStartError& e) {
-      std::fprintf(stderr, "tilescope-cli run: %s\n", e.what());
-      return 1;
-    }
-#else
-    std::fprintf(stderr, "tilescope-cli run: --python embedded: this build has no embedded Python; install "
-                         "libpython3-dev and pybind11-dev (scripts/setup.sh) and build again\n");
-    return 2;
-#endif
+  try {
+    python::PythonExecutor executor;
+    return runWith(executor, o);
+  } catch (const python::PythonStartError& e) {
+    std::fprintf(stderr, "tilescope-cli run: %s\n", e.what());
+    return 1;
   }
-  host::HostExecutor executor;
-  return runWith(executor, o);
 }
 
 namespace {
 
-template <class Executor>
-int runWith(Executor& executor, const Options& o) {
+int runWith(python::PythonExecutor& executor, const Options& o) {
   // The limit covers everything from here: the device probe and warm-up too.
   host::CancelToken cancel;
   CommandTimeout timeout("run", o.timeoutSeconds, &cancel);
+  // Ctrl+C asks the running code to stop: KeyboardInterrupt in Python, the cancel token in a launch.
+  g_cancelForSignal = &cancel;
+  struct sigaction action {};
+  action.sa_handler = onRunSigint;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &action, nullptr);
   auto finished = [&](int status) { return timeout.expired() ? timeout.report() : status; };
   if (o.backend == "sim" || o.backend == "simulator") {
     executor.setBackend(host::Backend::Simulator);

@@ -17,15 +17,12 @@
 
 #include "app/cli/Commands.h"
 #include "core/host/GpuOnlyCells.h"
-#include "core/host/HostExecutor.h"
 #include "core/host/WorkerRequest.h"
 #include "core/base/WorkerExitCodes.h"
 #include "app/cli/TestCellExecutor.h"
-#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
 #include "core/python/EmbeddedInterpreter.h"
 #include "core/python/PythonExecutor.h"
 #include "core/python/TorchChoice.h"
-#endif
 #include "app/cli/WorkerChannel.h"
 #include "app/cli/WorkerDeviceReport.h"
 #include "core/base/WorkerProtocol.h"
@@ -101,16 +98,11 @@ extern "C" void onSigint(int) {
   if (g_cancelForSignal) g_cancelForSignal->cancel();
 }
 
-// `embedded`: host code on embedded CPython (issue 22, in progress); else the hand-written interpreter.
-std::unique_ptr<host::CellExecutor> makeExecutor(bool embedded) {
+// Host code runs on the embedded CPython; the test double only where a test asks for it.
+std::unique_ptr<host::CellExecutor> makeExecutor() {
   const char* test = std::getenv(TestCellExecutor::kEnvironmentVariable);
   if (test && std::strcmp(test, "1") == 0) return std::make_unique<TestCellExecutor>();
-#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
-  if (embedded) return std::make_unique<python::PythonExecutor>();
-#else
-  (void)embedded;
-#endif
-  return std::make_unique<host::HostExecutor>();
+  return std::make_unique<python::PythonExecutor>();
 }
 
 json frameJson(const host::TracebackFrame& frame) {
@@ -257,33 +249,27 @@ private:
 
 int runWorker(const Args& givenArgs) {
   Args args = givenArgs;
-#ifdef TILESCOPE_HAVE_EMBEDDED_PYTHON
   // --torch builtin|system: which torch the embedded Python's cells import (the GUI's preference).
   bool torchGiven = false;
   if (std::string error; !python::takeTorchOption(args, torchGiven, error)) {
     std::fprintf(stderr, "tilescope-cli worker: %s\n", error.c_str());
     return 2;
   }
-#endif
-  bool embedded = false;
-  const bool pythonOption = args.size() == 2 && args[0] == "--python" && (args[1] == "interpreter" || args[1] == "embedded");
-  if (pythonOption) embedded = args[1] == "embedded";
-#ifndef TILESCOPE_HAVE_EMBEDDED_PYTHON
-  if (embedded) {
-    std::fprintf(stderr, "tilescope-cli worker: --python embedded: this build has no embedded Python; install "
-                         "libpython3-dev and pybind11-dev (scripts/setup.sh) and build again\n");
+  // `--python embedded` (from the days of two Pythons) is still accepted: it is the only one now.
+  const bool pythonOption = args.size() == 2 && args[0] == "--python" && args[1] == "embedded";
+  if (args.size() == 2 && args[0] == "--python" && args[1] == "interpreter") {
+    std::fprintf(stderr, "tilescope-cli worker: --python interpreter: tilescope's own interpreter of a Python subset "
+                         "was removed; cells run on the embedded CPython now. Drop the --python option.\n");
     return 2;
   }
-#endif
   if (!args.empty() && !pythonOption) {
     const bool help = args[0] == "--help" || args[0] == "-h";
     std::fprintf(help ? stdout : stderr,
-                 "usage: tilescope-cli worker [--python interpreter|embedded] [--torch builtin|system]\n\n"
-                 "Runs notebook cells for the tilescope GUI: reads execute requests on stdin and writes\n"
-                 "results on stdout as length-prefixed JSON frames (docs/PROTOCOL.md). Not meant to be\n"
-                 "used by hand. TILESCOPE_WORKER_TEST_EXECUTOR=1 selects the test double (tests only).\n"
-                 "--python embedded runs cells on embedded CPython (in progress; the default is tilescope's\n"
-                 "own interpreter).\n");
+                 "usage: tilescope-cli worker [--torch builtin|system]\n\n"
+                 "Runs notebook cells for the tilescope GUI on the embedded CPython: reads execute requests\n"
+                 "on stdin and writes results on stdout as length-prefixed JSON frames (docs/PROTOCOL.md).\n"
+                 "Not meant to be used by hand. TILESCOPE_WORKER_TEST_EXECUTOR=1 selects the test double\n"
+                 "(tests only). --torch system: cells import installed PyTorch instead of the built-in torch.\n");
     return help ? 0 : 2;
   }
   // The protocol keeps a private copy of stdout; fd 1 then points at stderr, so whatever user code
@@ -298,7 +284,7 @@ int runWorker(const Args& givenArgs) {
   WorkerChannel channel(STDIN_FILENO, protocolFd);
   std::unique_ptr<host::CellExecutor> executor;
   try {
-    executor = makeExecutor(embedded);
+    executor = makeExecutor();
   } catch (const std::runtime_error& e) {  // the embedded Python cannot start (python::PythonStartError)
     std::fprintf(stderr, "tilescope-cli worker: %s\n", e.what());
     return 1;

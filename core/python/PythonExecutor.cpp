@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "core/gpu/runtime/GpuRuntime.h"
@@ -115,7 +116,7 @@ host::ExecutionOutcome PythonExecutor::run(const lang::SourceFilePtr& file, bool
   host::ExecutionOutcome outcome;
   lastTraceback_.clear();
   EngineSession::Activation active(*session_, callbacks, cancel);
-  CancelWatcher watcher(cancel);
+  std::optional<CancelWatcher> watcher(std::in_place, cancel);
   try {
     std::string scriptDir;
     if (!displayLast && std::filesystem::is_regular_file(file->name()))
@@ -128,12 +129,16 @@ host::ExecutionOutcome PythonExecutor::run(const lang::SourceFilePtr& file, bool
       outcome.result = std::move(out);
     }
   } catch (py::error_already_set& e) {
+    // Stopped before describing the error: an interrupt that a launch already turned into
+    // KeyboardInterrupt must not raise a second one inside describe_error.
+    watcher.reset();
     py::dict info;
     try {
       info = state_->shell.attr("describe_error")(e.value(), e.trace());
     } catch (py::error_already_set& failed) {
       // Describing it failed (an exception whose str() raises, say): report what is known.
-      outcome.status = host::ExecutionOutcome::Status::Error;
+      outcome.status = e.matches(PyExc_KeyboardInterrupt) ? host::ExecutionOutcome::Status::Cancelled
+                                                          : host::ExecutionOutcome::Status::Error;
       outcome.errorName = py::str(e.type().attr("__name__")).cast<std::string>();
       outcome.errorValue = "(the error's message could not be shown: " + std::string(failed.what()) + ")";
       lastTraceback_ = outcome.errorName + ": " + outcome.errorValue + "\n";

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <climits>
+#include <map>
 #include <cstdint>
 
 #include "core/tensor/TensorCompare.h"
@@ -17,6 +18,7 @@
 #include "core/tensor/TensorOps.h"
 #include "core/tensor/TensorPrinter.h"
 #include "core/tensor/TensorReduce.h"
+#include "core/tensor/TensorReorder.h"
 #include "core/tensor/TorchRandom.h"
 #include "core/host/AddressBook.h"
 #include "core/python/EngineSession.h"
@@ -133,8 +135,10 @@ void bindTensorClass(py::module_& m) {
       .def("storage_offset", &Tensor::storageOffset)
       .def("is_contiguous", &Tensor::isContiguous)
       .def("is_floating_point", &Tensor::isFloatingPoint)
-      // The address of element 0 as the kernels' backend sees it (core/host/AddressBook): a kernel may
-      // load it from memory and turn it into a pointer (the grouped-GEMM tutorial).
+      // The address of element 0 as kernels understand it on the session's backend (a simulated
+      // address on the simulator, the device copy's on the GPU; core/host/AddressBook), which a kernel
+      // may load from memory and cast to a pointer (the grouped-GEMM tutorial); the host address only
+      // when no session runs code.
       .def("data_ptr", [](const Tensor& x) -> int64_t {
         if (EngineSession* session = EngineSession::active()) return host::AddressBook::dataPtr(session->launchContext(), x);
         return static_cast<int64_t>(reinterpret_cast<uintptr_t>(x.rawData()));
@@ -240,6 +244,41 @@ void bindTensorClass(py::module_& m) {
       .def("zero_", [](Tensor& x) { return x.fill_(host::Scalar(int64_t{0})); });
 }
 
+py::tuple valuesIndices(const host::ValuesIndices& vi) { return py::make_tuple(vi.values, vi.indices); }
+
+// The rest of the torch functions host code used with the hand-written interpreter's torch: one
+// line each onto the tensor library; resources/python/torch gives them torch's signatures.
+void bindMoreFunctions(py::module_& m) {
+  using host::UnaryOp;
+  static const std::map<std::string, UnaryOp> unaryOps = {
+      {"exp2", UnaryOp::Exp2},       {"log2", UnaryOp::Log2},   {"rsqrt", UnaryOp::Rsqrt}, {"sin", UnaryOp::Sin},
+      {"cos", UnaryOp::Cos},         {"tanh", UnaryOp::Tanh},   {"sigmoid", UnaryOp::Sigmoid},
+      {"reciprocal", UnaryOp::Reciprocal}, {"floor", UnaryOp::Floor}, {"ceil", UnaryOp::Ceil},
+      {"round", UnaryOp::Round},     {"trunc", UnaryOp::Trunc}, {"logical_not", UnaryOp::LogicalNot}};
+  m.def("unary", [](const std::string& name, const Tensor& x) { return host::unary(unaryOps.at(name), x); });
+  m.def("where", [](const Tensor& condition, py::object x, py::object y) {
+    std::optional<host::TensorOrScalar> a = operand(x), b = operand(y);
+    if (!a || !b) throw py::type_error("where(): x and y must be tensors or numbers");
+    return host::where(condition, *a, *b);
+  });
+  m.def("masked_fill", [](const Tensor& x, const Tensor& mask, py::object value) {
+    return host::maskedFill(x, mask, requireScalar(value, "masked_fill"));
+  });
+  m.def("triangle", [](const Tensor& x, int64_t diagonal, bool upper) { return host::triangle(x, diagonal, upper); });
+  m.def("clamp", [](const Tensor& x, py::object lo, py::object hi) {
+    return host::clamp(x, lo.is_none() ? std::nullopt : std::optional<host::Scalar>(requireScalar(lo, "clamp")),
+                       hi.is_none() ? std::nullopt : std::optional<host::Scalar>(requireScalar(hi, "clamp")));
+  });
+  m.def("argmin", [](const Tensor& x, std::optional<int64_t> dim, bool keepdim) { return host::argmin(x, dim, keepdim); });
+  m.def("all", [](const Tensor& x, std::optional<int64_t> dim, bool keepdim) { return dim ? host::all(x, *dim, keepdim) : host::all(x); });
+  m.def("any", [](const Tensor& x, std::optional<int64_t> dim, bool keepdim) { return dim ? host::any(x, *dim, keepdim) : host::any(x); });
+  m.def("cumprod", [](const Tensor& x, int64_t dim) { return host::cumprod(x, dim); });
+  m.def("flip", [](const Tensor& x, const std::vector<int64_t>& dims) { return host::flip(x, dims); });
+  m.def("sort", [](const Tensor& x, int64_t dim, bool descending) { return valuesIndices(host::sort(x, dim, descending)); });
+  m.def("topk", [](const Tensor& x, int64_t k, int64_t dim, bool largest) { return valuesIndices(host::topk(x, k, dim, largest)); });
+  m.def("gather", [](const Tensor& x, int64_t dim, const Tensor& index) { return host::gather(x, dim, index); });
+}
+
 void bindFunctions(py::module_& m) {
   using Dt = std::optional<TorchDType>;
   using Dev = std::optional<std::string>;
@@ -260,6 +299,9 @@ void bindFunctions(py::module_& m) {
   m.def("zeros_like", [](const Tensor& x, Dt dtype, Dev device) { return host::zerosLike(x, optionsOf(dtype, device)); });
   m.def("ones_like", [](const Tensor& x, Dt dtype, Dev device) { return host::onesLike(x, optionsOf(dtype, device)); });
   m.def("manual_seed", [](int64_t seed) { host::manualSeed(seed); });
+  m.def("randint", [](int64_t low, int64_t high, const std::vector<int64_t>& s, Dt dtype, Dev device) {
+    return host::randint(low, high, s, optionsOf(dtype, device));
+  });
   m.def("allclose", [](const Tensor& a, const Tensor& b, double rtol, double atol, bool equalNan) {
     return host::allclose(a, b, rtol, atol, equalNan);
   });
@@ -308,6 +350,22 @@ void bindFunctions(py::module_& m) {
     }
     Tensor flat = host::empty({extent}, optionsOf(dtype, device));
     return Tensor(flat.storage(), flat.dtype(), size, stride, 0, flat.device());
+  });
+  // Joins and scans (images, references), then the rest of the functions host code uses.
+  m.def("stack", [](const std::vector<Tensor>& tensors, int64_t dim) { return host::stack(tensors, dim); });
+  m.def("cat", [](const std::vector<Tensor>& tensors, int64_t dim) { return host::cat(tensors, dim); });
+  m.def("cumsum", [](const Tensor& x, int64_t dim) { return host::cumsum(x, dim); });
+  bindMoreFunctions(m);
+  // torch.testing.assert_close: the message of its AssertionError, or None when close.
+  m.def("torch_assert_close_message", [](const Tensor& actual, const Tensor& expected, std::optional<double> rtol,
+                                         std::optional<double> atol, bool equalNan, bool checkDevice, bool checkDtype) {
+    host::AssertCloseOptions o;
+    o.rtol = rtol;
+    o.atol = atol;
+    o.equalNan = equalNan;
+    o.checkDevice = checkDevice;
+    o.checkDtype = checkDtype;
+    return host::assertCloseMessage(actual, expected, o);
   });
 }
 

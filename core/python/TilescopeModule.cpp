@@ -48,6 +48,7 @@ _object* initTilescopeModule() {
     bindTesting(m);
     bindDriver(m);
     bindHostCalls(m);
+    bindCupy(m);
     return m.release().ptr();
   } catch (py::error_already_set& e) {
     e.restore();

@@ -18,5 +18,6 @@ void bindTensors(pybind11::module_& m);
 void bindKernels(pybind11::module_& m);
 void bindTesting(pybind11::module_& m);
 void bindDriver(pybind11::module_& m);
+void bindCupy(pybind11::module_& m);
 
 }  // namespace tilescope::python

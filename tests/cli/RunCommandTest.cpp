@@ -46,8 +46,9 @@ TEST(RunCommand, FailedAssertExitsOneWithTraceback) {
   const std::string path = tempFile("fail.py", "x = 1\nassert x == 2, 'x must be 2'\n");
   const CliRun r = runCli("run " + path);
   EXPECT_EQ(r.exitCode, 1);
+  // CPython's own traceback, with its carets under the failing expression.
   EXPECT_EQ(r.output, "Traceback (most recent call last):\n  File \"" + path + "\", line 2, in <module>\n    assert x == 2, 'x must be 2'\n"
-                      "AssertionError: x must be 2\n");
+                      "           ^^^^^^\nAssertionError: x must be 2\n");
 }
 
 TEST(RunCommand, RunsTheCopyDebuggingExample) {

@@ -71,11 +71,37 @@ TEST(EmbeddedTorch, ErrorsKeepTorchsTypesAndMissingApisSaySo) {
   EXPECT_EQ(missing.outcome.errorName, "AttributeError");
   EXPECT_NE(missing.outcome.errorValue.find("built-in torch"), std::string::npos) << missing.outcome.errorValue;
 
-  const auto method = runPython(executor, "torch.ones(2).cumsum(0)");
+  const auto method = runPython(executor, "torch.ones(2).logcumsumexp(0)");
   EXPECT_EQ(method.outcome.errorName, "AttributeError");
-  EXPECT_NE(method.outcome.errorValue.find("'cumsum'"), std::string::npos) << method.outcome.errorValue;
+  EXPECT_NE(method.outcome.errorValue.find("'logcumsumexp'"), std::string::npos) << method.outcome.errorValue;
   EXPECT_NE(method.outcome.errorValue.find("built-in torch"), std::string::npos) << method.outcome.errorValue;
 
   const auto wrong = runPython(executor, "torch.ones(2) + 'a'");
   EXPECT_EQ(wrong.outcome.errorName, "TypeError");
+}
+
+// What the seeds and the example notebooks use besides the basics, with torch's results.
+TEST(EmbeddedTorch, MatmulStackCatSoftmaxAndAssertCloseWorkLikeTorch) {
+  PythonExecutor executor;
+  const auto run = runPython(executor,
+                             "import torch\n"
+                             "a = torch.arange(6).view(2, 3).float()\n"
+                             "b = torch.ones(3, 2)\n"
+                             "print(torch.matmul(a, b), a @ b)\n"
+                             "print(torch.stack([torch.ones(2), torch.zeros(2)]).shape, torch.cat([a, a], dim=1).shape)\n"
+                             "print(torch.softmax(torch.zeros(4), dim=0), float(a.softmax(-1)[1].sum()))\n"
+                             "print(torch.argmax(torch.tensor([1, 5, 2])), torch.tensor([1, 2, 3]).cumsum(0))\n"
+                             "torch.testing.assert_close(torch.ones(3), torch.ones(3) + 1e-7)\n"
+                             "try:\n"
+                             "    torch.testing.assert_close(torch.ones(3), torch.tensor([1.0, 1.5, 1.0]))\n"
+                             "except AssertionError as e:\n"
+                             "    print(str(e).splitlines()[0])\n",
+                             "Cell [1]", false);
+  ASSERT_TRUE(run.ok()) << run.traceback;
+  EXPECT_EQ(run.out,
+            "tensor([[ 3.,  3.],\n        [12., 12.]]) tensor([[ 3.,  3.],\n        [12., 12.]])\n"
+            "torch.Size([2, 2]) torch.Size([2, 6])\n"
+            "tensor([0.2500, 0.2500, 0.2500, 0.2500]) 1.0\n"
+            "tensor(1) tensor([1, 3, 6])\n"
+            "Tensor-likes are not close!\n");
 }

@@ -1,9 +1,12 @@
-// `tilescope-cli worker --python embedded`: cells on embedded CPython behind the worker protocol
-// (docs/PROTOCOL.md), spoken to a real worker process over pipes.
+// `tilescope-cli worker`: cells on embedded CPython (the only Python) behind the worker protocol
+// (docs/PROTOCOL.md), spoken to a real worker process over pipes, as the GUI starts it.
 #include <gtest/gtest.h>
+#include <signal.h>
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/cli/WorkerProcess.h"
@@ -16,7 +19,7 @@ namespace {
 constexpr int kTimeoutMs = 20000;
 
 struct EmbeddedWorker : tilescope::testing::WorkerProcess {
-  EmbeddedWorker() : WorkerProcess(false, {"--python", "embedded"}) {}
+  EmbeddedWorker() : WorkerProcess(false) {}
   std::vector<json> receiveUntil(const std::string& type) { return WorkerProcess::receiveUntil(type, kTimeoutMs); }
 };
 
@@ -109,4 +112,84 @@ TEST(EmbeddedWorker, SendsBenchmarksAndFiguresAsDisplayData) {
   ASSERT_NE(image, nullptr);
   EXPECT_EQ((*image)["data"].value("image/png", "").rfind("iVBORw0KGgo", 0), 0u);
   EXPECT_EQ(find(figure, "execute_reply")->value("status", ""), "ok");
+}
+
+namespace {
+
+// Runs `code` as cell r1, interrupts it once it started (interrupt_request, or SIGINT when `signal`),
+// and returns what the worker sent until the reply; a second cell must then run as usual.
+std::vector<json> interruptCell(const std::string& code, bool signal) {
+  EmbeddedWorker worker;
+  worker.receive(kTimeoutMs);
+  worker.send(execute("r1", "c1", code));
+  EXPECT_NE(find(worker.receiveUntil("execute_input"), "execute_input"), nullptr);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // well inside the loop or the launch
+  if (signal) kill(worker.pid(), SIGINT);
+  else worker.send({{"type", "interrupt_request"}});
+  const std::vector<json> messages = worker.receiveUntil("execute_reply");
+  worker.receive(kTimeoutMs);  // idle
+  worker.send(execute("r2", "c2", "print('after')"));
+  std::string printed;
+  for (const json& m : worker.receiveUntil("execute_reply"))
+    if (m.value("type", "") == "stream") printed += m.value("text", "");
+  EXPECT_EQ(printed, "after\n") << "the worker goes on after an interrupt";
+  return messages;
+}
+
+void expectKeyboardInterrupt(const std::vector<json>& messages) {
+  const json* error = find(messages, "error");
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(error->value("ename", ""), "KeyboardInterrupt");
+  ASSERT_FALSE(messages.empty());
+  EXPECT_EQ(messages.back().value("status", ""), "aborted");
+}
+
+// A launch of many programs, each looping long: minutes on the simulator unless interrupted.
+constexpr const char* kLongLaunch =
+    "import torch, triton\n"
+    "import triton.language as tl\n"
+    "@triton.jit\n"
+    "def spin(out_ptr, n):\n"
+    "    acc = tl.zeros((16,), tl.float32)\n"
+    "    for i in range(n):\n"
+    "        acc += 1.0\n"
+    "    tl.store(out_ptr + tl.arange(0, 16), acc)\n"
+    "out = torch.zeros(16)\n"
+    "spin[(1 << 20,)](out, 100000)\n";
+
+}  // namespace
+
+TEST(EmbeddedWorker, AnEndlessLoopIsInterruptedByTheInterruptRequestAndBySigint) {
+  expectKeyboardInterrupt(interruptCell("while True:\n    pass\n", false));
+  expectKeyboardInterrupt(interruptCell("while True:\n    pass\n", true));
+}
+
+TEST(EmbeddedWorker, ALongKernelLaunchIsInterrupted) {
+  const auto start = std::chrono::steady_clock::now();
+  expectKeyboardInterrupt(interruptCell(kLongLaunch, false));
+  // A liveness bound only: without the cancel token the launch runs for minutes.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(15));
+}
+
+// Each cell's source is in linecache under its cell's name: inspect.getsource finds a kernel defined
+// in an earlier cell, and a traceback quotes the cell's line (the GUI shows the name as Cell [N]).
+TEST(EmbeddedWorker, CellsAreInLinecacheSoGetsourceAndTracebacksSeeThem) {
+  EmbeddedWorker worker;
+  worker.receive(kTimeoutMs);
+  worker.send(execute("r1", "k", "import triton\nimport triton.language as tl\n@triton.jit\ndef noop(x_ptr):\n    pass\n"));
+  worker.receiveUntil("execute_reply");
+  worker.send(execute("r2", "s", "import inspect\nprint(inspect.getsource(noop.fn), end='')\nprint(noop.fn.__code__.co_filename)"));
+  std::string printed;
+  for (const json& m : worker.receiveUntil("execute_reply"))
+    if (m.value("type", "") == "stream") printed += m.value("text", "");
+  EXPECT_EQ(printed, "@triton.jit\ndef noop(x_ptr):\n    pass\n<cell:k>\n");
+  worker.send(execute("r3", "e", "def fail():\n    return 1 // 0\nfail()\n"));
+  const auto messages = worker.receiveUntil("execute_reply");
+  const json* error = find(messages, "error");
+  ASSERT_NE(error, nullptr);
+  const json& frames = (*error)["traceback"];
+  ASSERT_EQ(frames.size(), 2u) << frames.dump();
+  EXPECT_EQ(frames[1]["file"], "<cell:e>");
+  EXPECT_EQ(frames[1]["line"], 2);
+  EXPECT_EQ(frames[1]["text"], "return 1 // 0") << "the line comes from linecache";
 }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "core/host/ExecutionBackend.h"
 #include "tests/python/PythonTestUtil.h"
 
 using tilescope::host::ExecutionOutcome;
@@ -134,4 +135,13 @@ TEST(PythonExecutor, InputSeesEndOfInputInsteadOfTheProtocolPipe) {
   const auto run = runPython(executor, "try:\n    input('name? ')\nexcept EOFError:\n    print('no input')\n");
   ASSERT_TRUE(run.ok()) << run.traceback;
   EXPECT_NE(run.out.find("no input"), std::string::npos) << run.out;
+}
+
+// The executor asks core/host's one backend rule whether kernels run on a GPU (gpu-only cells).
+TEST(PythonExecutor, RunsKernelsOnTheGpuExactlyWhereTheBackendRuleSays) {
+  PythonExecutor executor;
+  for (tilescope::host::Backend choice : {tilescope::host::Backend::Simulator, tilescope::host::Backend::Gpu, tilescope::host::Backend::Auto}) {
+    executor.setBackend(choice);
+    EXPECT_EQ(executor.runsKernelsOnGpu(), tilescope::host::resolvesToGpu(choice)) << tilescope::host::backendName(choice);
+  }
 }

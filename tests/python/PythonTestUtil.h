@@ -1,6 +1,8 @@
 #pragma once
 // Running code on embedded CPython in tests: one call runs a cell (or script) and collects what it
 // printed, its outcome and its traceback text.
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +30,26 @@ inline PythonRun runPython(python::PythonExecutor& executor, const std::string& 
   run.outcome = executor.run(std::make_shared<lang::SourceFile>(file, code, firstLine), displayLast, callbacks, cancel);
   run.traceback = executor.lastTraceback();
   return run;
+}
+
+// Runs a script "test.py" in a fresh executor (each test starts clean, like a new process).
+inline PythonRun runScript(const std::string& code) {
+  python::PythonExecutor executor;
+  return runPython(executor, code, "test.py", false);
+}
+
+// stdout of a script that must succeed.
+inline std::string scriptOut(const std::string& code) {
+  const PythonRun run = runScript(code);
+  EXPECT_TRUE(run.ok()) << run.traceback;
+  return run.out;
+}
+
+// "Type: message" of a script that must fail.
+inline std::string scriptError(const std::string& code) {
+  const PythonRun run = runScript(code);
+  EXPECT_FALSE(run.ok()) << "expected an error, got output: " << run.out;
+  return run.outcome.errorName + ": " + run.outcome.errorValue;
 }
 
 }  // namespace tilescope::testing

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""tilescope.check and tilescope.load_image (resources/python/tilescope) through `tilescope-cli run
---python embedded`: each verdict check prints (match, mismatch with the first elements, invalid access
-with the program, not solved yet) and the PNG decoder on every row filter.
+"""tilescope.check and tilescope.load_image (resources/python/tilescope) through `tilescope-cli run`:
+each verdict check prints (match, mismatch with the first elements, invalid access with the program,
+not solved yet) and the PNG decoder on every row filter.
 
 usage: tilescope_helpers_test.py CLI"""
 import os
@@ -108,7 +108,7 @@ def run(cli, source, cwd):
     path = os.path.join(cwd, "script.py")
     with open(path, "w") as f:
         f.write(source)
-    r = subprocess.run([cli, "run", "--python", "embedded", "--backend", "sim", path], capture_output=True,
+    r = subprocess.run([cli, "run", "--backend", "sim", path], capture_output=True,
                        text=True, cwd=cwd, timeout=120)
     return r.returncode, r.stdout + r.stderr
 

@@ -1,6 +1,6 @@
 #pragma once
 // Real traces of the seed tutorials' kernels for the inspector's tests: parts of
-// TILESCOPE_SEEDS_DIR/triton-practitioners-guide.md run through the host runtime with tracing on
+// TILESCOPE_SEEDS_DIR/triton-practitioners-guide.md run as host code on embedded CPython with tracing on
 // (values recorded, as the inspector asks), and the traces its launches wrote read back.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/host/HostExecutor.h"
+#include "core/python/PythonExecutor.h"
 #include "core/syntax/Parser.h"
 #include "core/sim/TraceReader.h"
 
@@ -75,7 +75,7 @@ public:
 
 private:
   std::filesystem::path dir_;
-  host::HostExecutor executor_;
+  python::PythonExecutor executor_;
   std::string output_;
 };
 

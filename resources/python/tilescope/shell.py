@@ -6,6 +6,7 @@ described as plain values for the worker's protocol, with the frames of our own 
 the user's code is what the traceback is about.
 """
 import ast
+import builtins
 import linecache
 import io
 import os
@@ -32,6 +33,28 @@ figures.use_agg()
 # Output goes to the running cell's callbacks as it is written.
 sys.stdout = _tilescope.OutputStream("stdout")
 sys.stderr = _tilescope.OutputStream("stderr")
+
+_builtin_print = builtins.print
+
+
+def _print(*args, sep=" ", end="\n", file=None, flush=False):
+    """print() to the cell's output as one write, so that a printed line is one stream message (not
+    one per argument, separator and line end); anything else goes to Python's own print."""
+    target = sys.stdout if file is None else file
+    if not isinstance(target, _tilescope.OutputStream):
+        return _builtin_print(*args, sep=sep, end=end, file=file, flush=flush)
+    sep = " " if sep is None else sep
+    end = "\n" if end is None else end
+    for name, value in (("sep", sep), ("end", end)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be None or a string, not {type(value).__name__}")
+    target.write(sep.join(str(a) for a in args) + end)
+    return None
+
+
+_print.__name__ = _print.__qualname__ = "print"
+_print.__doc__ = _builtin_print.__doc__
+builtins.print = _print
 # In the worker the process's stdin is the protocol pipe: user code (input(), a debugger) must never
 # read it, so it reads an empty stream and gets EOFError at once instead.
 sys.stdin = io.StringIO("")
@@ -97,21 +120,37 @@ def _user_frames(exc, tb):
     return frames[:inner] if inner > 0 else frames
 
 
+def _syntax_diagnostic(exc):
+    """A SyntaxError in the code being run as a diagnostic at its spot, like a kernel's: the message
+    once, the line and a caret under the column."""
+    line = (exc.text or "").rstrip("\n")
+    stripped = line.lstrip()
+    column = exc.offset or 0
+    caret = " " * (4 + max(column - 1 - (len(line) - len(stripped)), 0)) + "^" if column > 0 and stripped else ""
+    snippet = "    " + stripped + ("\n" + caret if caret else "") if stripped else ""
+    return {"file": exc.filename, "line": exc.lineno or 0, "col": column, "snippet": snippet,
+            "severity": "error", "message": exc.msg}
+
+
 def describe_error(exc, tb=None):
     """name, value, frames [{file, line, col, text}], diagnostics and the traceback text of `exc`
     raised with the traceback `tb`."""
     frames = _user_frames(exc, tb)
+    syntax = isinstance(exc, SyntaxError) and bool(exc.filename)
+    if syntax:
+        # Compiling the cell raised it: ast's own frame is no place in the user's code.
+        frames = [f for f in frames if f.filename != ast.__file__]
     text = ""
     if frames:
         text = "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
     text += "".join(traceback.format_exception_only(type(exc), exc))
     described = [{"file": f.filename, "line": f.lineno or 0, "col": (getattr(f, "colno", None) or 0) + 1,
                   "text": (f.line or "").strip()} for f in frames]
-    if isinstance(exc, SyntaxError) and exc.filename:
-        described.append({"file": exc.filename, "line": exc.lineno or 0, "col": exc.offset or 0,
-                          "text": (exc.text or "").strip()})
     diagnostics = list(getattr(exc, "diagnostics", []) or [])
-    if isinstance(exc, _tilescope.CompilationError) or diagnostics:
+    if syntax:
+        diagnostics.append(_syntax_diagnostic(exc))
+        value = exc.msg
+    elif isinstance(exc, _tilescope.CompilationError) or diagnostics:
         value = diagnostics[0]["message"] if diagnostics else str(exc)
     else:
         value = str(exc)

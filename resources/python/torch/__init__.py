@@ -3,6 +3,7 @@ generator) behind torch's Python API, so that code written for torch and a GPU r
 `device='cuda'` tensors live in host memory and work on every backend. What is not here yet is an
 AttributeError saying so; installed PyTorch is the other choice (issue 22)."""
 import builtins as _builtins
+import collections as _collections
 import operator as _operator
 import sys as _sys
 import types as _types
@@ -111,10 +112,15 @@ Tensor.expand = lambda self, *sizes: self._expand(_size(sizes))
 Tensor.permute = lambda self, *dims: self._permute(_size(dims))
 
 
-class _ValuesIndices(tuple):
-    """torch.return_types.max: (values, indices), also by name."""
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
+def _return_type(name):
+    """torch.return_types.max and the like: (values, indices), also by name."""
+    fields = _collections.namedtuple(name, ["values", "indices"])
+    fields.__module__ = "torch.return_types"
+    fields.__repr__ = lambda self: f"torch.return_types.{name}(\nvalues={self.values},\nindices={self.indices})"
+    return fields
+
+
+_max, _min, _sort, _topk = (_return_type(n) for n in ("max", "min", "sort", "topk"))
 
 
 _whole_max, _whole_min, _whole_sum, _whole_mean = Tensor.max, Tensor.min, Tensor.sum, Tensor.mean
@@ -124,10 +130,10 @@ def _dims(dim):
     return [dim] if isinstance(dim, _builtins.int) else list(dim)
 
 
-Tensor.max = lambda self, dim=None, keepdim=False: (_whole_max(self) if dim is None else _ValuesIndices(
-    _tilescope.max_dim(self, _operator.index(dim), keepdim)))
-Tensor.min = lambda self, dim=None, keepdim=False: (_whole_min(self) if dim is None else _ValuesIndices(
-    _tilescope.min_dim(self, _operator.index(dim), keepdim)))
+Tensor.max = lambda self, dim=None, keepdim=False: (_whole_max(self) if dim is None else _max(
+    *_tilescope.max_dim(self, _operator.index(dim), keepdim)))
+Tensor.min = lambda self, dim=None, keepdim=False: (_whole_min(self) if dim is None else _min(
+    *_tilescope.min_dim(self, _operator.index(dim), keepdim)))
 Tensor.sum = lambda self, dim=None, keepdim=False, dtype=None: (_whole_sum(self).to(dtype) if dtype is not None else
                                                                _whole_sum(self)) if dim is None else _tilescope.sum_dims(
                                                                    self, _dims(dim), keepdim, dtype)
@@ -212,6 +218,18 @@ def empty_strided(size, stride, dtype=None, device=None, requires_grad=False, **
     return _tilescope.empty_strided(_size((size,)), _size((stride,)), dtype, _device(device))
 
 
+def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    """Like torch: the first half counts up from start, the second half down from end, so both ends
+    are exact."""
+    if steps == 1:
+        return full((1,), _builtins.float(start), dtype=dtype if dtype is not None else float32, device=device)
+    step = (end - start) / (steps - 1)
+    i = arange(steps, dtype=float64)
+    values = where(i < steps // 2, start + i * step, end - (steps - 1 - i) * step)
+    values = values.to(dtype if dtype is not None else float32)
+    return values if device is None else values.to(_device(device))
+
+
 def empty_like(input, dtype=None, device=None, requires_grad=False):
     return _tilescope.empty_like(input, dtype, _device(device))
 
@@ -277,6 +295,18 @@ def argmax(input, dim=None, keepdim=False):
     return _tilescope.argmax(input, dim, keepdim)
 
 
+def argmin(input, dim=None, keepdim=False):
+    return _tilescope.argmin(input, dim, keepdim)
+
+
+def all(input, dim=None, keepdim=False):
+    return _tilescope.all(input, dim, keepdim)
+
+
+def any(input, dim=None, keepdim=False):
+    return _tilescope.any(input, dim, keepdim)
+
+
 def softmax(input, dim=None, dtype=None, *, axis=None):
     return _tilescope.softmax(input, _dim(dim, axis, "softmax"), dtype)
 
@@ -292,6 +322,92 @@ def matmul(input, other):
 mm = matmul
 
 
+def stack(tensors, dim=0):
+    return _tilescope.stack(list(tensors), dim)
+
+
+def cat(tensors, dim=0):
+    return _tilescope.cat(list(tensors), dim)
+
+
+concat = concatenate = cat
+
+
+def cumsum(input, dim, dtype=None):
+    result = _tilescope.cumsum(input, dim)
+    return result if dtype is None else result.to(dtype)
+
+
+def cumprod(input, dim, dtype=None):
+    result = _tilescope.cumprod(input, dim)
+    return result if dtype is None else result.to(dtype)
+
+
+def where(condition, input, other):
+    return _tilescope.where(condition, input, other)
+
+
+def clamp(input, min=None, max=None):
+    return _tilescope.clamp(input, min, max)
+
+
+clip = clamp
+
+
+def masked_fill(input, mask, value):
+    return _tilescope.masked_fill(input, mask, value)
+
+
+def triu(input, diagonal=0):
+    return _tilescope.triangle(input, diagonal, True)
+
+
+def tril(input, diagonal=0):
+    return _tilescope.triangle(input, diagonal, False)
+
+
+def isnan(input):
+    return input != input
+
+
+def isinf(input):
+    return (input == _builtins.float("inf")) | (input == -_builtins.float("inf"))
+
+
+def isfinite(input):
+    return ~(isnan(input) | isinf(input))
+
+
+def flip(input, dims):
+    return _tilescope.flip(input, [dims] if isinstance(dims, _builtins.int) else list(dims))
+
+
+def sort(input, dim=-1, descending=False, stable=False):
+    return _sort(*_tilescope.sort(input, dim, descending))
+
+
+def argsort(input, dim=-1, descending=False, stable=False):
+    return sort(input, dim, descending).indices
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    return _topk(*_tilescope.topk(input, k, dim, largest))
+
+
+def gather(input, dim, index):
+    return _tilescope.gather(input, dim, index)
+
+
+def randint(low, high=None, size=None, dtype=None, device=None, generator=None, requires_grad=False):
+    if size is None:  # randint(high, size)
+        low, high, size = 0, low, high
+    return _tilescope.randint(low, high, list(size), dtype if dtype is not None else int64, _device(device))
+
+
+def _unary(name):
+    return lambda input: _tilescope.unary(name, input)
+
+
 def _dim(dim, axis, what):
     dim = axis if dim is None else dim
     if dim is None:
@@ -304,6 +420,19 @@ minimum = _tilescope.minimum
 exp = _tilescope.exp
 log = _tilescope.log
 sqrt = _tilescope.sqrt
+exp2, log2, rsqrt, sin, cos, tanh, sigmoid, reciprocal, floor, ceil, round, trunc, logical_not = (
+    _unary(n) for n in ("exp2", "log2", "rsqrt", "sin", "cos", "tanh", "sigmoid", "reciprocal", "floor", "ceil",
+                        "round", "trunc", "logical_not"))
+
+# The functions above as tensor methods too (x.cumsum(0), x.masked_fill_(m, 0), ...); sum, mean, max,
+# min, argmax, softmax, matmul, exp, log and sqrt have theirs above.
+for _name in ("log_softmax", "argmin", "all", "any", "cumsum", "cumprod", "clamp", "clip", "masked_fill", "triu",
+              "tril", "isnan", "isinf", "isfinite", "sort", "argsort", "topk", "gather", "exp2", "log2", "rsqrt", "sin",
+              "cos", "tanh", "sigmoid", "reciprocal", "floor", "ceil", "round", "trunc", "logical_not"):
+    # Wrapped: a function of _tilescope is no descriptor, so it would not bind self.
+    setattr(Tensor, _name, (lambda f: lambda self, *args, **kwargs: f(self, *args, **kwargs))(globals()[_name]))
+Tensor.flip = lambda self, *dims: flip(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], _builtins.int) else dims)
+Tensor.masked_fill_ = lambda self, mask, value: self.copy_(masked_fill(self, mask, value))
 
 
 class no_grad:
@@ -426,6 +555,9 @@ nn = _types.ModuleType("torch.nn", "torch.nn as far as the built-in torch goes: 
 functional = _types.ModuleType("torch.nn.functional")
 functional.softmax = softmax
 functional.log_softmax = log_softmax
+functional.sigmoid = sigmoid
+functional.tanh = tanh
+functional.relu = lambda input, inplace=False: clamp(input, min=0)
 
 
 def _layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -437,25 +569,17 @@ nn.functional = functional
 _sys.modules["torch.nn"] = nn
 _sys.modules["torch.nn.functional"] = functional
 
-testing = _types.ModuleType("torch.testing")
+testing = _types.ModuleType("torch.testing", "torch.testing.assert_close on the built-in torch's tensors.")
 
 
-def _assert_close(actual, expected, *, rtol=None, atol=None, equal_nan=False, check_dtype=True, msg=None, **_kwargs):
-    """torch.testing.assert_close: torch's default tolerances by dtype (1e-5/1.3e-6 for float32)."""
-    if not isinstance(actual, Tensor):
-        actual = tensor(actual)
-    if not isinstance(expected, Tensor):
-        expected = tensor(expected, dtype=actual.dtype)
-    if check_dtype and actual.dtype != expected.dtype:
-        raise AssertionError(f"The values for attribute 'dtype' do not match: {actual.dtype} != {expected.dtype}.")
-    if actual.shape != expected.shape:
-        raise AssertionError(f"The values for attribute 'shape' do not match: {actual.shape} != {expected.shape}.")
-    defaults = {"torch.float16": (1e-3, 1e-5), "torch.bfloat16": (1.6e-2, 1e-5), "torch.float64": (1e-7, 1e-7)}
-    d_rtol, d_atol = defaults.get(repr(actual.dtype), (1.3e-6, 1e-5) if actual.is_floating_point() else (0.0, 0.0))
-    rtol = d_rtol if rtol is None else rtol
-    atol = d_atol if atol is None else atol
-    if not allclose(actual.to(float64), expected.to(float64), rtol, atol, equal_nan):
-        raise AssertionError(msg or _tilescope.assert_close_message(actual, expected, atol, rtol))
+def _assert_close(actual, expected, *, rtol=None, atol=None, equal_nan=False, check_device=True, check_dtype=True,
+                  msg=None, **_kwargs):
+    """torch.testing.assert_close: torch's checks, default tolerances by dtype and message."""
+    actual = actual if isinstance(actual, Tensor) else tensor(actual)
+    expected = expected if isinstance(expected, Tensor) else tensor(expected, dtype=actual.dtype)
+    message = _tilescope.torch_assert_close_message(actual, expected, rtol, atol, equal_nan, check_device, check_dtype)
+    if message is not None:
+        raise AssertionError(msg if msg is not None else message)
 
 
 testing.assert_close = _assert_close

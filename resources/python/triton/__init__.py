@@ -61,11 +61,25 @@ def _code_names(code):
     return names
 
 
-def _parameter_names(fn, which):
+def _parameter_names(fn, which, option):
+    """The parameter names that `option` (do_not_specialize=[...]) lists by name or index; a name the
+    kernel does not have, or an index past its parameters, is a ValueError saying which."""
     if not which:
         return []
     params = list(inspect.signature(fn).parameters)
-    return [params[p] if isinstance(p, int) else p for p in which]
+    names = []
+    for p in which:
+        if isinstance(p, int):
+            if not -len(params) <= p < len(params):
+                raise ValueError(f"triton.jit({option}=...): kernel '{fn.__name__}' has {len(params)} parameters; "
+                                 f"index {p} is out of range")
+            names.append(params[p])
+        elif p in params:
+            names.append(p)
+        else:
+            raise ValueError(f"triton.jit({option}=...): kernel '{fn.__name__}' has no parameter '{p}' "
+                             f"(its parameters: {', '.join(params)})")
+    return names
 
 
 class JITFunction:
@@ -81,8 +95,8 @@ class JITFunction:
         functools.update_wrapper(self, fn)
         self._plans = {}
         self._kernel = _tilescope.Kernel(fn.__name__, self.src, fn.__code__.co_filename, max(first_line, 1),
-                                         _parameter_names(fn, do_not_specialize),
-                                         _parameter_names(fn, do_not_specialize_on_alignment))
+                                         _parameter_names(fn, do_not_specialize, "do_not_specialize"),
+                                         _parameter_names(fn, do_not_specialize_on_alignment, "do_not_specialize_on_alignment"))
 
     def __repr__(self):
         return f"JITFunction({self.fn.__module__}:{self.fn.__qualname__})"
