@@ -9,7 +9,8 @@ log=${OUT:-/tmp}/gpu-check.log
   echo "== machine"; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
   g++ --version | head -1; cmake --version | head -1
   echo "== configure + build (core, CLI, tests; no GUI)"
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_GUI=OFF \
+  pybind=$(python3 -m pybind11 --cmakedir 2>/dev/null || true)  # pip's pybind11 where there is no pybind11-dev
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_GUI=OFF ${pybind:+-Dpybind11_DIR="$pybind"} \
     -DTILESCOPE_BENCHMARKS=${TILESCOPE_BENCHMARKS:-OFF} -DTILESCOPE_SEEDS_DIR="${SEEDS_DIR:-$root/.device-shared/seeds}" >/dev/null &&
   cmake --build "$build" -j "$(nproc)" 2>&1 | grep -E 'error|warning|FAILED' ; 
   echo "== tilescope-cli devices"; "$build/app/cli/tilescope-cli" devices; echo "exit code $?"

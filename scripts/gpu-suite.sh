@@ -12,7 +12,8 @@ out=${OUT:-/tmp}
   echo "== machine"; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader || true
   python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
   echo "== build"; date -u
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_GUI=OFF -DTILESCOPE_BENCHMARKS=OFF \
+  pybind=$(python3 -m pybind11 --cmakedir 2>/dev/null || true)  # pip's pybind11 where there is no pybind11-dev
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_GUI=OFF -DTILESCOPE_BENCHMARKS=OFF ${pybind:+-Dpybind11_DIR="$pybind"} \
     -DTILESCOPE_SEEDS_DIR="${SEEDS_DIR:-$root/../seeds}" >/dev/null &&
   cmake --build "$build" -j "$(nproc)" 2>&1 | grep -E 'error|FAILED' ; date -u
   if [ "${GPU_TESTS:-0}" = 1 ]; then
