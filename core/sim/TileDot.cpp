@@ -116,7 +116,8 @@ bool blasAvailable() { return TILESCOPE_HAVE_OPENBLAS != 0; }
 Tile dot(const Tile& a, const Tile& b, const Tile* acc, ir::InputPrecision precision, const ir::Type& resultType,
          const CancelToken* cancel, bool* cancelled) {
 #if TILESCOPE_HAVE_OPENBLAS
-  if (resultType.dtype() == DType::FP32 && blasOperand(a.dtype()) && blasOperand(b.dtype())) {
+  // A dot into an accumulator keeps the reference's chain (see TileDot.h): only a dot from zero goes to sgemm.
+  if (!acc && resultType.dtype() == DType::FP32 && blasOperand(a.dtype()) && blasOperand(b.dtype())) {
     const DotShape s = shapeOf(a, b);
     if (shouldStop(cancel, cancelled)) return Tile(resultType);
     if (s.batch * s.m * s.n != resultType.numel()) throw lang::InternalError("dot: result shape does not match the operands");

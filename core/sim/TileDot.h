@@ -7,8 +7,12 @@
 // InputPrecision::TF32 first rounds fp32 inputs to tf32 (roundToTf32, documented there); TF32x3 is
 // treated as IEEE (its purpose is fp32 accuracy). Integer dots (i8 -> i32) wrap, exactly.
 //
-// dot() gives fp32-result dots of fp32, tf32, fp16, bf16 (and fp8) operands to OpenBLAS's sgemm when
-// the build has it (TILESCOPE_HAVE_OPENBLAS; blasAvailable()): the operands converted to fp32 (exact:
+// dot() gives fp32-result dots of fp32, tf32, fp16, bf16 (and fp8) operands without an accumulator to
+// OpenBLAS's sgemm when the build has it (TILESCOPE_HAVE_OPENBLAS; blasAvailable()). A dot into an
+// accumulator (tl.dot(a, b, acc), and `acc += tl.dot(a, b)`, which the fuse-dot-accumulator pass
+// turns into it) runs the reference: the products are added to acc itself, in k order, as the GPU's
+// tensor cores accumulate into acc, so a K loop's result is one k-order sum over all of K, the same
+// bits as the built-in torch.matmul's (core/tensor/TensorLinalg). For sgemm: the operands converted to fp32 (exact:
 // an fp16 or bf16 product is exact in fp32's FMA, tf32 rounded first), fp32 accumulation with FMAs,
 // the accumulator added last. Only the order of the sums differs from the reference, as it does on
 // the GPU's tensor cores: the result is within (K + 1) * 2^-23 * (|acc| + sum |a*b|) of the

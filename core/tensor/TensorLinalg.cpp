@@ -19,17 +19,16 @@ using Accumulator = std::conditional_t<std::is_same_v<T, double>, double,
 
 std::string dims2(int64_t r, int64_t c) { return std::to_string(r) + "x" + std::to_string(c); }
 
-// C[n,m] = A[n,k] B[k,m] for contiguous accumulator-typed buffers: OpenBLAS for floats where the build
-// has it (as torch's CPU matmul), else and for integers an i-k-j loop (unit-stride inner loop).
+// C[n,m] = A[n,k] B[k,m] for contiguous accumulator-typed buffers. fp32 sums run in k order, each
+// step one fp32 rounding of an exact product (the simulator's tl.dot into an accumulator, sim/TileDot.h),
+// so a kernel's `acc += tl.dot(a, b)` K loop gives the same bits as torch.matmul, which users' checks
+// compare it with; fp64 goes to OpenBLAS's dgemm where the build has it; integers wrap.
 template <class Acc>
 void gemm(const Acc* a, const Acc* b, Acc* c, int64_t n, int64_t k, int64_t m) {
 #if TILESCOPE_HAVE_OPENBLAS
   if (n > 0 && m > 0 && k > 0) {
     const auto N = static_cast<blasint>(n), K = static_cast<blasint>(k), M = static_cast<blasint>(m);
-    if constexpr (std::is_same_v<Acc, float>) {
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, M, K, 1.0f, a, K, b, M, 0.0f, c, M);
-      return;
-    } else if constexpr (std::is_same_v<Acc, double>) {
+    if constexpr (std::is_same_v<Acc, double>) {
       cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, M, K, 1.0, a, K, b, M, 0.0, c, M);
       return;
     }
@@ -46,6 +45,9 @@ void gemm(const Acc* a, const Acc* b, Acc* c, int64_t n, int64_t k, int64_t m) {
         for (int64_t j = 0; j < m; ++j) {
           row[j] = static_cast<Acc>(static_cast<uint64_t>(row[j]) + static_cast<uint64_t>(aip) * static_cast<uint64_t>(brow[j]));
         }
+      } else if constexpr (std::is_same_v<Acc, float>) {
+        for (int64_t j = 0; j < m; ++j)
+          row[j] = static_cast<float>(static_cast<double>(row[j]) + static_cast<double>(aip) * static_cast<double>(brow[j]));
       } else {
         for (int64_t j = 0; j < m; ++j) row[j] += aip * brow[j];
       }
