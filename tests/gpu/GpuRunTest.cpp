@@ -247,7 +247,7 @@ TEST(GpuRun, TritonFromZeroSeedBlocksMatchTheSimulator) {
     i = j;
   }
   EXPECT_GE(blocks, 8);
-  // The kernels the tutorial defines but never launches, on odd sizes (as tests/host/HostSeedTest.cpp
+  // The kernels the tutorial defines but never launches, on odd sizes (as tests/python/EmbeddedHostSeedTest.cpp
   // launches them on the simulator); the cross-check compares every output with the simulator's.
   const PyRun r = runPy(ex, R"(torch.manual_seed(1)
 x = torch.arange(300, dtype=torch.float32)

@@ -1,5 +1,4 @@
-// Kernel-language features reached from host code on embedded CPython, as the hand-written
-// interpreter's tests checked them (tests/host/HostTritonTest): warmup and compiled kernels, spin
+// Kernel-language features reached from host code on embedded CPython: warmup and compiled kernels, spin
 // locks, libdevice, join/split/interleave, block pointers, flip/sort/topk/cat, reductions and scans
 // with combine functions, gather and histogram, each against torch.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Kernel launches from host code on embedded CPython, as the hand-written interpreter's launch tests
-// checked them (tests/host/HostTritonTest): grids and meta-parameters, views, integer
+// checked them (they were tests/host/HostTritonTest, removed): grids and meta-parameters, views, integer
 // specialization, the kernel cache, argument and grid errors, out-of-bounds and compile errors with
 // file:line:col, host calls, autotune, heuristics, traces and pid filters.
 #include <gtest/gtest.h>
