@@ -350,9 +350,12 @@ void registerMathBuiltins(BuiltinRegistry& r) {
       {"float_as_uint", DType::FP32, DType::U32, true},     {"int_as_float", DType::I32, DType::FP32, true},
       {"uint_as_float", DType::U32, DType::FP32, true},     {"double_as_longlong", DType::FP64, DType::I64, true},
       {"longlong_as_double", DType::I64, DType::FP64, true}};
-  for (const auto& [name, from, to, bits] : conversions)
-    r.add(std::string("libdevice.") + name, "arg0",
-          [from, to, bits](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).convert(from, to, bits); });
+  // Init-captures rather than structured bindings: clang 14 (the fuzz build) cannot capture those.
+  for (const auto& row : conversions)
+    r.add(std::string("libdevice.") + std::get<0>(row), "arg0",
+          [from = std::get<1>(row), to = std::get<2>(row), bits = std::get<3>(row)](ExprChecker& ec, const BoundArgs& a) {
+            return BitOps(ec, a).convert(from, to, bits);
+          });
   r.add("libdevice.double2hiint", "arg0", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).doubleHalf(true); });
   r.add("libdevice.double2loint", "arg0", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).doubleHalf(false); });
   r.add("libdevice.hiloint2double", "arg0, arg1", [](ExprChecker& ec, const BoundArgs& a) { return BitOps(ec, a).hiloToDouble(); });
@@ -370,7 +373,7 @@ void registerMathBuiltins(BuiltinRegistry& r) {
   });
   // llrint / llround: rint / round, then the exact integer as int64.
   for (const auto& [name, fn] : {std::pair<const char*, ir::MathFn>{"llrint", ir::MathFn::Rint}, {"llround", ir::MathFn::Round}}) {
-    r.add(std::string("libdevice.") + name, "arg0", [fn](ExprChecker& ec, const BoundArgs& a) {
+    r.add(std::string("libdevice.") + name, "arg0", [fn = fn](ExprChecker& ec, const BoundArgs& a) {
       const ir::Expr x = mathOperand(ec, a, "arg0", fn);
       return Value::ofTensor(Emitter::cast(ir::MathCall::make(fn, {x}, a.callRange()), ir::DType::I64, a.callRange()));
     });
