@@ -8,21 +8,10 @@
 #include "tests/python/PythonTestUtil.h"
 
 using tilescope::testing::PythonRun;
+using tilescope::testing::kAddKernel;
+using tilescope::testing::kPrelude;
 
 namespace {
-
-const char* kPrelude = "import torch\nimport triton\nimport triton.language as tl\n";
-
-const char* kAddKernel = R"(
-@triton.jit
-def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
-    pid = tl.program_id(axis=0)
-    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
-    mask = offsets < n_elements
-    x = tl.load(x_ptr + offsets, mask=mask)
-    y = tl.load(y_ptr + offsets, mask=mask)
-    tl.store(output_ptr + offsets, x + y, mask=mask)
-)";
 
 // The interpreter tests' names for the same things.
 PythonRun runPy(const std::string& code) { return tilescope::testing::runScript(code); }

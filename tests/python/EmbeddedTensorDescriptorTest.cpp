@@ -3,12 +3,11 @@
 // on the simulator from a script (embedded CPython) and matches torch.
 #include "tests/python/PythonTestUtil.h"
 
+using tilescope::testing::kPrelude;
 using tilescope::testing::scriptError;
 using tilescope::testing::scriptOut;
 
 namespace {
-
-const char* kPrelude = "import torch\nimport triton\nimport triton.language as tl\n";
 
 TEST(EmbeddedTensorDescriptor, SetAllocatorKeepsTheFunctionAndNeverCallsIt) {
   EXPECT_EQ(scriptOut(std::string(kPrelude) + R"(

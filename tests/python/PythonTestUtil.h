@@ -52,4 +52,19 @@ inline std::string scriptError(const std::string& code) {
   return run.outcome.errorName + ": " + run.outcome.errorValue;
 }
 
+// The imports every kernel cell starts with.
+inline constexpr const char* kPrelude = "import torch\nimport triton\nimport triton.language as tl\n";
+
+// A masked vector-add kernel, as users write the first one.
+inline constexpr const char* kAddKernel = R"(
+@triton.jit
+def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(output_ptr + offsets, x + y, mask=mask)
+)";
+
 }  // namespace tilescope::testing
