@@ -371,7 +371,9 @@ Expr Dot::make(Expr a, Expr b, Expr acc, DType outDType, InputPrecision precisio
   requireDefined(b, "Dot", "b");
   const Type& ta = a.type();
   const Type& tb = b.type();
-  require(!ta.isPointer() && !tb.isPointer() && ta.dtype() == tb.dtype(), "Dot", "operand dtypes differ");
+  // Two fp8 formats may meet (e4m3 @ e5m2), as Triton's type rules allow; other dtypes must match.
+  require(!ta.isPointer() && !tb.isPointer() && (ta.dtype() == tb.dtype() || (isFp8(ta.dtype()) && isFp8(tb.dtype()))), "Dot",
+          "operand dtypes differ");
   const int rank = ta.rank();
   require((rank == 2 || rank == 3) && tb.rank() == rank, "Dot", "operands must both be 2-D or 3-D");
   require(ta.shape()[rank - 1] == tb.shape()[rank - 2], "Dot", "K mismatch");

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/gpu/codegen/CudaEmitter.h"
+#include "core/gpu/codegen/CudaFp8.h"
 #include "core/gpu/codegen/CudaPrelude.h"
 #include "core/gpu/codegen/CudaTypes.h"
 #include "core/gpu/codegen/VarCensus.h"
@@ -37,7 +38,7 @@ std::string cString(const std::string& text, bool forPrintf) {
 }
 
 
-bool isNarrowFloat(DType t) { return t == DType::FP16 || t == DType::BF16; }
+bool isNarrowFloat(DType t) { return t == DType::FP16 || t == DType::BF16 || ir::isFp8(t); }
 
 // The shapes of every tile in the kernel, by numel.
 class TileShapes : public ir::IRVisitor {
@@ -230,6 +231,7 @@ CudaKernelSource CudaEmitter::run() {
   tu << "// " << kernel_.options.numWarps << " warps, " << threads_ << " threads per program; dynamic shared memory "
      << sharedBytes_ << " bytes\n";
   tu << cudaPrelude();
+  if (usesFp8Helpers(out_.str())) tu << cudaFp8Prelude();
   if (tensorCores_) tu << cudaTensorCorePrelude();
   if (!warpgroupInstructions_.empty()) {
     tu << cudaWarpgroupPrelude();
@@ -364,7 +366,6 @@ void CudaEmitter::stmt(const ir::Stmt& s) {
 
 void CudaEmitter::bindVar(const ir::VarPtr& var, const ir::Expr& value, bool declare) {
   const ir::Type& t = var->type;
-  if (!t.isPointer() && ir::isFp8(t.dtype())) unsupported(value.range().valid() ? value.range() : var->range, "an fp8 value");
   if (auto it = induction_.find(var->id); it != induction_.end() && declare) {
     line("ts_i64 " + it->second.offset + " = 0;  // " + var->name + " = its initial value + this");
     return;
@@ -563,7 +564,6 @@ std::string CudaEmitter::expr(const ir::Expr& e) {
 std::string CudaEmitter::compute(const ir::Expr& e) {
   using K = ir::ExprKind;
   const ir::Type& type = e.type();
-  if (!type.isPointer() && ir::isFp8(type.dtype())) unsupported(e.range(), "fp8 arithmetic");
   switch (e.kind()) {
     case K::IntImm: return intLiteral(type.dtype(), e.as<ir::IntImm>()->value);
     case K::FloatImm: return floatLiteral(type.dtype(), e.as<ir::FloatImm>()->value);
@@ -666,7 +666,7 @@ std::string CudaEmitter::cast(const ir::Cast& n) {
   if (to.isPointer() && from.isPointer()) return "((" + regType(to) + ")(" + x + "))";
   if (to.isPointer()) return "((" + regType(to) + ")(ts_u64)(" + x + "))";
   if (from.isPointer()) return "((" + regType(t) + ")(ts_i64)(" + x + "))";
-  if (ir::isFp8(f) || ir::isFp8(t)) unsupported(n.range, "fp8 conversions");
+  if (ir::isFp8(f) || ir::isFp8(t)) return fp8Cast(f, t, n.bitcast, n.rounding == ir::RoundingMode::RTZ, x);
   const std::string T = regType(t);
   if (n.bitcast) {
     if (ir::isFloat(f) && ir::isFloat(t)) {

@@ -20,7 +20,9 @@ std::string bitsOf(DType t, const std::string& e) {
     case DType::FP32: return "((ts_u64)__float_as_uint(" + e + "))";
     case DType::FP64: return "((ts_u64)__double_as_longlong(" + e + "))";
     case DType::FP16:
-    case DType::BF16: return "((ts_u64)" + toMemory(t, e) + ")";
+    case DType::BF16:
+    case DType::FP8E4NV:
+    case DType::FP8E5: return "((ts_u64)" + toMemory(t, e) + ")";
     case DType::I1: return "((ts_u64)(" + e + " ? 1u : 0u))";
     default: return "((ts_u64)(" + unsignedType(t) + ")(" + e + "))";
   }
@@ -33,6 +35,8 @@ std::string fromBits(DType t, const std::string& b) {
     case DType::FP64: return "__longlong_as_double((long long)(" + b + "))";
     case DType::FP16:
     case DType::BF16: return fromMemory(t, "(ts_u16)(" + b + ")");
+    case DType::FP8E4NV:
+    case DType::FP8E5: return fromMemory(t, "(ts_u8)(" + b + ")");
     case DType::I1: return "(((" + b + ") & 1) != 0)";
     default: return "(" + regType(t) + ")(" + unsignedType(t) + ")(" + b + ")";
   }

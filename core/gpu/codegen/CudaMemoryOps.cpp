@@ -61,7 +61,6 @@ void CudaEmitter::memoryLet(const ir::VarPtr& var, const ir::Expr& value, bool d
   memoryBarrierIfNeeded();
   if (deferredLoads_.count(var->id)) return;  // loaded inside the dot's staging loop
   if (const auto* n = value.as<ir::Load>()) {
-    if (ir::isFp8(t.dtype())) unsupported(n->range, "loading fp8 values");
     const std::string ptr = expr(n->ptr);
     const std::string mask = n->mask ? expr(n->mask) : "";
     const std::string other = n->other ? expr(n->other) : "(" + T + ")0";
@@ -150,7 +149,6 @@ void CudaEmitter::store(const ir::Store& n) {
   if (!scalar || storesBefore_ == PendingStores::ByAnyThread) memoryBarrierIfNeeded();
   const ir::Type& pt = n.ptr.type();
   const DType dt = pt.dtype();
-  if (ir::isFp8(dt)) unsupported(n.range, "storing fp8 values");
   const std::string ptr = expr(n.ptr);
   const std::string mask = n.mask ? expr(n.mask) : "";
   const std::string body = "*(" + ptr + ") = " + storedValue(n.value, dt) + ";";
@@ -234,10 +232,10 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
 }
 
 std::string CudaEmitter::storedValue(const ir::Expr& value, DType dt) {
-  // An fp32 value rounded to fp16/bf16 (the checker's cast to the pointer's element) and then
+  // An fp32 value rounded to fp16/bf16/fp8 (the checker's cast to the pointer's element) and then
   // converted to memory bits is one conversion: the rounding is the conversion's own.
   const auto* cast = value.as<ir::Cast>();
-  if (cast && (dt == DType::FP16 || dt == DType::BF16) && value.type().dtype() == dt && !cast->bitcast &&
+  if (cast && (dt == DType::FP16 || dt == DType::BF16 || ir::isFp8(dt)) && value.type().dtype() == dt && !cast->bitcast &&
       cast->rounding == ir::RoundingMode::None && !value.type().isPointer() && cast->value.type().dtype() == DType::FP32)
     return toMemory(dt, expr(cast->value));
   return toMemory(dt, expr(value));

@@ -579,10 +579,12 @@ WarpTiling chooseWarpTiling(int64_t tilesM, int64_t tilesN, int64_t warps) {
 std::optional<CudaEmitter::TensorCoreLayout> CudaEmitter::tensorCoreLayout(const ir::Dot& n) const {
   const ir::Type& at = n.a.type();
   const ir::Type& bt = n.b.type();
-  if (at.rank() != 2 || at.dtype() != bt.dtype() || n.type.dtype() != DType::FP32) return std::nullopt;
+  const bool fp8 = ir::isFp8(at.dtype()) && ir::isFp8(bt.dtype());
+  if (at.rank() != 2 || (at.dtype() != bt.dtype() && !fp8) || n.type.dtype() != DType::FP32) return std::nullopt;
   TensorCoreLayout l;
-  if (at.dtype() == DType::FP16) {
-    // sm_70 and later: the f16 defaults
+  if (at.dtype() == DType::FP16 || fp8) {
+    // sm_70 and later: the f16 defaults. fp8 operands (e4m3, e5m2, or one of each) are staged as
+    // fp16, which holds every fp8 value exactly: the products and the fp32 sums are those of fp8 MMA.
   } else if (at.dtype() == DType::BF16 && options_.smArch >= 80) {
     l.elem = "bf16";
     l.toStaged = "ts_f2b";

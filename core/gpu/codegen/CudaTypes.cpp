@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "core/base/Diagnostic.h"
+#include "core/gpu/codegen/CudaFp8.h"
+#include "core/ir/Numerics.h"
 
 namespace tilescope::gpu {
 
@@ -74,6 +76,8 @@ std::string fromMemory(DType t, const std::string& e) {
     case DType::I1: return "((" + e + ") != 0)";
     case DType::FP16: return "ts_h2f(" + e + ")";
     case DType::BF16: return "ts_b2f(" + e + ")";
+    case DType::FP8E4NV:
+    case DType::FP8E5: return fp8FromMemory(t, e);
     default: return e;
   }
 }
@@ -83,6 +87,8 @@ std::string toMemory(DType t, const std::string& e) {
     case DType::I1: return "(ts_u8)(" + e + ")";
     case DType::FP16: return "ts_f2h(" + e + ")";
     case DType::BF16: return "ts_f2b(" + e + ")";
+    case DType::FP8E4NV:
+    case DType::FP8E5: return fp8ToMemory(t, e);
     default: return e;
   }
 }
@@ -91,6 +97,8 @@ std::string roundTo(DType t, const std::string& e) {
   switch (t) {
     case DType::FP16: return "ts_rh(" + e + ")";
     case DType::BF16: return "ts_rb(" + e + ")";
+    case DType::FP8E4NV:
+    case DType::FP8E5: return fp8Round(t, e);
     default: return e;
   }
 }
@@ -112,6 +120,8 @@ std::string floatLiteral(DType t, double v) {
     case DType::FP64: return d;
     case DType::FP16: return "ts_rh_d(" + d + ")";
     case DType::BF16: return "ts_rb_d(" + d + ")";
+    case DType::FP8E4NV:
+    case DType::FP8E5: return floatLiteral(DType::FP32, sim::roundToDType(t, v));  // exact in fp32
     default: {
       // fp32: rounded once from the double here, written as exact bits.
       const float f = static_cast<float>(v);

@@ -2,7 +2,8 @@
 // How IR dtypes and values are spelled in generated CUDA C++: register types (what a thread holds),
 // memory types (what a global/shared element is), conversions between them, literals.
 //   i1 -> bool in registers, one byte (ts_u8) in memory; fp16/bf16 -> float in registers holding
-//   an exactly representable value (each op rounds back), 16 raw bits (ts_u16) in memory.
+//   an exactly representable value (each op rounds back), 16 raw bits (ts_u16) in memory; fp8 alike,
+//   one byte (ts_u8) in memory (CudaFp8.h).
 #include <cstdint>
 #include <string>
 
