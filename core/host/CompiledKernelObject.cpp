@@ -1,5 +1,10 @@
 #include "core/host/CompiledKernelObject.h"
 
+#include <map>
+#include <mutex>
+#include <optional>
+#include <tuple>
+
 #include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/Containers.h"
 #include "core/host/ExecutionBackend.h"
@@ -9,6 +14,34 @@
 #include "core/base/Diagnostic.h"
 
 namespace tilescope::host {
+
+namespace {
+
+// The resources of each specialization warmed up, by its checked kernel: the fused-softmax tutorial
+// warms its kernel up before every launch, and generating and hashing its CUDA each time (or, without
+// a GPU, running ptxas) cost more than the kernel itself.
+struct WarmedUp {
+  std::weak_ptr<const ir::Kernel> kernel;  // the key's kernel while alive (a new one may reuse its address)
+  gpu::KernelResources resources;
+};
+using WarmUpKey = std::tuple<const ir::Kernel*, std::string, bool>;  // kernel, arch, on a GPU
+std::mutex warmedUpMutex;
+std::map<WarmUpKey, WarmedUp> warmedUp;
+
+std::optional<gpu::KernelResources> warmedUpResources(const WarmUpKey& key, const ir::KernelPtr& kernel) {
+  std::lock_guard<std::mutex> lock(warmedUpMutex);
+  auto it = warmedUp.find(key);
+  if (it == warmedUp.end() || it->second.kernel.lock() != kernel) return std::nullopt;
+  return it->second.resources;
+}
+
+void rememberWarmedUp(const WarmUpKey& key, const ir::KernelPtr& kernel, const gpu::KernelResources& resources) {
+  std::lock_guard<std::mutex> lock(warmedUpMutex);
+  if (warmedUp.size() >= 256) std::erase_if(warmedUp, [](const auto& entry) { return entry.second.kernel.expired(); });
+  warmedUp[key] = WarmedUp{kernel, resources};
+}
+
+}  // namespace
 
 Value CompiledKernelObject::warmUp(Interpreter& in, const std::shared_ptr<JitFunction>& jit, CallArgs args) {
   std::optional<Value> grid = args.takeKeyword("grid");
@@ -21,12 +54,19 @@ Value CompiledKernelObject::warmUp(Interpreter& in, const std::shared_ptr<JitFun
   out->kernel = prepared.kernel;
   const std::string arch = gpu::GpuCompiler::defaultArch();
   gpu::CudaCodegenOptions options;
+  gpu::GpuRuntime* rt = backendOf(in).gpuRuntime();
+  const WarmUpKey key{prepared.kernel.get(), arch, rt != nullptr};
+  if (std::optional<gpu::KernelResources> known = warmedUpResources(key, prepared.kernel)) {
+    out->resources = *known;
+    return Value(out);
+  }
   try {
-    if (gpu::GpuRuntime* rt = backendOf(in).gpuRuntime()) {
+    if (rt) {
       out->resources = rt->resources(*gpu::GpuCompiler::instance().compile(*prepared.kernel, arch, options));
     } else {
       out->resources = gpu::GpuCompiler::assembledResources(*prepared.kernel, arch, options);
     }
+    rememberWarmedUp(key, prepared.kernel, out->resources);
   } catch (const lang::CompileError& e) {
     PyError err("CompilationError", e.diagnostic().range.str() + ": " + e.diagnostic().message);
     err.setDiagnostics(e.diagnostic());

@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <optional>
 
 #include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/BenchmarkRunner.h"
@@ -26,29 +27,51 @@ double nowMs() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// The GPU runtime of the running session's backend, or null on the simulator.
+gpu::GpuRuntime* activeGpuRuntime() {
+  EngineSession* session = EngineSession::active();
+  return session ? host::backendOf(session->launchContext()).gpuRuntime() : nullptr;
+}
+
+// One call of fn on the GPU backend: the milliseconds of the device work tilescope launched in it
+// (CUDA events, the L2 flushed first), or nullopt when it launched none (a call of installed
+// PyTorch's own operations, which testing.py times with torch's events instead).
+std::optional<double> deviceCallMs(gpu::GpuRuntime& rt, const py::function& fn) {
+  double deviceMs = 0;
+  int operations = 0;
+  try {
+    std::tie(deviceMs, operations) = rt.timeDeviceWork([&] { fn(); });
+  } catch (const gpu::GpuError& e) {
+    throw host::PyError("RuntimeError", e.what());
+  }
+  if (operations > 0) return deviceMs;
+  return std::nullopt;
+}
+
 // Milliseconds of one call of fn, measured as the hand-written interpreter's do_bench measures it.
 double timeCall(const py::function& fn) {
-  EngineSession* session = EngineSession::active();
-  if (session) {
-    host::Interpreter& context = session->launchContext();
-    if (gpu::GpuRuntime* rt = host::backendOf(context).gpuRuntime()) {
-      const double start = nowMs();
-      double deviceMs = 0;
-      int operations = 0;
-      try {
-        std::tie(deviceMs, operations) = rt->timeDeviceWork([&] { fn(); });
-      } catch (const gpu::GpuError& e) {
-        throw host::PyError("RuntimeError", e.what());
-      }
-      if (operations > 0) return deviceMs;
-      if (context.noteOnce("do_bench-host-time"))
-        context.writeStderr("note: do_bench timed a call that ran no GPU work by the host clock\n");
-      return nowMs() - start;
-    }
+  if (gpu::GpuRuntime* rt = activeGpuRuntime()) {
+    const double start = nowMs();
+    if (std::optional<double> ms = deviceCallMs(*rt, fn)) return *ms;
+    host::Interpreter& context = EngineSession::active()->launchContext();
+    if (context.noteOnce("do_bench-host-time"))
+      context.writeStderr("note: do_bench timed a call that ran no GPU work by the host clock\n");
+    return nowMs() - start;
   }
   const double start = nowMs();
   fn();
   return nowMs() - start;
+}
+
+// time_device_call(fn): deviceCallMs on the GPU backend, None elsewhere or when fn launched nothing.
+py::object timeDeviceCall(const py::function& fn) {
+  gpu::GpuRuntime* rt = activeGpuRuntime();
+  if (!rt) {
+    fn();
+    return py::none();
+  }
+  std::optional<double> ms = deviceCallMs(*rt, fn);
+  return ms ? py::object(py::float_(*ms)) : py::object(py::none());
 }
 
 bool simulated() {
@@ -82,6 +105,7 @@ void bindTesting(py::module_& m) {
   m.attr("BENCHMARK_MIME_TYPE") = host::kBenchmarkMimeType;
   m.attr("SIMULATED_NOTE") = host::BenchmarkRunner::kSimulatedNote;
   m.def("time_call", &timeCall, py::arg("fn"));
+  m.def("time_device_call", &timeDeviceCall, py::arg("fn"));
   m.def("simulated", &simulated);
   m.def("display", &display, py::arg("bundle_json"));
   m.def("format_float_column", &host::BenchmarkRunner::formatFloatColumn, py::arg("values"));

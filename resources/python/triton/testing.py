@@ -1,13 +1,16 @@
 """triton.testing for host code on embedded CPython: do_bench, perf_report / Benchmark and
 assert_close, with the figures and outputs of the hand-written interpreter's triton.testing
 (core/host/BenchmarkRunner, shared through _tilescope): each sample is one call timed by the host
-clock on the simulator and by CUDA events (L2 flushed first) on the GPU backend; Mark.run prints
+clock on the simulator and by CUDA events (L2 flushed first) on the GPU backend, torch's events for a
+call of installed PyTorch's operations alone; Mark.run prints
 pandas' table, writes the CSV when save_path is given and sends the series to the cell as an
 application/vnd.tilescope.benchmark+json display output, which the GUI plots.
 """
 import json
 import math
 import os
+import sys
+import time
 
 import _tilescope
 
@@ -24,21 +27,81 @@ def _quantile(values, q):
     return values[lo] + (values[hi] - values[lo]) * (pos - lo)
 
 
-def _samples(fn, warmup, rep):
+def _installed_torch_cuda():
+    """Installed PyTorch's torch module when host code uses it and it sees a GPU, else None."""
+    torch = sys.modules.get("torch")
+    if torch is None or getattr(torch, "__tilescope_builtin__", False):
+        return None
+    try:
+        return torch if torch.cuda.is_available() else None
+    except Exception:  # a broken or CPU-only build
+        return None
+
+
+class _TorchEventTimer:
+    """Times a call on the GPU backend as Triton's do_bench does with installed PyTorch: its L2 flush
+    buffer zeroed first, then CUDA events on torch's current stream around the call. The device work
+    tilescope launched in the call is timed by tilescope's own events; a call that launched none
+    (torch.softmax, a torch autograd backward) takes torch's events, which see torch's kernels where
+    the host clock sees only their launches."""
+
+    def __init__(self, torch):
+        self._cuda = torch.cuda
+        self._cache = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
+
+    def __call__(self, fn):
+        self._cache.zero_()
+        start = self._cuda.Event(enable_timing=True)
+        end = self._cuda.Event(enable_timing=True)
+        start.record()
+        ms = _tilescope.time_device_call(fn)
+        end.record()
+        if ms is not None:
+            return ms
+        end.synchronize()
+        return start.elapsed_time(end)
+
+
+def _clear_grads(tensors):
+    """do_bench's grad_to_none: gradients reset before each timed call, as in Triton."""
+    for x in tensors or ():
+        try:
+            x.grad = None
+        except AttributeError:  # the built-in torch has no autograd
+            pass
+
+
+def _samples(fn, warmup, rep, grad_to_none=None):
     """Triton's scheme: one call to warm up, an estimate from five, then max(1, warmup/estimate)
     untimed and max(1, rep/estimate) timed calls. A first call slower than `rep` (a large kernel on
     the simulator) is the only sample."""
-    first = _tilescope.time_call(fn)
+    time_call = _tilescope.time_call
+    if not _tilescope.simulated():
+        torch = _installed_torch_cuda()
+        if torch is not None:
+            time_call = _TorchEventTimer(torch)
+    first = time_call(fn)
     if first >= rep:
         return [first]
     if _tilescope.simulated():
         return _simulated_samples(fn, rep)
-    estimate = (first + sum(_tilescope.time_call(fn) for _ in range(4))) / 5.0
+    # Triton estimates from five calls with the L2 flush before each, timed end to end (its events
+    # see the flush and the launches' own gaps); so does this, by the host clock around five timed
+    # calls. An estimate of the kernel alone would ask for far more calls of a microsecond kernel
+    # than Triton makes, each paying the flush and the launch.
+    start = time.perf_counter()
+    for _ in range(5):
+        time_call(fn)
+    estimate = (time.perf_counter() - start) * 1000.0 / 5.0
     warmups = max(1, int(warmup / max(estimate, 1e-6)))
     reps = max(1, int(rep / max(estimate, 1e-6)))
     for _ in range(min(warmups, 10000)):
         fn()
-    return [_tilescope.time_call(fn) for _ in range(min(reps, 100000))]
+    samples = []
+    for _ in range(min(reps, 100000)):
+        _clear_grads(grad_to_none)
+        samples.append(time_call(fn))
+    return samples
 
 
 def _simulated_samples(fn, rep):
@@ -57,7 +120,7 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, fast_flu
     """Milliseconds per call of fn (a float, or a list for several quantiles or return_mode='all')."""
     if return_mode not in ("min", "max", "mean", "median", "all"):
         raise ValueError(f"return_mode must be one of 'min', 'max', 'mean', 'median', 'all', not {return_mode!r}")
-    times = sorted(_samples(fn, float(warmup), float(rep)))
+    times = sorted(_samples(fn, float(warmup), float(rep), grad_to_none))
     if quantiles is not None:
         out = [_quantile(times, float(q)) for q in quantiles]
         return out[0] if len(out) == 1 else out
