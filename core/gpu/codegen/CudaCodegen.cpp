@@ -155,10 +155,11 @@ void CudaEmitter::lineDirective(const lang::SourceRange& r) {
   out_ << "#line " << r.start().line << " \"" << cString(r.file->name(), false) << "\"\n";
 }
 
-void CudaEmitter::openLoop(int64_t numel, bool holdsArrays) {
+void CudaEmitter::openLoop(int64_t numel, bool holdsArrays, bool partial) {
   // Full unrolling keeps the per-thread arrays in registers (indices become constants); past
   // maxUnrolledSlots() the arrays would not fit in registers anyway and unrolling only costs NVRTC time.
-  line(slots(numel) <= maxUnrolledSlots() ? "#pragma unroll" : holdsArrays ? "#pragma unroll 1" : "#pragma unroll 8");
+  if (!holdsArrays && partial) line("#pragma unroll 8");
+  else line(slots(numel) <= maxUnrolledSlots() ? "#pragma unroll" : holdsArrays ? "#pragma unroll 1" : "#pragma unroll 8");
   open("for (int ts_j = 0; ts_j < " + std::to_string(slots(numel)) + "; ++ts_j)");
   const int v = layout(numel).vec;
   const std::string T = std::to_string(threads_);

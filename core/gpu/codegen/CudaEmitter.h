@@ -38,8 +38,8 @@ public:
   void close(const std::string& tail = "}");
   void lineDirective(const lang::SourceRange& r);
   // holdsArrays=false: the body touches no per-thread arrays (a staging copy), so long loops may
-  // unroll partially to keep several loads in flight.
-  void openLoop(int64_t numel, bool holdsArrays = true);
+  // unroll partially to keep several loads in flight; with partial, loops of any length do.
+  void openLoop(int64_t numel, bool holdsArrays = true, bool partial = false);
   void closeLoop(int64_t numel);
   // A barrier also orders every global store before it (scalar conditions are uniform, so one is
   // never inside a branch only some threads take).
@@ -128,6 +128,7 @@ public:
     int64_t kStep = 16;                 // K of one wmma (m16n16k16; tf32: m16n16k8)
     int64_t fragRegs = 8;               // registers of an A or B fragment
     int64_t elemBytes = 2;
+    bool fp8 = false;  // fp8 operands, staged as fp16
     int64_t m = 0, n = 0, k = 0;
     int64_t lda = 0, ldb = 0, ldc = 0;  // padded row lengths in elements
     size_t offB = 0, offC = 0, total = 0;  // shared memory: A at 0, B at offB, the fp32 result at offC

@@ -585,6 +585,7 @@ std::optional<CudaEmitter::TensorCoreLayout> CudaEmitter::tensorCoreLayout(const
   if (at.dtype() == DType::FP16 || fp8) {
     // sm_70 and later: the f16 defaults. fp8 operands (e4m3, e5m2, or one of each) are staged as
     // fp16, which holds every fp8 value exactly: the products and the fp32 sums are those of fp8 MMA.
+    l.fp8 = fp8;
   } else if (at.dtype() == DType::BF16 && options_.smArch >= 80) {
     l.elem = "bf16";
     l.toStaged = "ts_f2b";
@@ -652,12 +653,15 @@ void CudaEmitter::stageDotOperands(const TensorCoreLayout& l, const std::string&
   useShared(l.total);
   tensorCores_ = true;
   result_.usesTensorCores = true;
-  // Past 32 slots the operands live in local memory anyway: unrolling 8 keeps loads in flight.
-  openLoop(l.m * l.k, false);
+  // Past 32 slots the operands live in local memory anyway: unrolling 8 keeps loads in flight. fp8
+  // operands read straight from memory (no per-thread array) unroll 8 at any length: fully unrolled,
+  // their byte loads and decoding left ptxas with 32 registers and the accumulator spilled.
+  auto partial = [&](const std::string& v) { return l.fp8 && v.find("[ts_j") == std::string::npos; };
+  openLoop(l.m * l.k, false, partial(av));
   line("((" + l.stagedType + "*)ts_smem)[(ts_i / " + n2s(l.k) + ") * " + n2s(l.lda) + " + ts_i % " + n2s(l.k) + "] = " +
        l.toStaged + "(" + av + ");");
   closeLoop(l.m * l.k);
-  openLoop(l.k * l.n, false);
+  openLoop(l.k * l.n, false, partial(bv));
   line("((" + l.stagedType + "*)(ts_smem + " + std::to_string(l.offB) + "))[(ts_i / " + n2s(l.n) + ") * " + n2s(l.ldb) +
        " + ts_i % " + n2s(l.n) + "] = " + l.toStaged + "(" + bv + ");");
   closeLoop(l.k * l.n);
