@@ -70,9 +70,10 @@ LaunchValues launchValues(const PythonKernel& k, const py::tuple& grid, const py
 // anything else (other libraries' CPU tensors, odd values): those take the general path, which also
 // raises the errors. Another library's CUDA tensor (installed PyTorch's) keys as its dtype and
 // alignment and sets `foreign`: only the lean GPU path reuses such an entry.
-bool fastKey(const PythonKernel& k, const py::list& args, std::string& key, bool& foreign) {
+bool fastKey(const PythonKernel& k, const py::list& args, std::string& key, bool& foreign, uint64_t* foreignPointers) {
   key.clear();
   foreign = false;
+  if (args.size() > kMaxKeyedParams) return false;
   for (size_t i = 0; i < args.size(); ++i) {
     py::handle h = args[i];
     const bool constexprParam = k.isConstexprParam(i);
@@ -104,7 +105,7 @@ bool fastKey(const PythonKernel& k, const py::list& args, std::string& key, bool
       key += "cs" + py::repr(h).cast<std::string>();
     } else if (py::isinstance<TorchDType>(h)) {
       key += "cd" + std::to_string(static_cast<int>(h.cast<TorchDType>().dtype));
-    } else if (!constexprParam && foreignCudaTensorKey(h, key)) {
+    } else if (!constexprParam && foreignCudaTensorKey(h, key, foreignPointers[i])) {
       foreign = true;
     } else {
       return false;
@@ -159,11 +160,13 @@ struct CompiledHandle {
 void launchKernel(PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
   std::string key;
   bool foreign = false;
-  const bool fast = options.empty() && args.size() == k.parameterCount() && fastKey(k, args, key, foreign);
+  uint64_t foreignPointers[kMaxKeyedParams] = {};
+  const bool fast =
+      options.empty() && args.size() == k.parameterCount() && fastKey(k, args, key, foreign, foreignPointers);
   int64_t dims[3] = {1, 1, 1};
   if (fast && fastGrid(grid, dims)) {
     if (std::shared_ptr<PythonKernel::FastLaunch> cached = k.fastLaunch(key); cached && !cached->inUse) {
-      if (launchOnGpuLean(k, *cached, args, dims)) return;
+      if (launchOnGpuLean(k, *cached, args, dims, foreignPointers)) return;
       if (!cached->foreign) {
         // A specialization launched before: only the runtime arguments and the grid change.
         host::PreparedLaunch& p = cached->prepared;

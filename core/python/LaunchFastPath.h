@@ -22,16 +22,20 @@ namespace tilescope::python {
 const host::Tensor* builtinTensorOf(pybind11::handle h);
 
 // The key part of a CUDA tensor of another library (installed PyTorch's): 'P', its dtype, whether
-// data_ptr() is 16-byte aligned. False when `h` is not such a tensor (a CPU tensor, another object):
-// the general path then takes it.
-bool foreignCudaTensorKey(pybind11::handle h, std::string& key);
+// data_ptr() (stored in `pointer`) is 16-byte aligned. False when `h` is not such a tensor (a CPU
+// tensor, another object): the general path then takes it.
+bool foreignCudaTensorKey(pybind11::handle h, std::string& key, uint64_t& pointer);
 
-// Launches `entry` with `args` (the kernel's parameters in order, as keyed) on grid `grid`. False
+// The most parameters a launch keys (more take the general path).
+constexpr size_t kMaxKeyedParams = 64;
+
+// Launches `entry` with `args` (the kernel's parameters in order, as keyed) on grid `grid`;
+// `foreignPointers`, by parameter, the data_ptr() foreignCudaTensorKey read (0 elsewhere). False
 // when this launch cannot take the lean path (the simulator backend, traces or program timing wanted,
 // GPU cross-checks, host functions, a kernel that reaches tensors through addresses it loads, no
 // loaded build yet, a context that died): the caller takes the general path. Throws host::PyError.
 bool launchOnGpuLean(PythonKernel& kernel, PythonKernel::FastLaunch& entry, const pybind11::list& args,
-                     const int64_t grid[3]);
+                     const int64_t grid[3], const uint64_t* foreignPointers);
 
 // _tilescope.Kernel.launch(grid, args, options) (KernelBindings.cpp): a cached key on the lean GPU
 // path or without binding and checking, anything else on the general path (which remembers the key).
