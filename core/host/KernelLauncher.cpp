@@ -283,6 +283,11 @@ bool runOnGpu(Interpreter& in, gpu::GpuRuntime& runtime, JitFunction& jit, const
     err.setDiagnostics(e.diagnostic());
     in.captureTraceback(err);
     throw err;
+  } catch (const gpu::GpuKernelFailure& e) {
+    // An earlier asynchronous launch's device assertion or zero loop step, found now.
+    lang::DiagnosticList d;
+    d.add(e.diagnostic());
+    raiseDiagnostics(in, "RuntimeError", "kernel '" + e.kernel() + "' failed", d);
   } catch (const gpu::GpuError& e) {
     throw PyError("RuntimeError", e.what());
   }

@@ -1,13 +1,18 @@
 // _tilescope's kernel part: _tilescope.Kernel, the engine side of a @triton.jit function
 // (PythonKernel), which resources/python/triton wraps as JITFunction. Python binds the launch's
-// arguments (inspect.Signature, exactly Python's rules) and evaluates the grid; this file converts the
-// values and hands them to the launch path the hand-written interpreter uses.
+// arguments (inspect.Signature, exactly Python's rules) and evaluates the grid; this file keys the
+// launch by its arguments' kinds: a key launched before on the GPU takes the lean path
+// (LaunchFastPath), one launched before elsewhere skips binding and checking (FastLaunch), and the
+// rest is converted to values for the general launch path (KernelLauncher).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
+#include <algorithm>
 
 #include "core/host/Containers.h"
 #include "core/host/TensorObject.h"
 #include "core/python/HostCallBindings.h"
+#include "core/python/LaunchFastPath.h"
 #include "core/python/PointerArguments.h"
 #include "core/python/PythonKernel.h"
 #include "core/python/PythonValues.h"
@@ -62,16 +67,19 @@ LaunchValues launchValues(const PythonKernel& k, const py::tuple& grid, const py
 // The fast path's key of a launch whose every parameter is passed in order and no launch option is
 // given: per argument its kind and what KernelLauncher specializes on (a tensor's dtype and 16-byte
 // alignment, an int's width, divisibility by 16 and whether it is 1, a constexpr's value). False for
-// anything else (other libraries' pointers, odd values): those take the general path, which also
-// raises the errors.
-bool fastKey(const PythonKernel& k, const py::list& args, std::string& key) {
+// anything else (other libraries' CPU tensors, odd values): those take the general path, which also
+// raises the errors. Another library's CUDA tensor (installed PyTorch's) keys as its dtype and
+// alignment and sets `foreign`: only the lean GPU path reuses such an entry.
+bool fastKey(const PythonKernel& k, const py::list& args, std::string& key, bool& foreign, uint64_t* foreignPointers) {
   key.clear();
+  foreign = false;
+  if (args.size() > kMaxKeyedParams) return false;
   for (size_t i = 0; i < args.size(); ++i) {
     py::handle h = args[i];
     const bool constexprParam = k.isConstexprParam(i);
-    if (py::isinstance<host::Tensor>(h)) {
+    if (const host::Tensor* tensor = builtinTensorOf(h)) {
       if (constexprParam) return false;
-      const host::Tensor& t = h.cast<const host::Tensor&>();
+      const host::Tensor& t = *tensor;
       key += 'T';
       key += static_cast<char>('A' + static_cast<int>(t.dtype()));
       key += (t.storageOffset() * t.elementSize()) % 16 == 0 ? 'a' : 'u';
@@ -97,6 +105,8 @@ bool fastKey(const PythonKernel& k, const py::list& args, std::string& key) {
       key += "cs" + py::repr(h).cast<std::string>();
     } else if (py::isinstance<TorchDType>(h)) {
       key += "cd" + std::to_string(static_cast<int>(h.cast<TorchDType>().dtype));
+    } else if (!constexprParam && foreignCudaTensorKey(h, key, foreignPointers[i])) {
+      foreign = true;
     } else {
       return false;
     }
@@ -107,9 +117,8 @@ bool fastKey(const PythonKernel& k, const py::list& args, std::string& key) {
 
 // A grid of 1 to 3 non-negative ints, padded with 1s; false for anything else (the general path
 // raises the right error).
-bool fastGrid(const py::tuple& grid, std::vector<int64_t>& out) {
+bool fastGrid(const py::tuple& grid, int64_t out[3]) {
   if (grid.empty() || grid.size() > 3) return false;
-  out.assign(3, 1);
   for (size_t i = 0; i < grid.size(); ++i) {
     if (!PyLong_Check(grid[i].ptr()) || PyBool_Check(grid[i].ptr())) return false;
     int overflow = 0;
@@ -148,7 +157,49 @@ struct CompiledHandle {
 
 }  // namespace
 
+void launchKernel(PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
+  std::string key;
+  bool foreign = false;
+  uint64_t foreignPointers[kMaxKeyedParams] = {};
+  const bool fast =
+      options.empty() && args.size() == k.parameterCount() && fastKey(k, args, key, foreign, foreignPointers);
+  int64_t dims[3] = {1, 1, 1};
+  if (fast && fastGrid(grid, dims)) {
+    if (std::shared_ptr<PythonKernel::FastLaunch> cached = k.fastLaunch(key); cached && !cached->inUse) {
+      if (launchOnGpuLean(k, *cached, args, dims, foreignPointers)) return;
+      if (!cached->foreign) {
+        // A specialization launched before: only the runtime arguments and the grid change.
+        host::PreparedLaunch& p = cached->prepared;
+        for (size_t j = 0; j < cached->runtimeParams.size(); ++j) {
+          const size_t param = cached->runtimeParams[j];
+          p.runtimeArgs[j] = launchArgumentOf(args[param], p.runtimeNames[j]);
+        }
+        p.grid.assign(dims, dims + 3);
+        cached->inUse = true;
+        struct Release {
+          PythonKernel::FastLaunch& entry;
+          ~Release() { entry.inUse = false; }
+        } release{*cached};
+        k.runPrepared(p);
+        return;
+      }
+    }
+  }
+  LaunchValues v = launchValues(k, grid, args, options);
+  withBorrowed(v, [&] {
+    host::PreparedLaunch prepared = k.launch(v.grid, std::move(v.args), std::move(v.options));
+    const bool allOnDevice =
+        std::all_of(v.borrowed.begin(), v.borrowed.end(), [](const BorrowedMemory& b) { return b.onDevice; });
+    if (fast && allOnDevice) k.remember(key, std::move(prepared), !v.borrowed.empty());
+  });
+}
+
 void bindKernels(py::module_& m) {
+  bindBoundLaunch(m);
+  m.def("synchronize", &synchronizeLaunches, py::arg("where") = "torch.cuda.synchronize()",
+        "Waits for the GPU launches queued so far and raises the first failure among them (RuntimeError "
+        "naming the kernel's line and the program); nothing when none are pending or on the simulator.");
+
   py::class_<CompiledHandle>(m, "CompiledKernelHandle")
       .def("attribute", [](const CompiledHandle& h, const std::string& name) {
         return plainObjectOf(PythonKernel::compiledAttribute(h.compiled, name));
@@ -185,35 +236,7 @@ void bindKernels(py::module_& m) {
              k.setGlobals(values, helpers);
              k.setHostFunctions(std::move(hostFunctions));
            })
-      .def("launch",
-           [](PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
-             std::string key;
-             const bool fast = options.empty() && args.size() == k.parameterCount() && fastKey(k, args, key);
-             std::vector<int64_t> dims;
-             if (fast && fastGrid(grid, dims)) {
-               if (std::shared_ptr<PythonKernel::FastLaunch> cached = k.fastLaunch(key); cached && !cached->inUse) {
-                 // A specialization launched before: only the runtime arguments and the grid change.
-                 host::PreparedLaunch& p = cached->prepared;
-                 for (size_t j = 0; j < cached->runtimeParams.size(); ++j) {
-                   const size_t param = cached->runtimeParams[j];
-                   p.runtimeArgs[j] = launchArgumentOf(args[param], p.runtimeNames[j]);
-                 }
-                 p.grid = dims;
-                 cached->inUse = true;
-                 struct Release {
-                   PythonKernel::FastLaunch& entry;
-                   ~Release() { entry.inUse = false; }
-                 } release{*cached};
-                 k.runPrepared(p);
-                 return;
-               }
-             }
-             LaunchValues v = launchValues(k, grid, args, options);
-             withBorrowed(v, [&] {
-               host::PreparedLaunch prepared = k.launch(v.grid, std::move(v.args), std::move(v.options));
-               if (fast && v.borrowed.empty()) k.remember(key, std::move(prepared));
-             });
-           })
+      .def("launch", &launchKernel)
       .def("warmup",
            [](const std::shared_ptr<PythonKernel>& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
              LaunchValues v = launchValues(*k, grid, args, options);

@@ -203,6 +203,8 @@ Memory fromDataPtr(py::handle h, const std::string& param) {
 
 }  // namespace
 
+host::DType pointerDTypeOf(py::handle h, const std::string& param) { return dtypeAttribute(h, param); }
+
 bool isForeignPointer(py::handle h) {
   if (py::isinstance<host::Tensor>(h) || h.is_none() || PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr()) ||
       PyUnicode_Check(h.ptr()) || PyBool_Check(h.ptr()))

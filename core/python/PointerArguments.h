@@ -28,6 +28,9 @@ bool isForeignPointer(pybind11::handle h);
 // The tensor the engine sees for it; TypeError naming the parameter when its dtype, memory or extent
 // cannot be read.
 host::Tensor borrowTensor(pybind11::handle h, const std::string& param, std::vector<BorrowedMemory>& borrowed);
+// The element type of a data_ptr() object's dtype attribute (a torch dtype, ours or installed
+// PyTorch's, a triton.language dtype, a NumPy dtype); TypeError naming the parameter otherwise.
+host::DType pointerDTypeOf(pybind11::handle h, const std::string& param);
 // After the launch: results written on the other side go back to the owner's memory. Never throws
 // (a failure is printed, as Storage::data() reports a failed copy).
 void syncBorrowed(std::vector<BorrowedMemory>& borrowed) noexcept;

@@ -100,7 +100,7 @@ std::shared_ptr<PythonKernel::FastLaunch> PythonKernel::fastLaunch(const std::st
   return it == fast_.end() ? nullptr : it->second;
 }
 
-void PythonKernel::remember(const std::string& key, host::PreparedLaunch prepared) {
+void PythonKernel::remember(const std::string& key, host::PreparedLaunch prepared, bool foreign) {
   if (fast_.size() >= 64) return;  // a kernel launched with ever new constexprs: the general path then
   const std::vector<std::string> names = parameterNames();
   auto entry = std::make_shared<FastLaunch>();
@@ -111,6 +111,7 @@ void PythonKernel::remember(const std::string& key, host::PreparedLaunch prepare
   }
   prepared.checkSeconds = 0;
   entry->prepared = std::move(prepared);
+  entry->foreign = foreign;
   fast_[key] = std::move(entry);
 }
 

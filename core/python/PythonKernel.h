@@ -15,6 +15,10 @@
 #include "core/syntax/Ast.h"
 #include "core/kernel/Value.h"
 
+namespace tilescope::gpu {
+struct GpuLaunchHandle;
+}
+
 namespace tilescope::python {
 
 class PythonKernel {
@@ -50,9 +54,15 @@ public:
     host::PreparedLaunch prepared;
     std::vector<size_t> runtimeParams;  // parameter index of each runtime argument
     bool inUse = false;                 // a launch of it runs now (a host call launching it again goes the general way)
+    // Arguments of another library (installed PyTorch's CUDA tensors): only the lean GPU path
+    // (LaunchFastPath) reuses the entry; elsewhere the general path borrows their memory.
+    bool foreign = false;
+    std::shared_ptr<const gpu::GpuLaunchHandle> gpu;  // the lean GPU path's loaded kernel, once known
+    bool leanRefused = false;                         // the kernel cannot take the lean GPU path
   };
   std::shared_ptr<FastLaunch> fastLaunch(const std::string& key);
-  void remember(const std::string& key, host::PreparedLaunch prepared);
+  void remember(const std::string& key, host::PreparedLaunch prepared, bool foreign = false);
+  bool hasHostFunctions() const { return !hostFunctions_.empty(); }
   size_t fastSpecializations() const { return fast_.size(); }
   // KernelLauncher::run of a prepared launch in the active session.
   void runPrepared(const host::PreparedLaunch& prepared);

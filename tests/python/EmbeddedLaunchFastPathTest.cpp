@@ -79,3 +79,28 @@ print(first, out.tolist())
   ASSERT_TRUE(run.ok()) << run.traceback;
   EXPECT_EQ(run.out, "[2.0, 2.0, 2.0, 2.0] [5.0, 5.0, 5.0, 5.0]\n");
 }
+
+TEST(EmbeddedLaunchFastPath, TheGridIsReadAtEachLaunchThroughItsCachedLauncher) {
+  // kernel[grid] keeps one launcher per grid object (resources/python/triton, _tilescope.BoundLaunch):
+  // a list changed in place, a grid function's result and keyword arguments still count per launch.
+  PythonExecutor executor;
+  const auto run = runPython(executor, std::string(kKernel) + R"(
+x = torch.arange(256, dtype=torch.float32)
+y = torch.ones(256)
+grid = [1]
+outs = []
+for blocks in (1, 2, 4):
+    grid[0] = blocks
+    out = torch.zeros(256)
+    axpy[grid](x, y, out, 256, 1.0, BLOCK=64)
+    outs.append(int((out != 0).sum().item()))
+by_meta = lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),)
+for n in (64, 256):
+    out = torch.zeros(256)
+    axpy[by_meta](x_ptr=x, y_ptr=y, out_ptr=out, n=n, a=1.0, BLOCK=32)
+    outs.append(int((out != 0).sum().item()))
+print(outs, len(axpy._launchers))
+)");
+  ASSERT_TRUE(run.ok()) << run.traceback;
+  EXPECT_EQ(run.out, "[64, 128, 256, 64, 256] 2\n");
+}

@@ -1,6 +1,7 @@
 #include "core/gpu/runtime/GpuRuntime.h"
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -58,7 +59,30 @@ struct GpuRuntime::Loaded {
   CUmodule module = nullptr;
   CUfunction function = nullptr;
   KernelResources resources;
+  bool launchedOnce = false;  // a launch of it waited for the GPU and found no failure
 };
+
+namespace {
+
+// TILESCOPE_GPU_SYNC=1: every launch waits for the GPU and is checked where it runs.
+bool syncEveryLaunch() {
+  static const bool sync = [] {
+    const char* v = std::getenv("TILESCOPE_GPU_SYNC");
+    return v && *v && *v != '0';
+  }();
+  return sync;
+}
+
+// TILESCOPE_GPU_LOAD=ptx always hands the driver the PTX, to compare its compiler's code with NVRTC's.
+bool loadsPtx() {
+  static const bool loadPtx = [] {
+    const char* v = std::getenv("TILESCOPE_GPU_LOAD");
+    return v && std::string(v) == "ptx";
+  }();
+  return loadPtx;
+}
+
+}  // namespace
 
 GpuRuntime& GpuRuntime::instance() {
   // Never destroyed: tensors released during static destruction still give their device memory back.
@@ -66,7 +90,7 @@ GpuRuntime& GpuRuntime::instance() {
   return *runtime;
 }
 
-GpuRuntime::GpuRuntime() : api_(std::make_unique<Api>()) {
+GpuRuntime::GpuRuntime() : api_(std::make_unique<Api>()), status_(std::make_unique<LaunchStatus>()) {
   const CudaDriver& d = CudaDriver::instance();
   if (!d.available()) {
     reason_ = d.unavailableReason();
@@ -202,13 +226,8 @@ void GpuRuntime::ensureContext(const std::string& what) {
 }
 
 GpuRuntime::Loaded& GpuRuntime::load(const CompiledKernel& compiled, const std::string& what) {
-  // A device binary loads as is; PTX is compiled by the driver (ptxas) first. TILESCOPE_GPU_LOAD=ptx
-  // always hands the driver the PTX, to compare its compiler's code with NVRTC's.
-  static const bool loadPtx = [] {
-    const char* v = std::getenv("TILESCOPE_GPU_LOAD");
-    return v && std::string(v) == "ptx";
-  }();
-  const bool binary = !compiled.cubin.empty() && !loadPtx;
+  // A device binary loads as is; PTX is compiled by the driver (ptxas) first.
+  const bool binary = !compiled.cubin.empty() && !loadsPtx();
   return loadImage(compiled.cacheKey + (binary ? "" : ".ptx"), binary ? compiled.cubin.data() : compiled.ptx.c_str(),
                    compiled.cuda.entryName, compiled.cuda.dynamicSharedBytes, what);
 }
@@ -250,6 +269,7 @@ KernelResources GpuRuntime::resources(const CompiledKernel& compiled) {
 // --- device memory
 
 void GpuRuntime::dropCachedBlocks() {
+  if (status_->used()) api_->ctxSynchronize();  // queued launches may still use the blocks
   for (auto& [bytes, address] : freeBlocks_) api_->memFree(address);
   freeBlocks_.clear();
   cachedBytes_ = 0;
@@ -290,6 +310,7 @@ void GpuRuntime::release(uint64_t address, size_t bytes, uint64_t generation) {
     return;
   }
   api_->ctxSetCurrent(context_);
+  if (status_->used()) api_->ctxSynchronize();  // queued launches may still use the block
   api_->memFree(address);
 }
 
@@ -303,8 +324,11 @@ void GpuRuntime::upload(uint64_t dst, const void* src, size_t bytes, const std::
 void GpuRuntime::download(void* dst, uint64_t src, size_t bytes, const std::string& forWhat) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   ensureContext(forWhat);
-  if (bytes) check(api_->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", forWhat);
+  if (bytes) checkPending(api_->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", forWhat);
   bytesDownloaded_ += bytes;
+  // The copy waited for the launches before it: check them, keeping a failure for the next launch
+  // or synchronize() (this read's callers cannot raise; Storage::data() reads through it).
+  if (status_->used()) checkLaunches(forWhat, false);
 }
 
 void GpuRuntime::fillZero(uint64_t dst, size_t bytes, const std::string& forWhat) {
@@ -321,7 +345,80 @@ void GpuRuntime::makeCurrent(const std::string& forWhat) {
 void GpuRuntime::synchronize(const std::string& forWhat) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   ensureContext(forWhat);
-  check(api_->ctxSynchronize(), "cuCtxSynchronize", forWhat);
+  checkPending(api_->ctxSynchronize(), "cuCtxSynchronize", forWhat);
+  checkLaunches(forWhat, true);
+}
+
+namespace {
+std::atomic<bool> failureKept{false};  // GpuRuntime::keptFailure_ holds one (read without the runtime)
+}  // namespace
+
+bool GpuRuntime::launchesPending() { return LaunchStatus::anyPending() || failureKept.load(std::memory_order_relaxed); }
+
+void GpuRuntime::checkPending(CUresult r, const char* call, const std::string& what, size_t ownLaunches) {
+  if (r != CUDA_SUCCESS) check(r, call, pendingWhat(what, ownLaunches));  // named only on failure: O(launches)
+}
+
+std::string GpuRuntime::pendingWhat(const std::string& what, size_t ownLaunches) const {
+  if (status_->used() <= ownLaunches) return what;
+  return what + " (kernels launched since the last synchronisation, one of which may have caused this: " +
+         status_->pendingKernels() + ")";
+}
+
+uint64_t GpuRuntime::takeStatusSlot(const std::shared_ptr<const CompiledKernel>& compiled, const std::string& name,
+                                    const std::string& what) {
+  if (status_->generation != generation_) {  // the area died with an older context, and its launches
+    status_->clear();
+    status_->area = 0;
+  }
+  if (!status_->area) {
+    status_->area = allocate(LaunchStatus::kSlots * LaunchStatus::kSlotBytes, "the status words of kernel launches");
+    status_->generation = generation_;
+    check(api_->memsetD8(status_->area, 0, LaunchStatus::kSlots * LaunchStatus::kSlotBytes), "cuMemsetD8", what);
+  }
+  if (status_->full()) {
+    checkPending(api_->ctxSynchronize(), "cuCtxSynchronize", what);
+    checkLaunches(what, true);
+  }
+  return status_->add(compiled, name);
+}
+
+void GpuRuntime::raiseKeptFailure() {
+  if (!keptFailure_) return;
+  const GpuKernelFailure failure = std::move(*keptFailure_);
+  keptFailure_.reset();
+  failureKept.store(false, std::memory_order_relaxed);
+  throw failure;
+}
+
+std::optional<lang::Diagnostic> GpuRuntime::checkLaunches(const std::string& where, bool raise, bool lastLaunchWaited) {
+  if (status_->generation != generation_) {
+    status_->clear();
+    status_->area = 0;
+  }
+  if (status_->used()) {
+    const size_t used = status_->used();
+    std::vector<uint32_t> words(used * 4);
+    check(api_->memcpyDtoH(words.data(), status_->area, used * LaunchStatus::kSlotBytes), "cuMemcpyDtoH",
+          "reading the status of kernel launches");
+    std::optional<LaunchStatus::Failure> failure = status_->firstFailure(words);
+    if (failure) {
+      // Kernels write their slot only when they fail: the rest are zero already.
+      check(api_->memsetD8(status_->area, 0, used * LaunchStatus::kSlotBytes), "cuMemsetD8",
+            "clearing the status of kernel launches");
+      status_->clear();
+      if (lastLaunchWaited && failure->slot + 1 == used && !keptFailure_) return std::move(failure->diagnostic);
+      failure->diagnostic.message +=
+            " (found at " + where +
+            ": GPU launches run asynchronously, so code after the launch ran before this was found; "
+            "TILESCOPE_GPU_SYNC=1 checks every launch where it runs)";
+      if (!keptFailure_) keptFailure_.emplace(std::move(failure->diagnostic), failure->kernel);
+      failureKept.store(true, std::memory_order_relaxed);
+    }
+    status_->clear();
+  }
+  if (raise) raiseKeptFailure();
+  return std::nullopt;
 }
 
 // --- timing
@@ -377,7 +474,14 @@ std::pair<double, int> GpuRuntime::timeDeviceWork(const std::function<void()>& w
     endTiming();
     throw;
   }
-  return endTiming();
+  const std::pair<double, int> measured = endTiming();
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (status_->used() || keptFailure_) {
+    // Every timed operation waited for its end event: the launches are done.
+    checkPending(api_->ctxSynchronize(), "cuCtxSynchronize", "the end of a do_bench measurement");
+    checkLaunches("the end of a do_bench measurement", true);
+  }
+  return measured;
 }
 
 void GpuRuntime::flushL2() {
@@ -431,15 +535,7 @@ GpuLaunchResult GpuRuntime::launch(const ir::KernelPtr& kernelPtr, const int64_t
   result.resources = loaded.resources;
   result.loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compiled).count();
 
-  // The status words (code, pid) a device assertion or a zero loop step writes.
-  const uint64_t status = allocate(16, what);
-  const uint64_t statusGeneration = generation_;
-  struct StatusGuard {
-    GpuRuntime& rt;
-    uint64_t address, generation;
-    ~StatusGuard() { rt.release(address, 16, generation); }
-  } guard{*this, status, statusGeneration};
-  check(api_->memsetD8(status, 0, 16), "cuMemsetD8", what);
+  raiseKeptFailure();  // an earlier launch's failure that a read of device memory found
 
   // Parameter values in the kernel's runtime-parameter order, then the status pointer.
   std::vector<const ir::KernelParam*> params = kernel.runtimeParams();
@@ -449,35 +545,11 @@ GpuLaunchResult GpuRuntime::launch(const ir::KernelPtr& kernelPtr, const int64_t
   std::vector<std::array<unsigned char, 8>> storage(params.size() + 2);
   std::vector<void*> pointers;
   for (size_t i = 0; i < params.size(); ++i) {
-    const ir::Type& t = params[i]->type;
-    const GpuArg& a = args[i];
-    unsigned char* slot = storage[i].data();
-    std::memset(slot, 0, 8);
-    if (t.isPointer()) {
-      const uint64_t raw = static_cast<uint64_t>(a.intValue);
-      std::memcpy(slot, &raw, 8);
-    } else if (t.dtype() == ir::DType::FP32) {
-      const float f = static_cast<float>(a.isFloat ? a.floatValue : static_cast<double>(a.intValue));
-      std::memcpy(slot, &f, 4);
-    } else if (t.dtype() == ir::DType::FP64) {
-      const double f = a.isFloat ? a.floatValue : static_cast<double>(a.intValue);
-      std::memcpy(slot, &f, 8);
-    } else if (ir::isInt(t.dtype())) {
-      const int64_t v = a.isFloat ? static_cast<int64_t>(a.floatValue) : a.intValue;
-      std::memcpy(slot, &v, static_cast<size_t>(std::max(1, ir::bitWidth(t.dtype()) / 8)));  // little-endian
-      if (t.dtype() == ir::DType::I1) slot[0] = v != 0;
-    } else if (t.dtype() == ir::DType::FP16 || t.dtype() == ir::DType::BF16) {
-      // Passed as its 16 bits (the kernel's ts_u16 parameter), rounded like the simulator rounds it.
-      const uint16_t bits = static_cast<uint16_t>(
-          sim::floatToBits(t.dtype(), a.isFloat ? a.floatValue : static_cast<double>(a.intValue)));
-      std::memcpy(slot, &bits, 2);
-    } else {
-      throw lang::CompileError(lang::Diagnostic::error(
-          params[i]->range, "a " + std::string(ir::dtypeName(t.dtype())) +
-                                " scalar parameter is not supported on the GPU backend yet; use --backend sim"));
-    }
-    pointers.push_back(slot);
+    packArgument(params[i]->type, args[i], storage[i].data(), params[i]->range);
+    pointers.push_back(storage[i].data());
   }
+  // The status words (code, pid) a device assertion or a zero loop step writes: this launch's slot.
+  const uint64_t status = takeStatusSlot(result.compiled, name, what);
   std::memcpy(storage[params.size()].data(), &status, 8);
   pointers.push_back(storage[params.size()].data());
   const size_t programs = static_cast<size_t>(grid[0] * grid[1] * grid[2]);
@@ -498,29 +570,98 @@ GpuLaunchResult GpuRuntime::launch(const ir::KernelPtr& kernelPtr, const int64_t
 
   const auto t0 = std::chrono::steady_clock::now();
   timed(what, [&] {
-    check(api_->launchKernel(loaded.function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
+    checkPending(api_->launchKernel(loaded.function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
                              static_cast<unsigned>(grid[2]), static_cast<unsigned>(ck.cuda.numThreads), 1, 1,
                              static_cast<unsigned>(ck.cuda.dynamicSharedBytes), nullptr, pointers.data(), nullptr),
-          "cuLaunchKernel", what);
+          "cuLaunchKernel", what, 1);
   });
-  check(api_->ctxSynchronize(), "cuCtxSynchronize (after launching the kernel)", what);
-  result.kernelSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  uint32_t words[4] = {};
-  check(api_->memcpyDtoH(words, status, 16), "cuMemcpyDtoH", what);
-  if (programTiming) {
-    result.programTiming.resize(programs * 3);
-    check(api_->memcpyDtoH(result.programTiming.data(), timing, programs * 24), "cuMemcpyDtoH", what);
-  }
-  if (words[0] != 0) {
-    const size_t index = words[0] - 1;
-    if (index >= ck.cuda.failures.size()) throw lang::InternalError("gpu status code out of range");
-    const KernelFailure& f = ck.cuda.failures[index];
-    result.failure = lang::Diagnostic::error(
-        f.range, f.message + " in kernel '" + name + "', program pid (" + std::to_string(words[1]) + ", " +
-                     std::to_string(words[2]) + ", " + std::to_string(words[3]) + ")");
+  // The first launch of a loaded kernel waits for the GPU (a kernel that fails on its first run is
+  // reported at its launch), and so does one that records program timing (read back below).
+  if (programTiming || !loaded.launchedOnce || syncEveryLaunch()) {
+    checkPending(api_->ctxSynchronize(), "cuCtxSynchronize (after launching the kernel)", what, 1);
+    result.kernelSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (programTiming) {
+      result.programTiming.resize(programs * 3);
+      check(api_->memcpyDtoH(result.programTiming.data(), timing, programs * 24), "cuMemcpyDtoH", what);
+    }
+    result.failure = checkLaunches("the launch of kernel '" + name + "'", true, true);
+    loaded.launchedOnce = !result.failure;
+  } else {
+    result.kernelSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   return result;
+}
+
+void GpuRuntime::packArgument(const ir::Type& t, const GpuArg& a, unsigned char slot[8], const lang::SourceRange& range) {
+  std::memset(slot, 0, 8);
+  if (t.isPointer()) {
+    const uint64_t raw = static_cast<uint64_t>(a.intValue);
+    std::memcpy(slot, &raw, 8);
+  } else if (t.dtype() == ir::DType::FP32) {
+    const float f = static_cast<float>(a.isFloat ? a.floatValue : static_cast<double>(a.intValue));
+    std::memcpy(slot, &f, 4);
+  } else if (t.dtype() == ir::DType::FP64) {
+    const double f = a.isFloat ? a.floatValue : static_cast<double>(a.intValue);
+    std::memcpy(slot, &f, 8);
+  } else if (ir::isInt(t.dtype())) {
+    const int64_t v = a.isFloat ? static_cast<int64_t>(a.floatValue) : a.intValue;
+    std::memcpy(slot, &v, static_cast<size_t>(std::max(1, ir::bitWidth(t.dtype()) / 8)));  // little-endian
+    if (t.dtype() == ir::DType::I1) slot[0] = v != 0;
+  } else if (t.dtype() == ir::DType::FP16 || t.dtype() == ir::DType::BF16) {
+    // Passed as its 16 bits (the kernel's ts_u16 parameter), rounded like the simulator rounds it.
+    const uint16_t bits =
+        static_cast<uint16_t>(sim::floatToBits(t.dtype(), a.isFloat ? a.floatValue : static_cast<double>(a.intValue)));
+    std::memcpy(slot, &bits, 2);
+  } else {
+    throw lang::CompileError(lang::Diagnostic::error(
+        range, "a " + std::string(ir::dtypeName(t.dtype())) + " scalar parameter is not supported on the GPU backend yet; use --backend sim"));
+  }
+}
+
+std::shared_ptr<const GpuLaunchHandle> GpuRuntime::launchHandle(const ir::KernelPtr& kernel) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!context_ || !kernel) return nullptr;
+  auto build = launchBuilds_.find(std::make_pair(kernel.get(), false));
+  if (build == launchBuilds_.end() || build->second.kernel.lock() != kernel) return nullptr;
+  const std::shared_ptr<const CompiledKernel>& compiled = build->second.compiled;
+  const bool binary = !compiled->cubin.empty() && !loadsPtx();
+  auto module = modules_.find(compiled->cacheKey + (binary ? "" : ".ptx"));
+  if (module == modules_.end() || !module->second->launchedOnce) return nullptr;
+  auto handle = std::make_shared<GpuLaunchHandle>();
+  handle->compiled = compiled;
+  handle->function = module->second->function;
+  handle->generation = generation_;
+  for (const ir::KernelParam* p : kernel->runtimeParams()) handle->paramTypes.push_back(p->type);
+  handle->name = kernel->name;
+  handle->what = "kernel '" + kernel->name + "'";
+  return handle;
+}
+
+bool GpuRuntime::launchAgain(const GpuLaunchHandle& h, const int64_t grid[3], void** params) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (h.generation != generation_ || !context_) return false;
+  raiseKeptFailure();
+  if (grid[0] > 2147483647 || grid[1] > 65535 || grid[2] > 65535)
+    throw GpuError("grid (" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " + std::to_string(grid[2]) +
+                   ") of kernel '" + h.name + "' exceeds the device's limits (2^31-1, 65535, 65535)");
+  check(api_->ctxSetCurrent(context_), "cuCtxSetCurrent", h.what);
+  uint64_t status = takeStatusSlot(h.compiled, h.name, h.what);
+  params[h.paramTypes.size()] = &status;
+  const CudaKernelSource& cuda = h.compiled->cuda;
+  auto issue = [&] {
+    checkPending(api_->launchKernel(h.function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
+                             static_cast<unsigned>(grid[2]), static_cast<unsigned>(cuda.numThreads), 1, 1,
+                             static_cast<unsigned>(cuda.dynamicSharedBytes), nullptr, params, nullptr),
+          "cuLaunchKernel", h.what, 1);
+  };
+  if (timing_) timed(h.what, issue);
+  else issue();
+  if (syncEveryLaunch()) {
+    checkPending(api_->ctxSynchronize(), "cuCtxSynchronize (after launching the kernel)", h.what, 1);
+    if (std::optional<lang::Diagnostic> failure = checkLaunches("the launch of kernel '" + h.name + "'", true, true))
+      throw GpuKernelFailure(std::move(*failure), h.name);
+  }
+  return true;
 }
 
 std::shared_ptr<const RawModule> GpuRuntime::compileRaw(const std::string& code, const std::string& name,
@@ -552,7 +693,7 @@ void GpuRuntime::launchRaw(const RawModule& module, const int64_t grid[3], const
   std::vector<void*> pointers;
   for (const auto& p : params) pointers.push_back(const_cast<unsigned char*>(p.data()));
   timed(what, [&] {
-    check(api_->launchKernel(loaded.function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
+    checkPending(api_->launchKernel(loaded.function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
                              static_cast<unsigned>(grid[2]), static_cast<unsigned>(block[0]), static_cast<unsigned>(block[1]),
                              static_cast<unsigned>(block[2]), static_cast<unsigned>(std::max(0, sharedBytes)), nullptr,
                              pointers.data(), nullptr),

@@ -15,6 +15,7 @@
 
 #include "core/gpu/runtime/CudaApi.h"
 #include "core/gpu/runtime/GpuCompiler.h"
+#include "core/gpu/runtime/LaunchStatus.h"
 
 namespace tilescope::gpu {
 
@@ -22,6 +23,21 @@ namespace tilescope::gpu {
 class GpuError : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
+};
+
+// A kernel's failure (a device assertion, a zero loop step) found when its launch was checked: the
+// diagnostic names the kernel's file:line:col and the program.
+class GpuKernelFailure : public GpuError {
+public:
+  GpuKernelFailure(lang::Diagnostic diagnostic, std::string kernel)
+      : GpuError(diagnostic.range.str() + ": " + diagnostic.message), diagnostic_(std::move(diagnostic)),
+        kernel_(std::move(kernel)) {}
+  const lang::Diagnostic& diagnostic() const { return diagnostic_; }
+  const std::string& kernel() const { return kernel_; }
+
+private:
+  lang::Diagnostic diagnostic_;
+  std::string kernel_;
 };
 
 // A runtime argument: a device address (pointer parameters) or a scalar.
@@ -38,13 +54,26 @@ struct GpuArg {
 struct GpuLaunchResult {
   std::shared_ptr<const CompiledKernel> compiled;
   KernelResources resources;
-  double kernelSeconds = 0;  // launch + synchronize (host clock)
+  double kernelSeconds = 0;  // queuing the launch (host clock); with its run when the launch waited for the GPU
+  // This launch's device assertion or zero loop step, with the pid, when it waited for the GPU
+  // (an asynchronous launch's failure is thrown, as GpuKernelFailure, where it is found).
+  std::optional<lang::Diagnostic> failure;
   double waitSeconds = 0;    // waiting for the runtime (another launch, the context's creation)
   double loadSeconds = 0;    // cuModuleLoadData (the driver's PTX -> SASS) and attributes; 0 when loaded
-  std::optional<lang::Diagnostic> failure;  // a device assertion or zero loop step, with the pid
   // With programTiming: per program (linear index x + y*gx + z*gx*gy) its start and end time
   // (%globaltimer, ns) and SM (%smid), 3 words each.
   std::vector<uint64_t> programTiming;
+};
+
+// A kernel built, loaded and launched once (that launch waited for the GPU): what launchAgain needs
+// to launch it again without looking anything up. Valid while the context lives (generation).
+struct GpuLaunchHandle {
+  std::shared_ptr<const CompiledKernel> compiled;
+  CUfunction function = nullptr;
+  uint64_t generation = 0;
+  std::vector<ir::Type> paramTypes;  // the kernel's runtime parameters, in order
+  std::string name;
+  std::string what;  // "kernel 'add_kernel'"
 };
 
 // A kernel the user wrote in CUDA C++ (cupy.RawKernel), compiled by NVRTC.
@@ -82,13 +111,28 @@ public:
   uint64_t bytesUploaded() const { return bytesUploaded_; }
   uint64_t bytesDownloaded() const { return bytesDownloaded_; }
 
-  // Compiles (cached), loads and launches grid x numThreads with device-address arguments, then
-  // synchronizes and reads the status word. Throws lang::CompileError (unsupported IR), GpuError
-  // (CUDA failures).
+  // Compiles (cached), loads and queues grid x numThreads with device-address arguments (waiting for
+  // the GPU only at a kernel's first launch, for program timing, or with TILESCOPE_GPU_SYNC=1).
+  // Throws lang::CompileError (unsupported IR), GpuError (CUDA failures), GpuKernelFailure (an
+  // earlier launch's failure found since).
   // A kernel launched again while alive skips code generation and hashing (its optimized build is
   // remembered by the kernel object).
   GpuLaunchResult launch(const ir::KernelPtr& kernel, const int64_t grid[3], const std::vector<GpuArg>& args,
                          bool programTiming = false);
+  // The handle of a kernel whose optimized build this runtime loaded and launched before (nullptr
+  // otherwise: launch() it first).
+  std::shared_ptr<const GpuLaunchHandle> launchHandle(const ir::KernelPtr& kernel);
+  // Queues the kernel again: `params` holds one pointer per runtime parameter (slots packed by
+  // packArgument) and one more entry that this call fills with the status slot. False when the
+  // handle's context died (launch() then rebuilds). Throws GpuError, GpuKernelFailure (an earlier
+  // launch's failure found since) like launch().
+  bool launchAgain(const GpuLaunchHandle& handle, const int64_t grid[3], void** params);
+  // A runtime argument's bytes as the kernel's parameter of type `type` takes them (8-byte slot).
+  // Throws lang::CompileError for a scalar type the GPU backend does not take.
+  static void packArgument(const ir::Type& type, const GpuArg& arg, unsigned char slot[8],
+                           const lang::SourceRange& range);
+  // Whether any launch waits to be checked (does not create the runtime: a simulator run asks too).
+  static bool launchesPending();
   // Registers, shared and local memory of a compiled kernel (loads it).
   KernelResources resources(const CompiledKernel& compiled);
 
@@ -117,6 +161,8 @@ public:
   void flushL2();
   // Makes the runtime's context current on this thread (for libraries such as cuBLAS).
   void makeCurrent(const std::string& forWhat);
+  // Waits for all queued work, then checks the launches since the last check: throws
+  // GpuKernelFailure for the first that failed (or one a read of device memory found earlier).
   void synchronize(const std::string& forWhat);
   // Checks a CUDA driver result; a sticky error rebuilds the context (see check()).
   void checkResult(CUresult r, const char* call, const std::string& what) { check(r, call, what); }
@@ -134,6 +180,19 @@ private:
   void check(CUresult r, const char* call, const std::string& what);
   void resetContext();
   void dropCachedBlocks();
+  // Asynchronous launches (LaunchStatus): the status slot of the next launch (a full area is
+  // synchronised and checked first), and the check of the launches so far after a synchronisation.
+  // `raise`: throw the first failure (else it is kept for the next launch or synchronize()).
+  // `lastLaunchWaited`: the check follows a launch that waited for the GPU: a failure of that launch
+  // (and none before it) is returned instead, for that launch to report.
+  uint64_t takeStatusSlot(const std::shared_ptr<const CompiledKernel>& compiled, const std::string& name,
+                          const std::string& what);
+  std::optional<lang::Diagnostic> checkLaunches(const std::string& where, bool raise, bool lastLaunchWaited = false);
+  void raiseKeptFailure();
+  // `what` naming the kernels launched since the last check too (beyond the `ownLaunches` last: the
+  // launch that reports), as a sticky fault may come from any of them.
+  std::string pendingWhat(const std::string& what, size_t ownLaunches = 0) const;
+  void checkPending(CUresult r, const char* call, const std::string& what, size_t ownLaunches = 0);
 
   std::recursive_mutex mutex_;
   std::unique_ptr<Api> api_;
@@ -153,6 +212,8 @@ private:
   int timedOps_ = 0;
   CUevent eventStart_ = nullptr, eventEnd_ = nullptr;
   std::map<std::string, std::shared_ptr<const RawModule>> raw_;
+  std::unique_ptr<LaunchStatus> status_;
+  std::optional<GpuKernelFailure> keptFailure_;  // found by a read that could not raise
   // Optimized builds by the kernel object they were built from, and whether with program timing.
   // The weak pointer tells the kernel that was built from a later one at a reused address.
   struct LaunchBuild {

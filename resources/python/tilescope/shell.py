@@ -104,6 +104,8 @@ def run_code(source, filename, first_line, main, display_last, script_dir):
         last = ast.Expression(tree.body.pop().value)
     exec(compile(tree, filename, "exec"), namespace)
     value = None if last is None else eval(compile(last, filename, "eval"), namespace)
+    # GPU launches are asynchronous: a failure among the cell's launches is the cell's error.
+    _tilescope.synchronize("the end of the script" if script_dir else "the end of the cell")
     figures.show_open_figures()  # as Jupyter's inline backend does when a cell ends
     return None if value is None else repr(value)
 

@@ -453,7 +453,9 @@ cuda = _types.ModuleType("torch.cuda", "CUDA as the built-in torch sees it: alwa
 cuda.is_available = lambda: True
 cuda.device_count = lambda: 1
 cuda.current_device = lambda: 0
-cuda.synchronize = lambda device=None: None
+# Kernel launches on the GPU backend are asynchronous: this waits for them and raises a failure among
+# them (a device assertion, with the kernel's line and the program), as torch.cuda.synchronize does.
+cuda.synchronize = lambda device=None: _tilescope.synchronize("torch.cuda.synchronize()")
 cuda.manual_seed = manual_seed
 cuda.manual_seed_all = manual_seed
 
@@ -486,7 +488,7 @@ class Stream:
         self.priority = priority
 
     def synchronize(self):
-        pass
+        _tilescope.synchronize("torch.cuda.Stream.synchronize()")
 
     def wait_stream(self, stream):
         pass

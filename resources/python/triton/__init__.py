@@ -94,6 +94,7 @@ class JITFunction:
         self.src = "".join(lines)
         functools.update_wrapper(self, fn)
         self._plans = {}
+        self._launchers = {}
         self._kernel = _tilescope.Kernel(fn.__name__, self.src, fn.__code__.co_filename, max(first_line, 1),
                                          _parameter_names(fn, do_not_specialize, "do_not_specialize"),
                                          _parameter_names(fn, do_not_specialize_on_alignment, "do_not_specialize_on_alignment"))
@@ -101,8 +102,19 @@ class JITFunction:
     def __repr__(self):
         return f"JITFunction({self.fn.__module__}:{self.fn.__qualname__})"
 
+    # The sentinel of _globals_read's missing names, for _tilescope.BoundLaunch.
+    _MISSING = _MISSING
+
     def __getitem__(self, grid):
-        return functools.partial(self.run, grid=grid)
+        # kernel[grid](*args, **kwargs): JITFunction.run's work, in C++ for calls its plans bind. One
+        # per grid object (a constant tuple, a grid function): the launcher holds its grid, so the
+        # object's id cannot be reused while it is cached.
+        bound = self._launchers.get(id(grid))
+        if bound is None:
+            if len(self._launchers) >= 64:
+                self._launchers.clear()
+            bound = self._launchers[id(grid)] = _tilescope.BoundLaunch(self, self._kernel, grid)
+        return bound
 
     @property
     def cache(self):

@@ -1,0 +1,211 @@
+#include "core/python/LaunchFastPath.h"
+
+#include <cstdlib>
+#include <unordered_map>
+
+#include "core/gpu/runtime/GpuRuntime.h"
+#include "core/host/AddressBook.h"
+#include "core/host/DeviceMemory.h"
+#include "core/host/ExecutionBackend.h"
+#include "core/host/PyError.h"
+#include "core/python/EngineSession.h"
+#include "core/python/PointerArguments.h"
+
+namespace py = pybind11;
+
+namespace tilescope::python {
+
+namespace {
+
+
+PyObject* interned(const char* name) {
+  PyObject* s = PyUnicode_InternFromString(name);  // kept for the process's life
+  if (!s) throw py::error_already_set();
+  return s;
+}
+
+// Types whose objects are CUDA tensors of another library when is_cuda says so: objects with
+// data_ptr(), untyped_storage(), is_cuda and dtype (installed PyTorch's tensors). By type, once.
+bool torchLikeType(py::handle h) {
+  static std::unordered_map<PyTypeObject*, bool> types;
+  PyTypeObject* type = Py_TYPE(h.ptr());
+  if (auto it = types.find(type); it != types.end()) return it->second;
+  const bool like = !builtinTensorOf(h) && py::hasattr(h, "data_ptr") && py::hasattr(h, "untyped_storage") &&
+                    py::hasattr(h, "is_cuda") && py::hasattr(h, "dtype");
+  Py_INCREF(reinterpret_cast<PyObject*>(type));  // the key stays valid
+  types.emplace(type, like);
+  return like;
+}
+
+// A torch dtype object's engine dtype, by object (dtypes are singletons), once each.
+bool dtypeOf(py::handle tensor, PyObject* dtype, host::DType& out) {
+  static std::unordered_map<PyObject*, int> dtypes;  // -1: not a dtype kernels take
+  if (auto it = dtypes.find(dtype); it != dtypes.end()) {
+    if (it->second < 0) return false;
+    out = static_cast<host::DType>(it->second);
+    return true;
+  }
+  int code = -1;
+  try {
+    code = static_cast<int>(pointerDTypeOf(tensor, "?"));
+  } catch (const py::error_already_set&) {
+    code = -1;
+  } catch (const std::exception&) {
+    code = -1;
+  }
+  Py_INCREF(dtype);
+  dtypes.emplace(dtype, code);
+  if (code < 0) return false;
+  out = static_cast<host::DType>(code);
+  return true;
+}
+
+// data_ptr() of a torch-like tensor; false (and no Python error set) when it fails.
+bool dataPtrOf(py::handle h, uint64_t& out) {
+  static PyObject* const name = interned("data_ptr");
+  PyObject* r = PyObject_CallMethodNoArgs(h.ptr(), name);
+  if (!r) {
+    PyErr_Clear();
+    return false;
+  }
+  out = PyLong_AsUnsignedLongLong(r);
+  Py_DECREF(r);
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  return true;
+}
+
+[[noreturn]] void raiseGpu(const gpu::GpuError& e) {
+  if (const auto* failure = dynamic_cast<const gpu::GpuKernelFailure*>(&e)) {
+    host::PyError err("RuntimeError", e.what());
+    err.setDiagnostics(failure->diagnostic());
+    throw err;
+  }
+  throw host::PyError("RuntimeError", e.what());
+}
+
+}  // namespace
+
+const host::Tensor* builtinTensorOf(py::handle h) {
+  static py::detail::type_info* const info = py::detail::get_type_info(typeid(host::Tensor));
+  if (!info) return nullptr;
+  if (Py_TYPE(h.ptr()) != info->type) {
+    if (!py::isinstance<host::Tensor>(h)) return nullptr;  // a subclass
+    return &h.cast<const host::Tensor&>();
+  }
+  auto* instance = reinterpret_cast<py::detail::instance*>(h.ptr());
+  return static_cast<const host::Tensor*>(instance->get_value_and_holder(info).value_ptr());
+}
+
+bool foreignCudaTensorKey(py::handle h, std::string& key, uint64_t& pointer) {
+  if (!torchLikeType(h)) return false;
+  static PyObject* const isCudaName = interned("is_cuda");
+  static PyObject* const dtypeName = interned("dtype");
+  PyObject* isCuda = PyObject_GetAttr(h.ptr(), isCudaName);
+  if (!isCuda) {
+    PyErr_Clear();
+    return false;
+  }
+  const bool cuda = isCuda == Py_True;
+  Py_DECREF(isCuda);
+  if (!cuda) return false;
+  PyObject* dtype = PyObject_GetAttr(h.ptr(), dtypeName);
+  if (!dtype) {
+    PyErr_Clear();
+    return false;
+  }
+  host::DType d{};
+  const bool known = dtypeOf(h, dtype, d);
+  Py_DECREF(dtype);
+  if (!known || !dataPtrOf(h, pointer)) return false;
+  key += 'P';
+  key += static_cast<char>('A' + static_cast<int>(d));
+  key += pointer % 16 == 0 ? 'a' : 'u';
+  return true;
+}
+
+bool launchOnGpuLean(PythonKernel& kernel, PythonKernel::FastLaunch& entry, const py::list& args, const int64_t grid[3],
+                     const uint64_t* foreignPointers) {
+  EngineSession* session = EngineSession::active();
+  if (!session || entry.leanRefused) return false;
+  host::Interpreter& context = session->launchContext();
+  const host::LaunchSettings& settings = context.launchSettings();
+  if (settings.backend == host::Backend::Simulator || !settings.traceDir.empty() || !settings.pidFilter.empty() ||
+      !settings.programTimingPath.empty() || context.wantsProgramTiming() || kernel.hasHostFunctions())
+    return false;
+  if (std::getenv("TILESCOPE_GPU_CROSSCHECK")) return false;  // the general path checks against the simulator
+  if (!host::resolvesToGpu(settings.backend)) return false;
+  gpu::GpuRuntime& runtime = gpu::GpuRuntime::instance();
+  const host::PreparedLaunch& prepared = entry.prepared;
+  if (!entry.gpu) {
+    if (context.extension<host::AddressBook>().makesPointersFromIntegers(prepared.kernel) ||
+        entry.runtimeParams.size() > kMaxKeyedParams) {
+      entry.leanRefused = true;  // it reaches tensors the arguments do not name: the general path finds them
+      return false;
+    }
+    entry.gpu = runtime.launchHandle(prepared.kernel);
+    if (!entry.gpu) return false;  // its optimized build was not launched yet
+  }
+  const gpu::GpuLaunchHandle& handle = *entry.gpu;
+  const size_t count = entry.runtimeParams.size();
+  if (handle.paramTypes.size() != count) return false;
+
+  unsigned char slots[kMaxKeyedParams][8];
+  void* params[kMaxKeyedParams + 1];
+  host::Storage* written[kMaxKeyedParams];
+  size_t writtenCount = 0;
+  try {
+    for (size_t j = 0; j < count; ++j) {
+      py::handle a = PyList_GET_ITEM(args.ptr(), static_cast<Py_ssize_t>(entry.runtimeParams[j]));
+      gpu::GpuArg g;
+      if (PyBool_Check(a.ptr())) {
+        g = gpu::GpuArg::integer(a.ptr() == Py_True ? 1 : 0);
+      } else if (PyLong_Check(a.ptr())) {
+        g = gpu::GpuArg::integer(PyLong_AsLongLong(a.ptr()));  // the key made sure it fits
+      } else if (PyFloat_Check(a.ptr())) {
+        g = gpu::GpuArg::real(PyFloat_AS_DOUBLE(a.ptr()));
+      } else if (const host::Tensor* tensor = builtinTensorOf(a)) {
+        const host::Tensor& t = *tensor;
+        host::Storage& storage = *t.storage();
+        const uint64_t base = host::DeviceMemory::addressFor(storage, handle.what);  // uploads only what changed
+        g = gpu::GpuArg::pointer(base + static_cast<uint64_t>(t.storageOffset() * t.elementSize()));
+        written[writtenCount++] = &storage;
+      } else {
+        const uint64_t pointer = foreignPointers[entry.runtimeParams[j]];  // data_ptr(), read by the key
+        if (!pointer) return false;
+        g = gpu::GpuArg::pointer(pointer);
+      }
+      gpu::GpuRuntime::packArgument(handle.paramTypes[j], g, slots[j], lang::SourceRange{});
+      params[j] = slots[j];
+    }
+    // An empty grid launches nothing (as in Triton); its arguments were read all the same, so a loop
+    // of empty launches times this path's host work without the driver's (launch_overhead.py).
+    if (grid[0] * grid[1] * grid[2] == 0) return true;
+    if (!runtime.launchAgain(handle, grid, params)) {
+      entry.gpu.reset();  // the context died since: the general path loads the kernel again
+      return false;
+    }
+  } catch (const gpu::GpuError& e) {
+    raiseGpu(e);
+  }
+  for (size_t i = 0; i < writtenCount; ++i) {
+    host::DeviceMemory::markDeviceNewer(*written[i]);
+    if (!written[i]->fullyInitialised()) written[i]->markAllWritten();  // the GPU does not track which bytes it wrote
+  }
+  if (context.wantsLaunchRecords())
+    context.reportLaunch({kernel.name(), {grid[0], grid[1], grid[2]}, "gpu", 0, {}, {}});
+  return true;
+}
+
+void synchronizeLaunches(const std::string& where) {
+  if (!gpu::GpuRuntime::launchesPending()) return;
+  try {
+    gpu::GpuRuntime::instance().synchronize(where);
+  } catch (const gpu::GpuError& e) {
+    raiseGpu(e);
+  }
+}
+
+}  // namespace tilescope::python
