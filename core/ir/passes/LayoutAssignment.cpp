@@ -1,5 +1,6 @@
 #include "core/ir/passes/LayoutAssignment.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -234,7 +235,8 @@ private:
     // Loop-carried values: their layout is that of their shape.
     for (const Assign* a : assigns) {
       const Type& t = a->var->type;
-      if (t.isScalar() || t.isPointer()) return false;
+      // Carried values cross the loop's ends through fp32 shared memory.
+      if (t.isScalar() || t.isPointer() || t.dtype() != DType::FP32) return false;
       if (isMmaShape(t)) layouts_[a->var->id] = make(LayoutKind::Mma);
       else if (isRowShape(t)) layouts_[a->var->id] = make(LayoutKind::RowSlice);
       else return false;
@@ -277,7 +279,18 @@ private:
       if (!mmaValue(d->a) || indexPure(d->a)) return false;
       chained = true;
     }
-    return chained;
+    // Shared memory: two stages of the B tiles (rows padded by 16 bytes), and the conversions at
+    // the loop's ends, within what one program can have on sm_80+.
+    int64_t stage = 0, ends = 0;
+    for (const auto& [id, l] : layouts_) {
+      if (l.kind != LayoutKind::SharedOperand) continue;
+      const Type& t = bodyLets_.at(id)->var->type;
+      stage += t.shape()[0] * (t.shape()[1] + 8) * 2;
+    }
+    for (const Assign* a : assigns) ends = std::max(ends, a->var->type.numel() * 4);
+    for (const Dot* d : dots_) ends = std::max(ends, rows_ * (d->a.type().shape()[1] + 8) * 2);
+    constexpr int64_t kSharedLimit = 160 * 1024;
+    return chained && 2 * stage <= kSharedLimit && ends <= kSharedLimit;
   }
 };
 
