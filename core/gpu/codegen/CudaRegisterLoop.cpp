@@ -87,12 +87,15 @@ void CudaEmitter::openRegisterSlots(const ir::Type& t) {
   line("#pragma unroll");
   if (t.rank() == 1) {
     open("for (int ts_j = 0; ts_j < 2; ++ts_j)");
-    line("const int ts_i = ts_rrow + ts_j * 8;");
+    line("const unsigned ts_i = (unsigned)(ts_rrow + ts_j * 8);");
     return;
   }
   const int64_t X = t.shape()[1];
   open("for (int ts_j = 0; ts_j < " + n2s(X / 2) + "; ++ts_j)");
-  line("const int ts_i = (ts_rrow + ((ts_j >> 1) & 1) * 8) * " + n2s(X) + " + (ts_j >> 2) * 8 + ts_rquad * 2 + (ts_j & 1);");
+  // Unsigned: the row and column that index-pure values take back out of it (ts_i / X, ts_i % X)
+  // are then plain shifts and masks (a causal mask's registers: 208 -> 165).
+  line("const unsigned ts_i = (unsigned)((ts_rrow + ((ts_j >> 1) & 1) * 8) * " + n2s(X) +
+       " + (ts_j >> 2) * 8 + ts_rquad * 2 + (ts_j & 1));");
 }
 
 int64_t CudaEmitter::registerSlots(const ir::Type& t) { return t.rank() == 1 ? 2 : t.shape()[1] / 2; }
