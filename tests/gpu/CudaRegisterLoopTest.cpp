@@ -2,12 +2,15 @@
 // tensor-core registers (core/gpu/codegen/CudaRegisterLoop.cpp): which values get which layout, that
 // other loops keep none, and what the CUDA of such a loop does (mma.sync with the accumulator and p
 // in registers, quad-shuffle reductions, one barrier per iteration). GpuRun.RegisterLoops... runs
-// them on a GPU against the simulator.
+// them on a GPU against the simulator; RegisterLoop.GeneratedAttentionIsRightOnEmulatedWarps runs
+// the generated CUDA on the CPU (tests/gpu/emulation) against a float64 attention.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 #include "core/gpu/codegen/CudaCodegen.h"
 #include "core/gpu/runtime/GpuRuntime.h"
@@ -161,6 +164,61 @@ TEST(RegisterLoop, TheLoopKeepsItsValuesInRegisters) {
   const std::string plain = gpu::CudaCodegen::generate(*unaligned, options).source;
   EXPECT_EQ(plain.find("ts_cp_async16(((ts_u16*)"), std::string::npos);  // (the prelude defines it)
   EXPECT_NE(plain.find("ts_mma16816_f16("), std::string::npos);
+}
+
+// The suite's attention kernel (core/bench/gpu/attention.py) as generated, compiled for the CPU
+// against WarpEmulation.h and run over 2 heads of 256 tokens: fp16 causal on 8 warps (128x64x64)
+// and bf16 on 4 warps (64x32x32), each within the dtype's rounding of a float64 attention.
+TEST(RegisterLoop, GeneratedAttentionIsRightOnEmulatedWarps) {
+  auto program = lang::test::programFrom(
+      lang::test::readFile(fs::path(TILESCOPE_SOURCE_DIR) / "core" / "bench" / "gpu" / "attention.py"), "attention.py");
+  const fs::path dir = fs::temp_directory_path() / ("tilescope-emulated-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  struct Case {
+    ir::DType dtype;
+    bool causal;
+    int bm, bn, dim, warps;
+    double tolerance;
+  };
+  for (const Case& c : {Case{ir::DType::FP16, true, 128, 64, 64, 8, 5e-3}, Case{ir::DType::BF16, false, 64, 32, 32, 4, 2e-2}}) {
+    using lang::ArgSpec;
+    const auto constant = [](int64_t v) { return ArgSpec::constexprValue(lang::ConstValue::integer(v)); };
+    lang::Specialization spec;
+    spec.args = {ArgSpec::pointer(c.dtype), ArgSpec::pointer(c.dtype), ArgSpec::pointer(c.dtype), ArgSpec::pointer(c.dtype),
+                 ArgSpec::scalar(ir::DType::I32, true), ArgSpec::scalar(ir::DType::FP32), ArgSpec::scalar(ir::DType::I32, true),
+                 ArgSpec::scalar(ir::DType::I32, true), constant(c.bm), constant(c.bn), constant(c.dim),
+                 ArgSpec::constexprValue(lang::ConstValue::boolean(c.causal))};
+    spec.options.numWarps = c.warps;
+    lang::CheckResult r = lang::checkKernel(*program, "attention_forward", spec);
+    ASSERT_TRUE(r.ok()) << r.diagnostics.render();
+    gpu::CudaCodegenOptions options;
+    options.smArch = 80;
+    const std::string cuda = gpu::CudaCodegen::generate(*r.kernel, options).source;
+    ASSERT_NE(cuda.find("ts_mma16816_"), std::string::npos);
+    // The kernel without the prelude, its shared memory a buffer of the emulation.
+    std::string body = cuda.substr(cuda.find("extern \"C\" __global__") + 11);
+    const std::string smem = "extern __shared__ __align__(128) unsigned char ts_smem[];";
+    body.replace(body.find(smem), smem.size(), "unsigned char* ts_smem = g_smem;");
+    std::ofstream(dir / "kernel_body.inc") << body;
+    const bool bf16 = c.dtype == ir::DType::BF16;
+    const std::string command = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -w -pthread -I" +
+                                (fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "emulation").string() + " -I" + dir.string() +
+                                (bf16 ? " -DCONV=ts_f2b -DBACK=ts_b2f" : " -DCONV=ts_f2h -DBACK=ts_h2f") +
+                                " -DCAUSAL=" + std::to_string(c.causal) + " -DBM=" + std::to_string(c.bm) +
+                                " -DDIM=" + std::to_string(c.dim) + " -DWARPS=" + std::to_string(c.warps) + " " +
+                                (fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "emulation" / "attention_main.cpp").string() +
+                                " -o " + (dir / "emulated").string() + " && " + (dir / "emulated").string() + " > " +
+                                (dir / "out.txt").string();
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    const std::string out = lang::test::readFile(dir / "out.txt");
+    const size_t at = out.find("max abs error ");
+    ASSERT_NE(at, std::string::npos) << out;
+    EXPECT_NE(out.find("status 0,"), std::string::npos) << out;
+    EXPECT_LT(std::stod(out.substr(at + 14)), c.tolerance) << out << " (causal " << c.causal << ", " << c.bm << "x" << c.bn
+                                                            << "x" << c.dim << ", " << c.warps << " warps)";
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
 }
 
 TEST(GpuRun, RegisterLoopsMatchTheSimulator) {
