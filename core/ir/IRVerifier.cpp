@@ -381,6 +381,12 @@ std::vector<std::string> IRVerifier::verify(const Kernel& kernel) {
       v.problems.push_back("parameter '" + p.name + "' has tile type " + p.type.str());
   }
   v.run();
+  // The layout pass's table names vars of this kernel.
+  for (const auto& [id, layout] : kernel.layouts)
+    if (id < 0 || id >= kernel.varCount || layout.warpsM < 1)
+      v.problems.push_back("layout " + layout.str() + " given to var id " + std::to_string(id) + " outside the kernel");
+  for (int iv : kernel.registerLoops)
+    if (iv < 0 || iv >= kernel.varCount) v.problems.push_back("register loop of var id " + std::to_string(iv) + " outside the kernel");
   return v.problems;
 }
 

@@ -1,8 +1,34 @@
 #include "core/ir/Kernel.h"
 
 #include "core/ir/IRPrinter.h"
+#include "core/ir/IRVisitor.h"
 
 namespace tilescope::ir {
+
+namespace {
+
+class VarNames : public IRVisitor {
+public:
+  std::map<int, std::string>& names;
+  explicit VarNames(std::map<int, std::string>& n) : names(n) {}
+
+protected:
+  void visitLet(const Let& n) override {
+    names[n.var->id] = n.var->name;
+    IRVisitor::visitLet(n);
+  }
+  void visitFor(const For& n) override {
+    names[n.iv->id] = n.iv->name;
+    IRVisitor::visitFor(n);
+  }
+};
+
+void collectVarNames(const Stmt& body, std::map<int, std::string>& names) {
+  VarNames v(names);
+  v.visitStmt(body);
+}
+
+}  // namespace
 
 std::vector<const KernelParam*> Kernel::runtimeParams() const {
   std::vector<const KernelParam*> out;
@@ -29,7 +55,15 @@ std::string Kernel::specializationKey() const {
 std::string Kernel::dump(bool withLocations) const {
   IRPrinter::Options options;
   options.locations = withLocations;
-  return IRPrinter(options).print(*this);
+  std::string text = IRPrinter(options).print(*this);
+  if (layouts.empty()) return text;
+  // The layout pass's decisions, after the body (vars by name and id).
+  std::map<int, std::string> names;
+  collectVarNames(body, names);
+  text += "layouts {\n";
+  for (int iv : registerLoops) text += "  loop " + names[iv] + " (#" + std::to_string(iv) + "): in registers\n";
+  for (const auto& [id, l] : layouts) text += "  " + names[id] + " (#" + std::to_string(id) + "): " + l.str() + "\n";
+  return text + "}\n";
 }
 
 }  // namespace tilescope::ir

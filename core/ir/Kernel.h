@@ -1,11 +1,14 @@
 #pragma once
 // A checked, specialized kernel: the unit the simulator runs and codegen translates. One Kernel is
 // one Triton specialization (argument dtypes, constexpr values, integer widths, divisibility).
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "core/ir/Constant.h"
+#include "core/ir/Layout.h"
 #include "core/ir/Stmt.h"
 #include "core/base/SourceFile.h"
 
@@ -37,6 +40,11 @@ struct Kernel {
   // held so that ranges outlive the parsed program.
   std::vector<lang::SourceFilePtr> sources;
   int varCount = 0;  // Var ids are 0 .. varCount-1
+  // Set by the GPU pipeline's layout pass (core/ir/passes/LayoutAssignment): the loops whose tile
+  // values it keeps in tensor-core registers (by induction var id), and the layout of each of their
+  // values (by var id). Empty before it runs and for every other kernel: the blocked default.
+  std::set<int> registerLoops;
+  std::map<int, TileLayout> layouts;
 
   // Runtime parameters in order (what a launch passes), i.e. params without the constexprs.
   std::vector<const KernelParam*> runtimeParams() const;

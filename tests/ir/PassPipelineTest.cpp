@@ -226,7 +226,7 @@ TEST(PassPipeline, TheObserverSeesEveryPassInTheListedOrder) {
   for (const auto& [name, text] : dump.dumps()) seen.push_back(name);
   for (const Pass& pass : gpuPasses()) listed.push_back(std::string(pass.name));
   EXPECT_EQ(seen, listed);
-  EXPECT_EQ(listed, (std::vector<std::string>{"fuse-dot-accumulator", "fold-constants", "eliminate-dead-lets"}));
+  EXPECT_EQ(listed, (std::vector<std::string>{"fuse-dot-accumulator", "fold-constants", "eliminate-dead-lets", "assign-layouts"}));
   // The semantic passes, which the simulator's kernel goes through too, come first.
   ASSERT_EQ(semanticPasses().size(), 1u);
   EXPECT_EQ(semanticPasses()[0].name, gpuPasses()[0].name);

@@ -234,6 +234,7 @@ CudaKernelSource CudaEmitter::run() {
   tu << cudaPrelude();
   if (usesFp8Helpers(out_.str())) tu << cudaFp8Prelude();
   if (tensorCores_) tu << cudaTensorCorePrelude();
+  if (registerLoopUsed_) tu << registerLoopPrelude();
   if (!warpgroupInstructions_.empty()) {
     tu << cudaWarpgroupPrelude();
     for (const auto& [name, text] : warpgroupInstructions_) tu << text;
@@ -412,6 +413,10 @@ void CudaEmitter::forgetAssignedIn(const ir::Stmt& body) {
 }
 
 void CudaEmitter::forLoop(const ir::For& n) {
+  if (isRegisterLoop(n)) {
+    registerLoop(n);
+    return;
+  }
   std::optional<ResidentAccumulator> resident = residentAccumulator(n);
   // The accumulator's value on entry, when it is one constant (acc = tl.zeros(...)).
   std::optional<ir::Expr> constantStart;
@@ -565,6 +570,8 @@ std::string CudaEmitter::expr(const ir::Expr& e) {
 std::string CudaEmitter::compute(const ir::Expr& e) {
   using K = ir::ExprKind;
   const ir::Type& type = e.type();
+  if (inRegisterLoop_)
+    if (std::optional<std::string> r = registerExpr(e)) return *r;
   switch (e.kind()) {
     case K::IntImm: return intLiteral(type.dtype(), e.as<ir::IntImm>()->value);
     case K::FloatImm: return floatLiteral(type.dtype(), e.as<ir::FloatImm>()->value);

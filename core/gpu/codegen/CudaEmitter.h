@@ -205,6 +205,28 @@ public:
   void warpgroupStep(const ResidentAccumulator& r);
   // Pins the accumulator registers at a wgmma wait (no access moves across it).
   void holdWarpgroupAccumulator(const WarpgroupMma& g, const std::string& frags);
+  // A loop the layout pass keeps in tensor-core registers (CudaRegisterLoop.cpp).
+  bool isRegisterLoop(const ir::For& n) const;
+  void registerLoop(const ir::For& n);
+  const ir::TileLayout* layoutOf(int varId) const;
+  // An element loop over the thread's slots of an #mma tile or #slice row vector, with ts_i the
+  // element's index in the tile (so index-pure values evaluate as in the blocked layout).
+  void openRegisterSlots(const ir::Type& t);
+  static int64_t registerSlots(const ir::Type& t);
+  // Inside the loop: the register reading of a value in a layout, or nullopt for the usual path.
+  std::optional<std::string> registerExpr(const ir::Expr& e);
+  std::string registerReduce(const ir::Reduce& n);
+  std::string registerDot(const ir::Dot& n);
+  // cp.async copies of the B operands of the iteration whose induction value is in scope into `slot`.
+  void stageRegisterOperands(const std::string& slot);
+  struct RegisterStage {
+    const ir::Load* load = nullptr;
+    int64_t rows = 0, cols = 0, ld = 0;
+    size_t offset = 0;
+    bool transposed = false;
+    bool wholeChunks = false;  // 16-byte cp.async chunks (proven whole and aligned), else element copies
+    bool bf16 = false;
+  };
   struct Pipeline {
     const ir::For* loop = nullptr;
     int stages = 0;
@@ -301,7 +323,19 @@ private:
   std::map<int, ResidentAccumulator> residentByResult_;  // by the id of the body's Let of acc + dot
   std::map<int, int> residentAssigns_;                   // acc var id -> result var id: that assign is skipped
   CudaKernelSource result_;
+  // The register loop being emitted: its values' C arrays by var id, A fragments converted on
+  // entry by var id, the B stages.
+  bool inRegisterLoop_ = false;
+  bool registerLoopUsed_ = false;
+  std::map<int, std::string> registerNames_;
+  std::map<int, std::string> operandFrags_;
+  std::map<int, RegisterStage> registerStages_;
+  size_t registerStageBytes_ = 0;
+  std::string registerRing_ = "ts_smem";
 };
+
+// The helpers of register loops (mma.sync, ldmatrix, packing), added to a kernel that has one.
+std::string registerLoopPrelude();
 
 // Simple per-statement helpers shared by the generator's files.
 bool containsStore(const ir::Stmt& s);

@@ -3,6 +3,7 @@
 #include "core/ir/passes/ConstantFolding.h"
 #include "core/ir/passes/DeadLetElimination.h"
 #include "core/ir/passes/DotAccumulatorFusion.h"
+#include "core/ir/passes/LayoutAssignment.h"
 
 namespace tilescope::ir::passes {
 
@@ -15,6 +16,13 @@ const Pass kFoldConstants{"fold-constants", "integer arithmetic on constants fol
                           foldConstants};
 const Pass kEliminateDeadLets{"eliminate-dead-lets", "Lets never read or assigned, without memory effects, removed",
                               eliminateDeadLets};
+constexpr std::string_view kAssignLayoutsName = "assign-layouts";
+constexpr std::string_view kAssignLayoutsSummary =
+    "a loop chaining two dots through register math (attention) kept in tensor-core registers: mma accumulator, "
+    "row-slice, dot-operand and shared layouts";
+Pass assignLayoutsFor(const GpuTarget& target) {
+  return Pass{kAssignLayoutsName, kAssignLayoutsSummary, [target](const Kernel& k) { return assignLayouts(k, target); }};
+}
 
 }  // namespace
 
@@ -26,7 +34,8 @@ const std::vector<Pass>& semanticPasses() {
 
 const std::vector<Pass>& gpuPasses() {
   // The same passes as lowerForGpu, in its order (a test checks that the two agree).
-  static const std::vector<Pass> passes = {kFuseDotAccumulator, kFoldConstants, kEliminateDeadLets};
+  static const std::vector<Pass> passes = {kFuseDotAccumulator, kFoldConstants, kEliminateDeadLets,
+                                           assignLayoutsFor(GpuTarget{})};
   return passes;
 }
 
@@ -36,10 +45,10 @@ Kernel lowerSemantics(const Kernel& kernel, PipelineObserver* observer, Verify v
 
 Kernel lowerForGpu(const Kernel& kernel, [[maybe_unused]] const GpuTarget& target, PipelineObserver* observer,
                    Verify verify) {
-  // No pass depends on the target yet; layout assignment and pipelining (issue 26) will.
   Kernel k = lowerSemantics(kernel, observer, verify);
   k = runPass(kFoldConstants, k, verify, observer);
   k = runPass(kEliminateDeadLets, k, verify, observer);
+  k = runPass(assignLayoutsFor(target), k, verify, observer);
   return k;
 }
 

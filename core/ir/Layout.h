@@ -1,0 +1,36 @@
+#pragma once
+// Where the elements of a tile value live across a program's threads, as Triton's GPU dialect says
+// it: the GPU pipeline's layout pass assigns these to the values of a loop it keeps in tensor-core
+// registers, and the CUDA emitter prints what they say. A value with no assigned layout is in the
+// default blocked layout (element i of a tile at slot j of thread t by CudaCodegen's BlockedLayout).
+#include <cstdint>
+#include <string>
+
+namespace tilescope::ir {
+
+enum class LayoutKind : uint8_t {
+  // mma.sync m16n8k16's accumulator: warp w owns rows [16w, 16w + 16); in each 16 x 8 block lane l
+  // holds rows l/4 and l/4 + 8, columns 2(l%4) and 2(l%4) + 1.
+  Mma,
+  // A row vector sliced out of Mma along its columns (dim 1): each thread holds its two rows, the
+  // four lanes of a quad the same values. Reductions along rows are quad shuffles; `x[:, None]`
+  // broadcasts read registers.
+  RowSlice,
+  // mma.sync's A operand (16 x 16 fragments of 16-bit floats packed in pairs), the dot's rows as Mma's.
+  DotOperandA,
+  // A dot's B operand staged in shared memory (padded rows, read by ldmatrix), copied by cp.async
+  // one iteration ahead.
+  SharedOperand,
+};
+
+struct TileLayout {
+  LayoutKind kind = LayoutKind::Mma;
+  int warpsM = 1;  // warps along the rows, each owning 16 (the Mma layout the others refer to)
+  // SharedOperand: the dot reads the tile transposed (tl.trans(k) as B, K's rows are B's columns).
+  bool transposed = false;
+  // DotOperandA of a value defined before the loop: converted once on entry.
+  bool convertedOnEntry = false;
+  std::string str() const;
+};
+
+}  // namespace tilescope::ir

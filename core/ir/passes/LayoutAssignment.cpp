@@ -1,0 +1,325 @@
+#include "core/ir/passes/LayoutAssignment.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "core/ir/IRVisitor.h"
+
+namespace tilescope::ir::passes {
+
+namespace {
+
+bool is16BitFloat(DType t) { return t == DType::FP16 || t == DType::BF16; }
+
+void flatten(const Stmt& s, std::vector<Stmt>& out) {
+  if (!s) return;
+  if (const auto* seq = s.as<Seq>()) {
+    for (const Stmt& c : seq->stmts) flatten(c, out);
+    return;
+  }
+  out.push_back(s);
+}
+
+class LetTable : public IRVisitor {
+public:
+  std::map<int, const Let*> lets;
+
+protected:
+  void visitLet(const Let& n) override {
+    lets[n.var->id] = &n;
+    IRVisitor::visitLet(n);
+  }
+};
+
+class DotFinder : public IRVisitor {
+public:
+  std::vector<const Dot*> dots;
+
+protected:
+  void visitDot(const Dot& n) override {
+    dots.push_back(&n);
+    IRVisitor::visitDot(n);
+  }
+};
+
+// The decisions for one candidate loop; `ok` false as soon as something is outside what the
+// register-resident emission supports.
+class LoopLayouts {
+public:
+  LoopLayouts(const Kernel& kernel, const For& loop, const std::map<int, const Let*>& allLets)
+      : kernel_(kernel), loop_(loop), allLets_(allLets), rows_(16 * int64_t{kernel.options.numWarps}) {}
+
+  std::map<int, TileLayout> run() {
+    if (!analyse()) return {};
+    return layouts_;
+  }
+
+private:
+  const Kernel& kernel_;
+  const For& loop_;
+  const std::map<int, const Let*>& allLets_;
+  const int64_t rows_;
+  std::map<int, const Let*> bodyLets_;
+  std::map<int, TileLayout> layouts_;
+  std::set<const Dot*> dots_;
+
+  TileLayout make(LayoutKind kind) const {
+    TileLayout l;
+    l.kind = kind;
+    l.warpsM = kernel_.options.numWarps;
+    return l;
+  }
+  bool has(int id, LayoutKind kind) const {
+    auto it = layouts_.find(id);
+    return it != layouts_.end() && it->second.kind == kind;
+  }
+
+  // Values every thread can compute at any element (aranges, splats of scalars, arithmetic on
+  // them, immutable vars bound to such values): they need no layout at all.
+  bool indexPure(const Expr& e, bool allowBodyScalars = true) const {
+    if (!e.defined()) return true;
+    using K = ExprKind;
+    switch (e.kind()) {
+      case K::IntImm:
+      case K::FloatImm:
+      case K::ParamRef:
+      case K::ProgramId:
+      case K::NumPrograms:
+      case K::Arange: return true;
+      case K::VarRef: {
+        const VarPtr& v = e.as<VarRef>()->var;
+        if (layouts_.count(v->id)) return false;
+        const bool inBody = bodyLets_.count(v->id) > 0;
+        if (v->type.isScalar()) return allowBodyScalars || !inBody;
+        if (v->isMutable) return false;
+        auto it = allLets_.find(v->id);
+        return it != allLets_.end() && indexPure(it->second->value, allowBodyScalars);
+      }
+      case K::Splat: return indexPure(e.as<Splat>()->value, allowBodyScalars);
+      case K::Broadcast: return indexPure(e.as<Broadcast>()->value, allowBodyScalars);
+      case K::ExpandDims: return indexPure(e.as<ExpandDims>()->value, allowBodyScalars);
+      case K::Cast: return !e.as<Cast>()->bitcast && indexPure(e.as<Cast>()->value, allowBodyScalars);
+      case K::Unary: return indexPure(e.as<Unary>()->value, allowBodyScalars);
+      case K::Binary:
+        return indexPure(e.as<Binary>()->a, allowBodyScalars) && indexPure(e.as<Binary>()->b, allowBodyScalars);
+      case K::Select: {
+        const auto* n = e.as<Select>();
+        return indexPure(n->cond, allowBodyScalars) && indexPure(n->a, allowBodyScalars) &&
+               indexPure(n->b, allowBodyScalars);
+      }
+      default: return false;
+    }
+  }
+
+  bool isRowShape(const Type& t) const { return t.rank() == 1 && t.shape()[0] == rows_; }
+  bool isMmaShape(const Type& t) const { return t.rank() == 2 && t.shape()[0] == rows_ && t.shape()[1] % 16 == 0; }
+
+  // e, of an Mma-shaped type, computed elementwise in the accumulator layout.
+  bool mmaValue(const Expr& e) const {
+    if (!isMmaShape(e.type()) || e.type().isPointer()) return false;
+    if (indexPure(e)) return true;
+    using K = ExprKind;
+    switch (e.kind()) {
+      case K::VarRef: return has(e.as<VarRef>()->var->id, LayoutKind::Mma);
+      case K::Dot: return dots_.count(e.as<Dot>()) && (!e.as<Dot>()->acc.defined() || mmaValue(e.as<Dot>()->acc));
+      case K::Broadcast: {
+        const Expr& v = e.as<Broadcast>()->value;
+        const auto* x = v.as<ExpandDims>();
+        return x && x->axis == 1 && v.type().shape()[1] == 1 && rowValue(x->value);
+      }
+      case K::Cast: return !e.as<Cast>()->bitcast && mmaValue(e.as<Cast>()->value);
+      case K::Unary: return mmaValue(e.as<Unary>()->value);
+      case K::Binary: return mmaValue(e.as<Binary>()->a) && mmaValue(e.as<Binary>()->b);
+      case K::Select: {
+        const auto* n = e.as<Select>();
+        return mmaValue(n->cond) && mmaValue(n->a) && mmaValue(n->b);
+      }
+      case K::MathCall: {
+        for (const Expr& a : e.as<MathCall>()->args)
+          if (!mmaValue(a)) return false;
+        return true;
+      }
+      default: return false;
+    }
+  }
+
+  // e, of a row-vector type, computed in the accumulator's row slice.
+  bool rowValue(const Expr& e) const {
+    if (!isRowShape(e.type()) || e.type().isPointer()) return false;
+    if (indexPure(e)) return true;
+    using K = ExprKind;
+    switch (e.kind()) {
+      case K::VarRef: return has(e.as<VarRef>()->var->id, LayoutKind::RowSlice);
+      case K::Reduce: {
+        const auto* n = e.as<Reduce>();
+        return (n->op == ReduceOp::Max || n->op == ReduceOp::Sum) && n->axis == 1 && !n->keepDims &&
+               n->value.type().dtype() == DType::FP32 && mmaValue(n->value);
+      }
+      case K::Cast: return !e.as<Cast>()->bitcast && rowValue(e.as<Cast>()->value);
+      case K::Unary: return rowValue(e.as<Unary>()->value);
+      case K::Binary: return rowValue(e.as<Binary>()->a) && rowValue(e.as<Binary>()->b);
+      case K::Select: {
+        const auto* n = e.as<Select>();
+        return rowValue(n->cond) && rowValue(n->a) && rowValue(n->b);
+      }
+      case K::MathCall: {
+        for (const Expr& a : e.as<MathCall>()->args)
+          if (!rowValue(a)) return false;
+        return true;
+      }
+      default: return false;
+    }
+  }
+
+  // B: a Let of the body loading a tile, read only here, maybe through tl.trans.
+  bool sharedOperand(const Expr& b, std::map<int, int>& reads) {
+    bool transposed = false;
+    Expr e = b;
+    if (const auto* p = e.as<Permute>()) {
+      if (p->order != std::vector<int>{1, 0}) return false;
+      transposed = true;
+      e = p->value;
+    }
+    const auto* ref = e.as<VarRef>();
+    if (!ref) return false;
+    auto it = bodyLets_.find(ref->var->id);
+    if (it == bodyLets_.end() || reads[ref->var->id] != 1) return false;
+    const auto* load = it->second->value.as<Load>();
+    // Its pointers are computed one iteration ahead: from the induction variable, values defined
+    // before the loop and index-pure tiles of the body, never a scalar the body computes.
+    if (!load || load->isVolatile || !indexPure(load->ptr, false) || !indexPure(load->mask, false) ||
+        !indexPure(load->other, false))
+      return false;
+    TileLayout l = make(LayoutKind::SharedOperand);
+    l.transposed = transposed;
+    layouts_[ref->var->id] = l;
+    return true;
+  }
+
+  bool analyse() {
+    const auto* step = loop_.step.as<IntImm>();
+    if (!step || step->value <= 0 || kernel_.options.numWarps < 1) return false;
+    std::vector<Stmt> stmts;
+    flatten(loop_.body, stmts);
+    std::vector<const Assign*> assigns;
+    for (const Stmt& s : stmts) {
+      if (const auto* let = s.as<Let>()) bodyLets_[let->var->id] = let;
+      else if (const auto* a = s.as<Assign>()) assigns.push_back(a);
+      else return false;
+    }
+    DotFinder finder;
+    finder.visitStmt(loop_.body);
+    if (finder.dots.size() != 2) return false;
+    std::map<int, int> reads;
+    class Reads : public IRVisitor {
+    public:
+      std::map<int, int>& r;
+      explicit Reads(std::map<int, int>& x) : r(x) {}
+      void visitVarRef(const VarRef& n) override { ++r[n.var->id]; }
+    } counter(reads);
+    counter.visitStmt(loop_.body);
+
+    // The dots and their operands.
+    for (const Dot* d : finder.dots) {
+      const Type& a = d->a.type();
+      const Type& b = d->b.type();
+      if (d->type.dtype() != DType::FP32 || !isMmaShape(d->type) || d->maxNumImpreciseAcc != 0) return false;
+      if (!is16BitFloat(a.dtype()) || a.dtype() != b.dtype() || a.shape()[1] % 16 != 0) return false;
+      if (!sharedOperand(d->b, reads)) return false;
+      dots_.insert(d);
+    }
+    // Loop-carried values: their layout is that of their shape.
+    for (const Assign* a : assigns) {
+      const Type& t = a->var->type;
+      // Carried values cross the loop's ends through fp32 shared memory.
+      if (t.isScalar() || t.isPointer() || t.dtype() != DType::FP32) return false;
+      if (isMmaShape(t)) layouts_[a->var->id] = make(LayoutKind::Mma);
+      else if (isRowShape(t)) layouts_[a->var->id] = make(LayoutKind::RowSlice);
+      else return false;
+    }
+    // The body's values, in order: each either needs no layout or gets the one of its shape.
+    std::vector<const Let*> regionLets;
+    for (const Stmt& s : stmts) {
+      const auto* let = s.as<Let>();
+      if (!let || layouts_.count(let->var->id)) continue;
+      const Type& t = let->var->type;
+      if (t.isScalar()) {
+        DotFinder inner;
+        inner.visitExpr(let->value);
+        if (!inner.dots.empty() || !indexPure(let->value)) return false;
+        continue;
+      }
+      if (!let->value.hasEffects() && indexPure(let->value)) continue;
+      if (let->value.hasEffects() || t.isPointer()) return false;
+      if (isMmaShape(t)) layouts_[let->var->id] = make(LayoutKind::Mma);
+      else if (isRowShape(t)) layouts_[let->var->id] = make(LayoutKind::RowSlice);
+      else return false;
+      regionLets.push_back(let);
+    }
+    for (const Let* let : regionLets)
+      if (has(let->var->id, LayoutKind::Mma) ? !mmaValue(let->value) : !rowValue(let->value)) return false;
+    for (const Assign* a : assigns)
+      if (has(a->var->id, LayoutKind::Mma) ? !mmaValue(a->value) : !rowValue(a->value)) return false;
+    // A operands: a value of the loop in registers, or a tile defined before it converted on entry;
+    // at least one dot must take its A from the other's registers (else the emitter's resident
+    // accumulator and wgmma paths serve the loop better).
+    bool chained = false;
+    for (const Dot* d : dots_) {
+      if (const auto* ref = d->a.as<VarRef>(); ref && !bodyLets_.count(ref->var->id) && !layouts_.count(ref->var->id)) {
+        if (ref->var->isMutable || d->a.type().shape()[0] != rows_) return false;
+        TileLayout l = make(LayoutKind::DotOperandA);
+        l.convertedOnEntry = true;
+        layouts_[ref->var->id] = l;
+        continue;
+      }
+      if (!mmaValue(d->a) || indexPure(d->a)) return false;
+      chained = true;
+    }
+    // Shared memory: two stages of the B tiles (rows padded by 16 bytes), and the conversions at
+    // the loop's ends, within what one program can have on sm_80+.
+    int64_t stage = 0, ends = 0;
+    for (const auto& [id, l] : layouts_) {
+      if (l.kind != LayoutKind::SharedOperand) continue;
+      const Type& t = bodyLets_.at(id)->var->type;
+      stage += t.shape()[0] * (t.shape()[1] + 8) * 2;
+    }
+    for (const Assign* a : assigns) ends = std::max(ends, a->var->type.numel() * 4);
+    for (const Dot* d : dots_) ends = std::max(ends, rows_ * (d->a.type().shape()[1] + 8) * 2);
+    constexpr int64_t kSharedLimit = 160 * 1024;
+    return chained && 2 * stage <= kSharedLimit && ends <= kSharedLimit;
+  }
+};
+
+class LoopFinder : public IRVisitor {
+public:
+  std::vector<const For*> loops;
+
+protected:
+  void visitFor(const For& n) override { loops.push_back(&n); }  // outermost loops only
+};
+
+}  // namespace
+
+Kernel assignLayouts(const Kernel& kernel, const GpuTarget& target) {
+  if (target.smArch < 80) return kernel;
+  LetTable table;
+  table.visitKernel(kernel);
+  LoopFinder finder;
+  finder.visitKernel(kernel);
+  Kernel out = kernel;
+  for (const For* loop : finder.loops) {
+    std::map<int, TileLayout> layouts = LoopLayouts(kernel, *loop, table.lets).run();
+    if (layouts.empty()) continue;
+    // One loop per kernel: the emitter's shared-memory plan holds one.
+    out.registerLoops.insert(loop->iv->id);
+    out.layouts.insert(layouts.begin(), layouts.end());
+    break;
+  }
+  return out;
+}
+
+}  // namespace tilescope::ir::passes

@@ -1,0 +1,234 @@
+// The assign-layouts pass (core/ir/passes/LayoutAssignment) and the emission of the loops it keeps in
+// tensor-core registers (core/gpu/codegen/CudaRegisterLoop.cpp): which values get which layout, that
+// other loops keep none, and what the CUDA of such a loop does (mma.sync with the accumulator and p
+// in registers, quad-shuffle reductions, one barrier per iteration). GpuRun.RegisterLoops... runs
+// them on a GPU against the simulator; RegisterLoop.GeneratedAttentionIsRightOnEmulatedWarps runs
+// the generated CUDA on the CPU (tests/gpu/emulation) against a float64 attention.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "core/gpu/codegen/CudaCodegen.h"
+#include "core/gpu/runtime/GpuRuntime.h"
+#include "core/ir/passes/GpuPipeline.h"
+#include "core/ir/passes/IRDumpObserver.h"
+#include "core/kernel/Checker.h"
+#include "tests/cli/CliRunner.h"
+#include "tests/lang/CheckerTestUtil.h"
+
+using namespace tilescope;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kAttention = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def attn(q_base, k_base, v_base, o_base, seq_len, scale, s_row, BM: tl.constexpr, BN: tl.constexpr, DIM: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    feat = tl.arange(0, DIM)
+    q = tl.load(q_base + rows[:, None] * s_row + feat[None, :])
+    row_max = tl.full([BM], -float('inf'), tl.float32)
+    row_sum = tl.zeros([BM], dtype=tl.float32)
+    out = tl.zeros([BM, DIM], dtype=tl.float32)
+    for start in range(0, seq_len, BN):
+        keys = start + cols
+        k = tl.load(k_base + keys[:, None] * s_row + feat[None, :])
+        scores = tl.dot(q, tl.trans(k)) * scale
+        new_max = tl.maximum(row_max, tl.max(scores, axis=1))
+        p = tl.exp2(scores - new_max[:, None])
+        correction = tl.exp2(row_max - new_max)
+        row_sum = row_sum * correction + tl.sum(p, axis=1)
+        v = tl.load(v_base + keys[:, None] * s_row + feat[None, :])
+        out = out * correction[:, None] + tl.dot(p.to(v.dtype), v)
+        row_max = new_max
+    out = out / row_sum[:, None]
+    tl.store(o_base + rows[:, None] * s_row + feat[None, :], out.to(tl.float16))
+
+@triton.jit
+def matmul(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros([BM, BN], dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+)";
+
+// aligned: the row stride is specialized as a multiple of 16 (so k and v rows are whole 16-byte chunks).
+ir::KernelPtr checked(const std::string& kernel, int warps, bool aligned = true) {
+  static auto program = lang::test::programFrom(kAttention, "attn.py");
+  lang::Specialization spec;
+  using lang::ArgSpec;
+  const auto c = [](int64_t v) { return ArgSpec::constexprValue(lang::ConstValue::integer(v)); };
+  if (kernel == "attn")
+    spec.args = {ArgSpec::pointer(ir::DType::FP16), ArgSpec::pointer(ir::DType::FP16), ArgSpec::pointer(ir::DType::FP16),
+                 ArgSpec::pointer(ir::DType::FP16), ArgSpec::scalar(ir::DType::I32), ArgSpec::scalar(ir::DType::FP32),
+                 ArgSpec::scalar(ir::DType::I32, aligned), c(16 * warps), c(64), c(64)};
+  else
+    spec.args = {ArgSpec::pointer(ir::DType::FP16), ArgSpec::pointer(ir::DType::FP16), ArgSpec::pointer(ir::DType::FP32),
+                 ArgSpec::scalar(ir::DType::I32), c(64), c(64), c(32)};
+  spec.options.numWarps = warps;
+  lang::CheckResult r = lang::checkKernel(*program, kernel, spec);
+  EXPECT_TRUE(r.ok()) << r.diagnostics.render();
+  return r.kernel;
+}
+
+ir::Kernel lowered(const ir::Kernel& k, int sm) {
+  return ir::passes::lowerForGpu(k, ir::passes::GpuTarget{sm, false}, nullptr, ir::passes::Verify::Always);
+}
+
+std::string layoutOf(const ir::Kernel& k, const std::string& name) {
+  const std::string dump = k.dump();
+  const size_t table = dump.find("layouts {");
+  if (table == std::string::npos) return "";
+  const size_t at = dump.find("\n  " + name + " (#", table);
+  if (at == std::string::npos) return "";
+  const size_t colon = dump.find("): ", at);
+  return dump.substr(colon + 3, dump.find('\n', colon) - colon - 3);
+}
+
+}  // namespace
+
+TEST(RegisterLoop, AttentionValuesGetTheLayoutsOfTheirUse) {
+  ir::KernelPtr k = checked("attn", 8);
+  ASSERT_TRUE(k);
+  const ir::Kernel low = lowered(*k, 80);
+  ASSERT_EQ(low.registerLoops.size(), 1u) << low.dump();
+  const std::string mma = "#mma<m16n8k16, warps=8x1>";
+  EXPECT_EQ(layoutOf(low, "scores"), mma) << low.dump();
+  EXPECT_EQ(layoutOf(low, "p"), mma);
+  EXPECT_EQ(layoutOf(low, "out"), mma);
+  EXPECT_EQ(layoutOf(low, "new_max"), "#slice<dim=1, " + mma + ">");
+  EXPECT_EQ(layoutOf(low, "correction"), "#slice<dim=1, " + mma + ">");
+  EXPECT_EQ(layoutOf(low, "q"), "#dot_op<a, " + mma + "> (converted on loop entry)");
+  EXPECT_EQ(layoutOf(low, "k"), "#shared<b, transposed, cp.async 1 ahead>");
+  EXPECT_EQ(layoutOf(low, "v"), "#shared<b, cp.async 1 ahead>");
+  // Index-pure values need no layout.
+  EXPECT_EQ(layoutOf(low, "keys"), "");
+}
+
+TEST(RegisterLoop, OtherLoopsAndOlderTargetsKeepTheBlockedLayout) {
+  ir::KernelPtr mm = checked("matmul", 4);
+  ASSERT_TRUE(mm);
+  EXPECT_TRUE(lowered(*mm, 90).layouts.empty());  // one dot: the resident-accumulator/wgmma path
+  ir::KernelPtr attn = checked("attn", 8);
+  ASSERT_TRUE(attn);
+  EXPECT_TRUE(lowered(*attn, 75).layouts.empty());  // no mma.sync m16n8k16 before sm_80
+  // 64 rows on 4 warps: 16 rows per warp as well.
+  ir::KernelPtr wide = checked("attn", 4);
+  ASSERT_TRUE(wide);
+  const ir::Kernel low = lowered(*wide, 80);
+  EXPECT_EQ(low.registerLoops.size(), 1u);
+}
+
+TEST(RegisterLoop, TheLoopKeepsItsValuesInRegisters) {
+  ir::KernelPtr k = checked("attn", 8);
+  ASSERT_TRUE(k);
+  gpu::CudaCodegenOptions options;
+  options.smArch = 80;
+  const std::string cuda = gpu::CudaCodegen::generate(*k, options).source;
+  const size_t loop = cuda.find("for (ts_i64 ts_iv");
+  const size_t end = cuda.find("ts_rslot ^= 1;", loop);
+  ASSERT_NE(loop, std::string::npos) << cuda;
+  ASSERT_NE(end, std::string::npos) << cuda;
+  const std::string body = cuda.substr(loop, end - loop);
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = body.find(what); at != std::string::npos; at = body.find(what, at + 1)) ++n;
+    return n;
+  };
+  // One barrier per iteration (the stage that landed); reductions are quad shuffles.
+  EXPECT_EQ(count("__syncthreads()"), 1u) << body;
+  EXPECT_EQ(count("__shfl_xor_sync"), 4u) << body;
+  // Both dots on mma.sync; B by ldmatrix (k transposed, v row-major with .trans); p packed from
+  // the accumulator's registers, not staged.
+  EXPECT_EQ(count("ts_mma16816_f16("), 4u) << body;
+  EXPECT_EQ(count("ts_ldsm4("), 1u) << body;
+  EXPECT_EQ(count("ts_ldsm4_t("), 1u) << body;
+  EXPECT_EQ(count("ts_pack_f16("), 4u) << body;
+  EXPECT_EQ(count("ts_cp_async16("), 2u) << body;
+  EXPECT_EQ(count("ts_smem)["), 0u) << body;  // no shared-memory staging of values
+  // Rows not known to be 16-byte aligned: element copies instead of cp.async.
+  ir::KernelPtr unaligned = checked("attn", 8, false);
+  ASSERT_TRUE(unaligned);
+  const std::string plain = gpu::CudaCodegen::generate(*unaligned, options).source;
+  EXPECT_EQ(plain.find("ts_cp_async16(((ts_u16*)"), std::string::npos);  // (the prelude defines it)
+  EXPECT_NE(plain.find("ts_mma16816_f16("), std::string::npos);
+}
+
+// The suite's attention kernel (core/bench/gpu/attention.py) as generated, compiled for the CPU
+// against WarpEmulation.h and run over 2 heads of 256 tokens: fp16 causal on 8 warps (128x64x64)
+// and bf16 on 4 warps (64x32x32), each within the dtype's rounding of a float64 attention.
+TEST(RegisterLoop, GeneratedAttentionIsRightOnEmulatedWarps) {
+  auto program = lang::test::programFrom(
+      lang::test::readFile(fs::path(TILESCOPE_SOURCE_DIR) / "core" / "bench" / "gpu" / "attention.py"), "attention.py");
+  const fs::path dir = fs::temp_directory_path() / ("tilescope-emulated-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  struct Case {
+    ir::DType dtype;
+    bool causal;
+    int bm, bn, dim, warps;
+    double tolerance;
+  };
+  for (const Case& c : {Case{ir::DType::FP16, true, 128, 64, 64, 8, 5e-3}, Case{ir::DType::BF16, false, 64, 32, 32, 4, 2e-2}}) {
+    using lang::ArgSpec;
+    const auto constant = [](int64_t v) { return ArgSpec::constexprValue(lang::ConstValue::integer(v)); };
+    lang::Specialization spec;
+    spec.args = {ArgSpec::pointer(c.dtype), ArgSpec::pointer(c.dtype), ArgSpec::pointer(c.dtype), ArgSpec::pointer(c.dtype),
+                 ArgSpec::scalar(ir::DType::I32, true), ArgSpec::scalar(ir::DType::FP32), ArgSpec::scalar(ir::DType::I32, true),
+                 ArgSpec::scalar(ir::DType::I32, true), constant(c.bm), constant(c.bn), constant(c.dim),
+                 ArgSpec::constexprValue(lang::ConstValue::boolean(c.causal))};
+    spec.options.numWarps = c.warps;
+    lang::CheckResult r = lang::checkKernel(*program, "attention_forward", spec);
+    ASSERT_TRUE(r.ok()) << r.diagnostics.render();
+    gpu::CudaCodegenOptions options;
+    options.smArch = 80;
+    const std::string cuda = gpu::CudaCodegen::generate(*r.kernel, options).source;
+    ASSERT_NE(cuda.find("ts_mma16816_"), std::string::npos);
+    // The kernel without the prelude, its shared memory a buffer of the emulation.
+    std::string body = cuda.substr(cuda.find("extern \"C\" __global__") + 11);
+    const std::string smem = "extern __shared__ __align__(128) unsigned char ts_smem[];";
+    body.replace(body.find(smem), smem.size(), "unsigned char* ts_smem = g_smem;");
+    std::ofstream(dir / "kernel_body.inc") << body;
+    const bool bf16 = c.dtype == ir::DType::BF16;
+    const std::string command = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -w -pthread -I" +
+                                (fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "emulation").string() + " -I" + dir.string() +
+                                (bf16 ? " -DCONV=ts_f2b -DBACK=ts_b2f" : " -DCONV=ts_f2h -DBACK=ts_h2f") +
+                                " -DCAUSAL=" + std::to_string(c.causal) + " -DBM=" + std::to_string(c.bm) +
+                                " -DDIM=" + std::to_string(c.dim) + " -DWARPS=" + std::to_string(c.warps) + " " +
+                                (fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "emulation" / "attention_main.cpp").string() +
+                                " -o " + (dir / "emulated").string() + " && " + (dir / "emulated").string() + " > " +
+                                (dir / "out.txt").string();
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    const std::string out = lang::test::readFile(dir / "out.txt");
+    const size_t at = out.find("max abs error ");
+    ASSERT_NE(at, std::string::npos) << out;
+    EXPECT_NE(out.find("status 0,"), std::string::npos) << out;
+    EXPECT_LT(std::stod(out.substr(at + 14)), c.tolerance) << out << " (causal " << c.causal << ", " << c.bm << "x" << c.bn
+                                                            << "x" << c.dim << ", " << c.warps << " warps)";
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+TEST(GpuRun, RegisterLoopsMatchTheSimulator) {
+  if (!gpu::GpuRuntime::instance().available())
+    GTEST_SKIP() << "no CUDA device: " << gpu::GpuRuntime::instance().unavailableReason();
+  setenv("TILESCOPE_GPU_CROSSCHECK", "1000", 1);
+  const std::string path = (fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "data" / "register_loop.py").string();
+  const tilescope::testing::CliRun r = tilescope::testing::runCli("run " + path + " --backend gpu");
+  unsetenv("TILESCOPE_GPU_CROSSCHECK");
+  EXPECT_EQ(r.exitCode, 0) << r.output.substr(0, 6000);
+  EXPECT_EQ(r.output.find("disagree"), std::string::npos) << r.output.substr(0, 6000);
+  EXPECT_NE(r.output.find("register loop ok"), std::string::npos) << r.output.substr(0, 6000);
+}

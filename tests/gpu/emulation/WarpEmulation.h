@@ -1,0 +1,122 @@
+#pragma once
+// A CPU stand-in for the CUDA a register loop uses (CudaRegisterLoopTest compiles a generated
+// kernel's body against it with the host compiler): one std::thread per CUDA thread, std::barrier
+// for __syncthreads and for the warp collectives (__shfl_xor_sync, ldmatrix .x4 with and without
+// .trans, mma.sync m16n8k16 f16/bf16 with the PTX ISA's fragment layouts: A a0a1 (row g, cols 2q,
+// 2q+1), a2a3 (row g+8), a4a5 (row g, cols +8), a6a7; B b0b1 (rows 2q, 2q+1, col g), b2b3 (rows +8);
+// C c0c1 (row g), c2c3 (row g+8)), cp.async as a copy, the 16-bit conversions in software. It checks
+// the emitter's index arithmetic, stages and barriers without a GPU; the device tests check the
+// hardware.
+#include <barrier>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <vector>
+typedef signed char ts_i8; typedef short ts_i16; typedef int ts_i32; typedef long long ts_i64;
+typedef unsigned char ts_u8; typedef unsigned short ts_u16; typedef unsigned int ts_u32; typedef unsigned long long ts_u64;
+struct Dim { unsigned x = 0, y = 0, z = 0; };
+thread_local Dim threadIdx, blockIdx;
+static unsigned char g_smem[232448];
+static std::barrier<>* g_block;
+static std::barrier<>* g_warp[32];
+static float g_xf[1024];
+static ts_u32 g_xu[1024][6];
+static const void* g_ptr[1024];
+#define __global__
+#define __launch_bounds__(x)
+#define __align__(x)
+#define __restrict__
+#define TS_DEV static inline
+static inline int tid() { return (int)threadIdx.x; }
+static inline void __syncthreads() { g_block->arrive_and_wait(); }
+static inline void warpsync() { g_warp[tid() >> 5]->arrive_and_wait(); }
+static inline float __int_as_float(int x) { float f; memcpy(&f, &x, 4); return f; }
+static inline float __shfl_xor_sync(unsigned, float v, int m) {
+  int w = tid() >> 5, l = tid() & 31;
+  g_xf[tid()] = v; warpsync();
+  float r = g_xf[(w << 5) | (l ^ m)]; warpsync();
+  return r;
+}
+TS_DEV ts_u16 ts_f2h(float x) { _Float16 h = (_Float16)x; ts_u16 b; memcpy(&b, &h, 2); return b; }
+TS_DEV float ts_h2f(ts_u16 b) { _Float16 h; memcpy(&h, &b, 2); return (float)h; }
+TS_DEV unsigned ts_pack2(ts_u16 lo, ts_u16 hi) { return (unsigned)lo | ((unsigned)hi << 16); }
+TS_DEV ts_u16 ts_half(unsigned w, int upper) { return upper ? (ts_u16)(w >> 16) : (ts_u16)w; }
+template <class M, int V> TS_DEV bool ts_vec_ok(M* const (&p)[V]) {
+  bool ok = ((ts_u64)p[0] & (ts_u64)(16 - 1)) == 0;
+  for (int k = 1; k < V; ++k) ok = ok & (p[k] == p[0] + k);
+  return ok;
+}
+template <int V> TS_DEV void ts_vld_words(const ts_u16* p, unsigned* w) { memcpy(w, p, V * 2); }
+template <class M, int V> TS_DEV void ts_vst(M* p, const M (&v)[V]) { memcpy(p, v, sizeof(M) * V); }
+TS_DEV void ts_cp_async16(void* dst, const void* src) { memcpy(dst, src, 16); }
+TS_DEV void ts_cp_commit() {}
+template <int N> TS_DEV void ts_cp_wait() {}
+TS_DEV void ts_fail(ts_u32*, unsigned c) { printf("fail %u\n", c); }
+TS_DEV void ldsm(ts_u32* r, const void* p, bool trans) {
+  int w = tid() >> 5, l = tid() & 31;
+  g_ptr[tid()] = p; warpsync();
+  for (int i = 0; i < 4; ++i) {
+    if (!trans) {
+      const ts_u16* row = (const ts_u16*)g_ptr[w * 32 + i * 8 + l / 4];
+      r[i] = ts_pack2(row[2 * (l % 4)], row[2 * (l % 4) + 1]);
+    } else {
+      const ts_u16* r0 = (const ts_u16*)g_ptr[w * 32 + i * 8 + 2 * (l % 4)];
+      const ts_u16* r1 = (const ts_u16*)g_ptr[w * 32 + i * 8 + 2 * (l % 4) + 1];
+      r[i] = ts_pack2(r0[l / 4], r1[l / 4]);
+    }
+  }
+  warpsync();
+}
+TS_DEV void ts_ldsm4(ts_u32* r, const void* p) { ldsm(r, p, false); }
+TS_DEV void ts_ldsm4_t(ts_u32* r, const void* p) { ldsm(r, p, true); }
+TS_DEV void ts_mma16816_f16(float* c, const ts_u32* a, ts_u32 b0, ts_u32 b1) {
+  int w = tid() >> 5, l = tid() & 31;
+  for (int i = 0; i < 4; ++i) g_xu[tid()][i] = a[i];
+  g_xu[tid()][4] = b0; g_xu[tid()][5] = b1;
+  warpsync();
+  float out[4];
+  for (int r = 0; r < 4; ++r) {
+    int row = l / 4 + 8 * (r >> 1), col = 2 * (l % 4) + (r & 1);
+    float s = c[r];
+    for (int k = 0; k < 16; ++k) {
+      int al = (row % 8) * 4 + (k % 8) / 2, areg = (row >= 8 ? 1 : 0) + (k >= 8 ? 2 : 0);
+      int bl = col * 4 + (k % 8) / 2, breg = 4 + (k >= 8 ? 1 : 0);
+      float av = ts_h2f(ts_half(g_xu[w * 32 + al][areg], k % 2));
+      float bv = ts_h2f(ts_half(g_xu[w * 32 + bl][breg], k % 2));
+      s += av * bv;
+    }
+    out[r] = s;
+  }
+  warpsync();
+  for (int r = 0; r < 4; ++r) c[r] = out[r];
+}
+TS_DEV ts_u32 ts_pack_f16(float lo, float hi) { return ts_pack2(ts_f2h(lo), ts_f2h(hi)); }
+TS_DEV ts_u16 ts_f2b(float x) { ts_u32 u; memcpy(&u, &x, 4); u += 0x7fff + ((u >> 16) & 1); return (ts_u16)(u >> 16); }
+TS_DEV float ts_b2f(ts_u16 b) { ts_u32 u = (ts_u32)b << 16; float f; memcpy(&f, &u, 4); return f; }
+TS_DEV ts_u32 ts_pack_bf16(float lo, float hi) { return ts_pack2(ts_f2b(lo), ts_f2b(hi)); }
+TS_DEV void ts_mma16816_bf16(float* c, const ts_u32* a, ts_u32 b0, ts_u32 b1) {
+  int w = tid() >> 5, l = tid() & 31;
+  for (int i = 0; i < 4; ++i) g_xu[tid()][i] = a[i];
+  g_xu[tid()][4] = b0; g_xu[tid()][5] = b1;
+  warpsync();
+  float out[4];
+  for (int r = 0; r < 4; ++r) {
+    int row = l / 4 + 8 * (r >> 1), col = 2 * (l % 4) + (r & 1);
+    float s = c[r];
+    for (int k = 0; k < 16; ++k) {
+      int al = (row % 8) * 4 + (k % 8) / 2, areg = (row >= 8 ? 1 : 0) + (k >= 8 ? 2 : 0);
+      int bl = col * 4 + (k % 8) / 2, breg = 4 + (k >= 8 ? 1 : 0);
+      s += ts_b2f(ts_half(g_xu[w * 32 + al][areg], k % 2)) * ts_b2f(ts_half(g_xu[w * 32 + bl][breg], k % 2));
+    }
+    out[r] = s;
+  }
+  warpsync();
+  for (int r = 0; r < 4; ++r) c[r] = out[r];
+}
+template <class M, int V> TS_DEV bool ts_vec_ok(M* const (&p)[V], const bool (&m)[V]) {
+  bool ok = ts_vec_ok(p);
+  for (int k = 0; k < V; ++k) ok = ok & m[k];
+  return ok;
+}
