@@ -20,7 +20,7 @@ section() { echo; echo "== $*  ($(date -u +%T))"; }
   section build
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_GUI=OFF -DTILESCOPE_BENCHMARKS=OFF \
     -DTILESCOPE_SEEDS_DIR="$seeds" ${pybind:+-Dpybind11_DIR="$pybind"} >/dev/null &&
-  timeout "${BUILD_TIMEOUT:-300}" cmake --build "$build" -j "$(nproc)" --target tilescope-cli tilescope_gpu_tests 2>&1 | grep -E 'error|FAILED' | head -30
+  timeout "${BUILD_TIMEOUT:-300}" cmake --build "$build" -j "$(nproc)" --target tilescope-cli tilescope_gpu_tests 2>&1 | grep -E 'error|FAILED|undefined' | head -30
   section "TMA and descriptor tests"
   TILESCOPE_TUTORIALS_DIR=$tutorials timeout 150 "$build/tests/tilescope_gpu_tests" \
     --gtest_filter='CudaTma*:CudaTensorDescriptor*:GpuRun.Tma*:GpuRun.TensorDescriptor*:GpuRun.LoadedPointer*' >"$out/tests.log" 2>&1
@@ -30,7 +30,7 @@ section() { echo; echo "== $*  ($(date -u +%T))"; }
     >"$out/tutorial08.log" 2>&1
   echo "exit $?"; grep -v '^\s*$' "$out/tutorial08.log" | tail -12
   section "grouped GEMM via descriptors and the tutorial's TMA kernel beside Triton"
-  PYTHONUNBUFFERED=1 timeout "${SUITE_TIMEOUT:-200}" python3 "$root/core/bench/compare_with_triton.py" --cli "$cli" --suite \
+  TILESCOPE_BENCH_NO_TORCH_ROWS=1 PYTHONUNBUFFERED=1 timeout "${SUITE_TIMEOUT:-200}" python3 "$root/core/bench/compare_with_triton.py" --cli "$cli" --suite \
     --only grouped_gemm_tma --tutorial "$tutorials/08-grouped-gemm.py" --timeout 150 --json "$out/suite.json" 2>&1 | tail -25
   date -u
 } 2>&1 | tee "$out/tma.log"
