@@ -4,7 +4,7 @@
 # gpu-labelled runs against the simulator), Triton's grouped-GEMM tutorial unmodified with installed
 # PyTorch (both kernels checked against torch by the tutorial itself), then the grouped-GEMM
 # descriptor rows and the tutorial's TMA kernel beside Triton (core/bench/compare_with_triton.py).
-# ALL_GPU_TESTS=1 then runs every gpu-labelled test. Seeds and tutorials are read from .device-shared/
+# ALL_GPU_TESTS=1 then runs every gpu- and nvrtc-labelled test. Seeds and tutorials are read from .device-shared/
 # (git-ignored; copied there before the call).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,8 +34,8 @@ section() { echo; echo "== $*  ($(date -u +%T))"; }
   TILESCOPE_BENCH_NO_TORCH_ROWS=1 PYTHONUNBUFFERED=1 timeout "${SUITE_TIMEOUT:-200}" python3 "$root/core/bench/compare_with_triton.py" --cli "$cli" --suite \
     --only grouped_gemm_tma --tutorial "$tutorials/08-grouped-gemm.py" --timeout 150 --json "$out/suite.json" 2>&1 | tail -25
   if [ "${ALL_GPU_TESTS:-0}" = 1 ]; then
-    section "ctest -L gpu"
-    TILESCOPE_TUTORIALS_DIR=$tutorials timeout "${CTEST_TIMEOUT:-150}" ctest --test-dir "$build" -L gpu -j 6 --output-on-failure \
+    section "ctest -L 'gpu|nvrtc' (the tests of the gpu binary)"
+    TILESCOPE_TUTORIALS_DIR=$tutorials timeout "${CTEST_TIMEOUT:-150}" ctest --test-dir "$build" -L 'gpu|nvrtc' -j 12 --output-on-failure \
       >"$out/ctest-gpu.log" 2>&1
     echo "exit $?"; tail -15 "$out/ctest-gpu.log"
   fi
