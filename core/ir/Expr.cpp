@@ -285,7 +285,7 @@ Expr MathCall::make(MathFn fn, std::vector<Expr> args, SourceRange r) {
 }
 
 Expr Load::make(Expr ptr, Expr mask, Expr other, SourceRange r, CacheModifier cache, EvictionPolicy eviction,
-                bool isVolatile) {
+                bool isVolatile, std::shared_ptr<const TensorBox> box) {
   requireDefined(ptr, "Load", "ptr");
   const Type& pt = ptr.type();
   require(pt.isPointer(), "Load", "not a pointer: " + pt.str());
@@ -294,7 +294,20 @@ Expr Load::make(Expr ptr, Expr mask, Expr other, SourceRange r, CacheModifier ca
     require(mask.defined(), "Load", "other without mask");
     require(other.type() == pt.pointee(), "Load", "other type " + other.type().str() + " for pointer " + pt.str());
   }
+  if (box) {
+    const size_t rank = box->block.size();
+    require(box->block == pt.shape(), "Load", "a box of " + shapeString(box->block) + " for pointer " + pt.str());
+    require(box->base.defined() && box->base.type().isScalar() && box->base.type().isPointer() &&
+                box->base.type().dtype() == pt.dtype(),
+            "Load", "a box's base must be a scalar pointer to the loaded dtype");
+    require(box->shape.size() == rank && box->strides.size() == rank && box->offsets.size() == rank, "Load",
+            "a box needs a shape, stride and offset per dim");
+    for (const auto* list : {&box->shape, &box->strides, &box->offsets})
+      for (const Expr& e : *list)
+        require(e.defined() && e.type().isScalar() && e.type().dtype() == DType::I64, "Load", "a box's shape, strides and offsets are i64 scalars");
+  }
   auto n = node<Load>(pt.pointee(), r);
+  n->box = std::move(box);
   n->ptr = std::move(ptr);
   n->mask = std::move(mask);
   n->other = std::move(other);

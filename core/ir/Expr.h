@@ -243,6 +243,17 @@ struct MathCall : ExprNodeBase<ExprKind::MathCall> {
 
 // --- memory (only as the value of a Let) ------------------------------------------------------
 
+// The box of a tensor descriptor that a Load reads (`tl.make_tensor_descriptor(...).load(offsets)`):
+// the very elements the Load's ptr, mask and other give, described as the GPU's tensor memory
+// accelerator (TMA) takes them, so that the CUDA generator may copy the box with one bulk tensor
+// copy. The simulator reads ptr/mask/other and never this.
+struct TensorBox {
+  Expr base;                                  // scalar pointer to the tensor's first element
+  std::vector<Expr> shape, strides, offsets;  // i64 scalars, one per dim, in elements
+  Shape block;                                // the box; the Load's shape
+  bool padNan = false;                        // out-of-bounds elements read NaN (else zero)
+};
+
 // Reads *ptr elementwise. Masked-off lanes do not touch memory and yield `other` (or an unspecified
 // value when `other` is undefined; the simulator uses zero and flags reads of them).
 struct Load : ExprNodeBase<ExprKind::Load> {
@@ -252,9 +263,10 @@ struct Load : ExprNodeBase<ExprKind::Load> {
   CacheModifier cache = CacheModifier::None;
   EvictionPolicy eviction = EvictionPolicy::Normal;
   bool isVolatile = false;
+  std::shared_ptr<const TensorBox> box;  // optional: the descriptor box these elements are
   static Expr make(Expr ptr, Expr mask = {}, Expr other = {}, SourceRange r = {},
                    CacheModifier cache = CacheModifier::None, EvictionPolicy eviction = EvictionPolicy::Normal,
-                   bool isVolatile = false);
+                   bool isVolatile = false, std::shared_ptr<const TensorBox> box = nullptr);
 };
 
 // Atomic read-modify-write; yields the old values. Masked-off lanes do nothing and yield an

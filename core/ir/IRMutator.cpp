@@ -145,8 +145,22 @@ Expr IRMutator::mutateLoad(const Load& n, const Expr& self) {
   Expr p = mutateExpr(n.ptr);
   Expr m = mutateExpr(n.mask);
   Expr o = mutateExpr(n.other);
-  if (p.sameAs(n.ptr) && m.sameAs(n.mask) && o.sameAs(n.other)) return self;
-  return Load::make(p, m, o, n.range, n.cache, n.eviction, n.isVolatile);
+  std::shared_ptr<const TensorBox> box = n.box;
+  if (box) {
+    TensorBox b = *box;
+    bool same = true;
+    b.base = mutateExpr(box->base);
+    same = same && b.base.sameAs(box->base);
+    for (auto* list : {&b.shape, &b.strides, &b.offsets})
+      for (Expr& e : *list) {
+        Expr m2 = mutateExpr(e);
+        same = same && m2.sameAs(e);
+        e = std::move(m2);
+      }
+    if (!same) box = std::make_shared<const TensorBox>(std::move(b));
+  }
+  if (p.sameAs(n.ptr) && m.sameAs(n.mask) && o.sameAs(n.other) && box == n.box) return self;
+  return Load::make(p, m, o, n.range, n.cache, n.eviction, n.isVolatile, box);
 }
 
 Expr IRMutator::mutateAtomicRMW(const AtomicRMW& n, const Expr& self) {

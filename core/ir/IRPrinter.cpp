@@ -341,6 +341,16 @@ private:
         if (n.other) s += ", other=" + op(n.other);
         s += memoryOptions(n.cache, n.eviction);
         if (n.isVolatile) s += ", volatile=True";
+        if (n.box) {
+          // The descriptor box the same elements are (a bulk tensor copy on the GPU).
+          auto list = [&](const std::vector<Expr>& xs) {
+            std::string l;
+            for (const Expr& x : xs) l += (l.empty() ? "" : ", ") + op(x);
+            return "[" + l + "]";
+          };
+          s += ", box=(" + op(n.box->base) + ", shape=" + list(n.box->shape) + ", strides=" + list(n.box->strides) +
+               ", at=" + list(n.box->offsets) + ", block=" + shapeString(n.box->block) + (n.box->padNan ? ", pad=nan" : "") + ")";
+        }
         return s;
       }
       case ExprKind::AtomicRMW: {

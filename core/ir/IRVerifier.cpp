@@ -126,7 +126,7 @@ private:
       }
       case ExprKind::Load: {
         const auto& n = *e.as<Load>();
-        return Load::make(n.ptr, n.mask, n.other).type();
+        return Load::make(n.ptr, n.mask, n.other, {}, n.cache, n.eviction, n.isVolatile, n.box).type();
       }
       case ExprKind::AtomicRMW: {
         const auto& n = *e.as<AtomicRMW>();
@@ -206,6 +206,11 @@ private:
       case ExprKind::Load:
         expr(e.as<Load>()->ptr);
         expr(e.as<Load>()->mask);
+        if (const auto& box = e.as<Load>()->box) {
+          expr(box->base);
+          for (const auto* list : {&box->shape, &box->strides, &box->offsets})
+            for (const Expr& x : *list) expr(x);
+        }
         return expr(e.as<Load>()->other);
       case ExprKind::AtomicRMW:
         expr(e.as<AtomicRMW>()->ptr);

@@ -80,6 +80,11 @@ void IRVisitor::visitLoad(const Load& n) {
   visitExpr(n.ptr);
   visitExpr(n.mask);
   visitExpr(n.other);
+  if (n.box) {
+    visitExpr(n.box->base);
+    for (const auto* list : {&n.box->shape, &n.box->strides, &n.box->offsets})
+      for (const Expr& e : *list) visitExpr(e);
+  }
 }
 void IRVisitor::visitAtomicRMW(const AtomicRMW& n) {
   visitExpr(n.ptr);

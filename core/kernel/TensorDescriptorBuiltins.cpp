@@ -120,12 +120,28 @@ BlockAccess boxAccess(ExprChecker& ec, const BoundArgs& a, const TensorDescripto
   return lowerBlockPointer(ec, td.box(offsets), allDims, a.callRange());
 }
 
+// The box as the IR describes it for TMA (ir::TensorBox): the same elements as the access.
+std::shared_ptr<const ir::TensorBox> boxOf(ExprChecker& ec, const BoundArgs& a, const TensorDescriptor& td) {
+  auto box = std::make_shared<ir::TensorBox>();
+  box->base = td.base.expr;
+  box->block = td.blockShape;
+  box->padNan = td.padNan;
+  const ValueList offsets = integerList(ec, a, "offsets", td.rank());
+  for (size_t d = 0; d < td.rank(); ++d) {
+    box->shape.push_back(ec.tensorAs(td.shape[d], ir::DType::I64, a.range("desc"), "a descriptor's shape"));
+    box->strides.push_back(ec.tensorAs(td.strides[d], ir::DType::I64, a.range("desc"), "a descriptor's stride"));
+    box->offsets.push_back(ec.tensorAs(offsets[d], ir::DType::I64, a.range("offsets"), "a box offset"));
+  }
+  return box;
+}
+
 Value descriptorLoad(ExprChecker& ec, const BoundArgs& a) {
   const TensorDescriptor td = descriptorArg(ec, a);
   const BlockAccess access = boxAccess(ec, a, td);
   const Value fill = Value::ofConst(td.padNan ? ConstValue::floating(std::nan("")) : ConstValue::integer(0));
   ir::Expr other = Emitter::broadcastTo(ec.tensorAs(fill, td.dtype(), a.callRange(), "the padding"), td.blockShape, a.callRange());
-  ir::Expr load = ir::Load::make(access.pointers, access.mask, other, a.callRange());
+  ir::Expr load = ir::Load::make(access.pointers, access.mask, other, a.callRange(), ir::CacheModifier::None,
+                                 ir::EvictionPolicy::Normal, false, boxOf(ec, a, td));
   return Value::ofTensor(ec.emitter().effect(load, a.callRange()));
 }
 

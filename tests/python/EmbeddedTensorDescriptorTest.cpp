@@ -1,5 +1,5 @@
-// Tensor descriptors from host code: triton.set_allocator is accepted and kept (tilescope's
-// descriptors need no global scratch, so it is never called), and a kernel making descriptors runs
+// Tensor descriptors from host code: triton.set_allocator is accepted and kept (tilescope's GPU
+// runtime provides the tensor maps' global scratch itself, so it is never called), and a kernel making descriptors runs
 // on the simulator from a script (embedded CPython) and matches torch.
 #include "tests/python/PythonTestUtil.h"
 

@@ -4,7 +4,8 @@
 # tl.make_tensor_descriptor from a table of addresses (triton.set_allocator supplies the global
 # scratch Triton needs for them), boxes are loaded with desc.load and multiplied as a @ b.T, and
 # the C box is written with desc.store. Four square problems of side 1024 / 2048 / 4096, beside
-# torch.matmul for each problem (cuBLAS). Checked against torch. Plain Triton host code that
+# torch.matmul for each problem (cuBLAS). Checked against torch (every element written, and 64 random
+# rows x 64 random columns of each product). Plain Triton host code that
 # prints RESULT lines; core/bench/compare_with_triton.py runs it under Python + Triton and under
 # tilescope's GPU backend. TILESCOPE_BENCH_SMALL=1 shrinks the sizes.
 import os
@@ -18,6 +19,10 @@ SMALL = os.environ.get('TILESCOPE_BENCH_SMALL') == '1'
 # the same host code then launches that kernel instead of ours.
 TUTORIAL = False
 PROGRAMS = 4 if SMALL else 132  # the H100's and H200's SM count
+# The torch.matmul reference rows (not compared with Triton) left out: under tilescope-cli the built-in
+# torch's matmul is not cuBLAS (2026-11-26: 4.9 s per 4x1024^3 call, which ran the case out of time).
+NO_TORCH_ROWS = os.environ.get('TILESCOPE_BENCH_NO_TORCH_ROWS') == '1'
+
 
 
 @triton.jit
@@ -68,6 +73,20 @@ def problems(sides):
     return A, B, BT, C, tables, dims, pitches
 
 
+def written(out):
+    """Every element written (the outputs start as NaN)."""
+    return not bool(torch.isnan(out).any())
+
+
+def sample_close(a, b, out, n=64):
+    """out matches a @ b on n random rows x n random columns: a full product on the CPU (the built-in
+    torch under tilescope-cli sums in the simulator's order) took minutes at 4096^3."""
+    rows = torch.randint(0, a.shape[0], (n,), device='cuda')
+    cols = torch.randint(0, b.shape[1], (n,), device='cuda')
+    ref = torch.matmul(a[rows].float(), b[:, cols].float())
+    return bool(torch.allclose(out[rows][:, cols].float(), ref, atol=0.25, rtol=1e-2))
+
+
 def launch(tables, dims, pitches, count, bn, warps, stages):
     if TUTORIAL:
         grouped_matmul_tma_kernel[(PROGRAMS,)](tables[0], tables[1], tables[2], dims, pitches, count, NUM_SM=PROGRAMS,
@@ -86,10 +105,12 @@ for side in ([64, 128] if SMALL else [1024, 2048, 4096]):
         for out in C:  # (a module-level `c` would shadow the kernel's local c in Triton's code generator)
             out.fill_(float('nan'))
         launch(tables, dims, pitches, len(sides), bn, warps, stages)
-        correct = all(torch.allclose(out.float(), torch.matmul(x, y).float(), atol=0.25, rtol=1e-2) for x, y, out in zip(A, B, C))
+        correct = all(written(out) and sample_close(x, y, out) for x, y, out in zip(A, B, C))
         ms = triton.testing.do_bench(lambda: launch(tables, dims, pitches, len(sides), bn, warps, stages), quantiles=[0.5])
         what = "tutorial's TMA grouped GEMM kernel" if TUTORIAL else 'grouped GEMM via tensor descriptors'
         print(f"RESULT\t{what} 4x{side}^3 fp16, 128x{bn}x64, {warps} warps, {stages} stages\t"
               f"{ms:.4f}\t{flops / ms * 1e-9:.1f}\tTFLOP/s\t{'ok' if correct else 'WRONG'}")
+    if NO_TORCH_ROWS:
+        continue
     ms = triton.testing.do_bench(lambda: [torch.matmul(a, b) for a, b in zip(A, B)], quantiles=[0.5])
     print(f"RESULT\ttorch.matmul per problem (cuBLAS) 4x{side}^3 fp16\t{ms:.4f}\t{flops / ms * 1e-9:.1f}\tTFLOP/s\tok")

@@ -32,6 +32,9 @@ struct CudaCodegenOptions {
   int smArch = 80;
   // An arch-specific target ("sm_90a"): Hopper's wgmma may be used; its PTX runs only on that arch.
   bool archSpecific = false;
+  // With archSpecific sm_90: a pipelined wgmma loop over tensor-descriptor boxes copies them with
+  // TMA (tensor maps built in the kernel, in the program's global scratch); off, with cp.async.
+  bool tma = true;
 };
 
 struct CudaKernelSource {
@@ -43,6 +46,9 @@ struct CudaKernelSource {
   std::vector<lang::Diagnostic> warnings;  // e.g. host calls skipped on the GPU
   bool programTiming = false;              // takes the ts_timing argument (CudaCodegenOptions)
   bool usesTensorCores = false;            // a tl.dot sums on tensor cores, in another order than the simulator
+  // Global scratch each program needs (TMA's tensor maps): when non-zero the kernel takes a
+  // `unsigned char* ts_scratch` argument after ts_status of grid * this many bytes, 128-byte aligned.
+  size_t scratchBytesPerProgram = 0;
 };
 
 // Where the elements of a tile live: slot j of thread tid holds element

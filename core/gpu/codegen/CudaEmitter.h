@@ -21,6 +21,8 @@
 
 namespace tilescope::gpu {
 
+class VarCensus;
+
 // Per-thread arrays up to this many slots are fully unrolled (registers); larger ones are not.
 inline constexpr int kMaxUnrolledSlots = 64;
 // On sm_90a twice as many: a wgmma tile of 128 x 256 over two warpgroups leaves 128 fp32 result
@@ -184,6 +186,7 @@ public:
     // The mask is not constant over a chunk but an interval on it (AxisAnalysis::intervalOverRuns):
     // a chunk is whole when the mask holds at its first and last elements.
     bool maskAtEnds = false;
+    std::string map = "";  // with Pipeline::tma: the C name of the descriptor's tensor map (global scratch)
   };
   // Hopper warpgroup MMA (wgmma.mma_async, sm_90a) for a pipelined resident dot: each warpgroup of 4
   // warps owns rowsPerGroup rows of the result, as `tiles` m64nN accumulators in registers, and reads
@@ -236,6 +239,10 @@ public:
     // B is tl.trans of a loaded N x K tile (K contiguous, `a @ b.T`): staged as loaded and read by
     // wgmma K-major (wgmma only).
     bool bTransposed = false;
+    // Both operands are descriptor boxes (ir::TensorBox) copied by TMA with wgmma's swizzle,
+    // completing on one mbarrier per stage (CudaTma.cpp); else cp.async chunks.
+    bool tma = false;
+    std::string bars, phase;  // with tma: the stages' mbarriers and their phase bits
     std::string ring = "ts_smem";  // where stage 0 starts (1024-byte aligned for wgmma's swizzle)
     std::set<int> unitParams;               // integer parameters the fast path needs to be 1
     std::map<int, ir::Expr> bodyValues;     // the loop body's immutable Lets the loads read, by var id
@@ -256,6 +263,16 @@ public:
   void stageAhead(const std::string& slot, const std::string& counter, const std::string& ahead);
   void stageOperand(const OperandStream& s, const std::string& base);
   std::string inRange(const std::string& counter, const std::string& ahead) const;
+  // --- TMA for descriptor boxes (CudaTma.cpp)
+  // Whether the pipeline's operands can be copied by TMA: sm_90a's wgmma path, both loads 2-D
+  // fp16/bf16 descriptor boxes staged as loaded, their maps' fields unchanged by the loop.
+  bool tmaFits(const Pipeline& p, const ir::For& loop, const VarCensus& body) const;
+  // Before the loop: builds (or keeps) the operands' tensor maps; declares the stage barriers at the top.
+  void tmaPrologue();
+  // Thread 0 announces the stage's bytes on its barrier and starts the boxes' copies into it.
+  void tmaStage(const std::string& slot, const std::string& base);
+  // Every thread waits for the current slot's copies.
+  void tmaWait();
   // Stages `value` (string valid in a loop over t's numel) into shared memory as ts_s[i].
   void stageToShared(const std::string& value, const ir::Type& t, const std::string& ptrName, size_t byteOffset);
   std::string reduceThroughShared(const ir::Reduce& n, const std::string& value, const std::string& res);
@@ -332,6 +349,8 @@ private:
   std::map<int, RegisterStage> registerStages_;
   size_t registerStageBytes_ = 0;
   std::string registerRing_ = "ts_smem";
+  std::string tmaTop_;  // declarations at the kernel's top: TMA barriers, map keys
+  int tmaMaps_ = 0;     // tensor maps in each program's global scratch (128 bytes each)
 };
 
 // The helpers of register loops (mma.sync, ldmatrix, packing), added to a kernel that has one.

@@ -156,6 +156,7 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
   p.stages = kernel_.options.numStages;
   while (p.stages >= 2 && std::max(p.stages * p.stageBytes + ringSlack, resultBytes) > kSharedLimit) --p.stages;
   if (p.stages < 2) return std::nullopt;
+  p.tma = tmaFits(p, loop, body);
   return p;
 }
 
@@ -168,8 +169,11 @@ void CudaEmitter::pipelinePrologue() {
   Pipeline& p = *pipeline_;
   std::string unit;
   for (int param : p.unitParams) unit += (unit.empty() ? "" : " && ") + std::string("(ts_i64)p") + n2s(param) + " == 1";
-  line("// " + n2s(p.stages) + " stages of operands in flight (cp.async); whole 16-byte chunks need " +
-       (unit.empty() ? std::string("only alignment") : unit));
+  if (p.tma)
+    line("// " + n2s(p.stages) + " stages of operands in flight (TMA)");
+  else
+    line("// " + n2s(p.stages) + " stages of operands in flight (cp.async); whole 16-byte chunks need " +
+         (unit.empty() ? std::string("only alignment") : unit));
   line("const bool " + p.unitOk + " = " + (unit.empty() ? "true" : unit) + ";");
   line("int " + p.slot + " = 0;");
   assumeThreadRange_ = true;
@@ -177,13 +181,14 @@ void CudaEmitter::pipelinePrologue() {
     p.ring = "ts_ring" + p.slot.substr(7);
     line("unsigned char* const " + p.ring + " = ts_smem + ((1024u - (ts_shared_addr(ts_smem) & 1023u)) & 1023u);");
   }
+  if (p.tma) tmaPrologue();
   // A loop, not unrolled: the copies' code is large and runs once per program.
   line("#pragma unroll 1");
   open("for (int ts_s = 0; ts_s < " + n2s(p.stages - 1) + "; ++ts_s)");
   open("if (" + inRange(p.start, "ts_s") + ")");
   stageAhead("ts_s", p.start, "ts_s");
   close();
-  line("ts_cp_commit();");
+  if (!p.tma) line("ts_cp_commit();");
   close();
 }
 
@@ -201,8 +206,12 @@ void CudaEmitter::stageAhead(const std::string& slot, const std::string& counter
   }
   memo_.clear();
   const std::string base = p.ring + " + " + slot + " * " + std::to_string(p.stageBytes);
-  stageOperand(p.a, base);
-  stageOperand(p.b, base);
+  if (p.tma) {
+    tmaStage(slot, base);
+  } else {
+    stageOperand(p.a, base);
+    stageOperand(p.b, base);
+  }
   prefetchScalars_.clear();
   prefetchOffsets_.clear();
   memo_.clear();
@@ -322,7 +331,7 @@ void CudaEmitter::stageNextIteration() {
   line("const int ts_wr = " + p.slot + " == 0 ? " + ahead + " : " + p.slot + " - 1;");
   stageAhead("ts_wr", p.counter, ahead);
   close();
-  line("ts_cp_commit();");
+  if (!p.tma) line("ts_cp_commit();");
 }
 
 void CudaEmitter::advanceSlot() {

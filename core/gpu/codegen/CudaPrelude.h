@@ -13,5 +13,8 @@ std::string_view cudaPrelude();
 std::string_view cudaTensorCorePrelude();
 // Hopper's warpgroup MMA helpers (wgmma, sm_90a), after the tensor-core ones.
 std::string_view cudaWarpgroupPrelude();
+// The tensor memory accelerator's helpers (mbarriers, bulk tensor copies, tensor maps built in the
+// kernel; sm_90a), after the warpgroup ones (CudaTma.cpp).
+std::string_view cudaTmaPrelude();
 
 }  // namespace tilescope::gpu

@@ -86,9 +86,14 @@ void CudaEmitter::warpgroupStep(const ResidentAccumulator& r) {
   const TensorCoreLayout& l = r.layout;
   // The stage is complete; cp.async and element-wise writes become visible to the tensor cores'
   // (async proxy) reads through the fence, to every warpgroup through the barrier.
-  line("ts_cp_wait<" + n2s(p.stages - 2) + ">();");
-  line("ts_fence_async_shared();");
-  sync();
+  if (p.tma) {
+    // The stage's boxes landed (the tensor engine writes in the async proxy wgmma reads in).
+    tmaWait();
+  } else {
+    line("ts_cp_wait<" + n2s(p.stages - 2) + ">();");
+    line("ts_fence_async_shared();");
+    sync();
+  }
   open("");
   line("const unsigned ts_sa = ts_shared_addr(" + p.ring + " + " + p.slot + " * " + std::to_string(p.stageBytes) + ");");
   line("const int ts_wg = ts_tid >> 7;");

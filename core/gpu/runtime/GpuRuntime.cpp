@@ -542,7 +542,7 @@ GpuLaunchResult GpuRuntime::launch(const ir::KernelPtr& kernelPtr, const int64_t
   if (params.size() != args.size())
     throw lang::InternalError("gpu launch of '" + name + "': " + std::to_string(args.size()) + " arguments for " +
                               std::to_string(params.size()) + " parameters");
-  std::vector<std::array<unsigned char, 8>> storage(params.size() + 2);
+  std::vector<std::array<unsigned char, 8>> storage(params.size() + 3);
   std::vector<void*> pointers;
   for (size_t i = 0; i < params.size(); ++i) {
     packArgument(params[i]->type, args[i], storage[i].data(), params[i]->range);
@@ -553,6 +553,21 @@ GpuLaunchResult GpuRuntime::launch(const ir::KernelPtr& kernelPtr, const int64_t
   std::memcpy(storage[params.size()].data(), &status, 8);
   pointers.push_back(storage[params.size()].data());
   const size_t programs = static_cast<size_t>(grid[0] * grid[1] * grid[2]);
+  // TMA's tensor maps, built by each program in its slot (CudaKernelSource::scratchBytesPerProgram).
+  const size_t scratchBytes = programs * ck.cuda.scratchBytesPerProgram;
+  uint64_t scratch = 0;
+  struct ScratchGuard {
+    GpuRuntime& rt;
+    uint64_t& address;
+    size_t bytes;
+    uint64_t generation;
+    ~ScratchGuard() { rt.release(address, bytes, generation); }
+  } scratchGuard{*this, scratch, scratchBytes, generation_};
+  if (scratchBytes > 0) {
+    scratch = allocate(scratchBytes, "the tensor maps of kernel '" + name + "'");
+    std::memcpy(storage[params.size() + 1].data(), &scratch, 8);
+    pointers.push_back(storage[params.size() + 1].data());
+  }
   uint64_t timing = 0;
   const uint64_t timingGeneration = generation_;
   struct TimingGuard {

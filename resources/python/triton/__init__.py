@@ -33,8 +33,9 @@ def cdiv(x, y):
     return (x + y - 1) // y
 
 
-# triton.set_allocator(fn): Triton calls fn for the global scratch that TMA descriptors need. Our
-# descriptors need none (core/kernel/TensorDescriptor), so the allocator is kept and never called.
+# triton.set_allocator(fn): Triton calls fn for the global scratch that TMA descriptors need. Ours
+# comes from tilescope's GPU runtime with each launch that needs it (the tensor maps of
+# core/gpu/codegen/CudaTma.cpp), so the allocator is kept and never called.
 _allocator = None
 
 
