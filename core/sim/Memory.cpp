@@ -43,6 +43,8 @@ Tensor::Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> s
     data_ = owned_.data();
   }
   if (init == TensorInit::Uninitialized) initialized_.assign(static_cast<size_t>(storageElements_), 0);
+  stripeCount_ = std::max<int64_t>(1, stripeOf(std::max<int64_t>(0, storageElements_ - 1)) + 1);
+  stripes_ = std::make_unique<Stripe[]>(static_cast<size_t>(stripeCount_));
 }
 
 std::string Tensor::shapeString() const {
@@ -77,15 +79,49 @@ void Tensor::storeInt(int64_t element, int64_t v) {
 void Tensor::markAllInitialized() { std::fill(initialized_.begin(), initialized_.end(), uint8_t{1}); }
 
 void Tensor::touchForLaunch(uint64_t launchId) {
-  if (launchId_ == launchId && !writer_.empty()) return;
-  launchId_ = launchId;
-  writer_.assign(static_cast<size_t>(storageElements_), -1);
-  writeFlags_.assign(static_cast<size_t>(storageElements_), 0);
+  if (launchId_.load(std::memory_order_acquire) == launchId) return;
+  std::lock_guard<std::mutex> guard(bookkeeping_);
+  if (launchId_.load(std::memory_order_relaxed) == launchId) return;
+  if (!writer_) {
+    // Uninitialised: each stripe is reset by its first store (resetStripe), on whichever thread.
+    writer_.reset(new int32_t[static_cast<size_t>(std::max<int64_t>(1, storageElements_))]);
+    writeFlags_.reset(new uint8_t[static_cast<size_t>(std::max<int64_t>(1, storageElements_))]);
+  }
   conflicts_.clear();
-  writeLock_.clear();
+  writeLocksReady_.store(false, std::memory_order_relaxed);
+  writeLock_.reset();
+  launchId_.store(launchId, std::memory_order_release);
+}
+
+void Tensor::resetStripe(int64_t stripe, uint64_t launchId) {
+  const int64_t begin = stripe << kStripeShift;
+  const int64_t end = std::min(storageElements_, (stripe + 1) << kStripeShift);
+  if (begin < end) {
+    std::fill(writer_.get() + begin, writer_.get() + end, -1);
+    std::fill(writeFlags_.get() + begin, writeFlags_.get() + end, uint8_t{0});
+    if (writeLock_) std::fill(writeLock_.get() + begin, writeLock_.get() + end, uint64_t{0});
+  }
+  stripes_[stripe].launch = launchId;
+}
+
+void Tensor::allocateWriteLocks() {
+  std::lock_guard<std::mutex> guard(bookkeeping_);
+  if (writeLocksReady_.load(std::memory_order_relaxed)) return;
+  // Zero everywhere: stripes not yet reset for this launch are zeroed again by resetStripe, harmlessly.
+  writeLock_.reset(new uint64_t[static_cast<size_t>(std::max<int64_t>(1, storageElements_))]());
+  writeLocksReady_.store(true, std::memory_order_release);
+}
+
+void Tensor::finishLaunch(uint64_t launchId) {
+  if (!writtenInLaunch(launchId)) return;
+  for (int64_t s = 0; s < stripeCount_; ++s) prepareStripe(s, launchId);
 }
 
 // --- Memory ----------------------------------------------------------------------------------------
+
+void Memory::finishLaunch(uint64_t launchId) {
+  for (auto& [id, tensor] : tensors_) tensor->finishLaunch(launchId);
+}
 
 int Memory::create(std::string name, ir::DType dtype, std::vector<int64_t> shape, TensorInit init,
                    std::vector<int64_t> strides) {

@@ -18,8 +18,9 @@ namespace {
 
 // What the workers of one launch share besides the LaunchContext.
 struct RunState {
-  std::atomic<int64_t> next{0};
-  std::atomic<int64_t> started{0};
+  // Apart, so that the counter every program takes from does not share a cache line with the totals.
+  alignas(64) std::atomic<int64_t> next{0};
+  alignas(64) std::atomic<int64_t> started{0};  // added once per worker, when it leaves
   std::atomic<int64_t> completed{0};
   std::atomic<bool> interrupted{false};
   std::mutex errorMutex;
@@ -43,6 +44,15 @@ void runWorker(LaunchContext& L, RunState& S, OrderedOutput& out, TraceRecorder*
   std::unordered_map<const ir::ExprNode*, TileRef> cache;
   ProgramState P;
   P.invariantCache = &cache;
+  // Counted here and added to the shared totals once, when this worker leaves.
+  struct Counts {
+    RunState& S;
+    int64_t started = 0, completed = 0;
+    ~Counts() {
+      S.started += started;
+      S.completed += completed;
+    }
+  } counts{S};
   while (true) {
     if (L.options.cancel.cancelled()) {
       S.interrupted = true;
@@ -56,11 +66,12 @@ void runWorker(LaunchContext& L, RunState& S, OrderedOutput& out, TraceRecorder*
     P.output.clear();
     P.printEnabled = L.options.pidFilter.matches(P.pid);
     P.trace = recorder ? recorder->beginProgram(P.pid, p) : nullptr;
-    ++S.started;
+    ++counts.started;
     try {
       StmtExecutor(L, P).run();
-      ++S.completed;
-      out.complete(p, std::move(P.output));
+      ++counts.completed;
+      // A kernel without prints has nothing to order: no shared lock per program.
+      if (L.facts.hasPrints) out.complete(p, std::move(P.output));
     } catch (const SimulationError& e) {
       if (e.kind() == SimulationError::Kind::UserError) {
         S.fail(L, out, p, e.diagnostic(), std::move(P.output));
@@ -158,6 +169,7 @@ LaunchResult Simulator::launch(const ir::Kernel& kernel, const Grid& grid, const
   for (const lang::Diagnostic& w : warnings.items()) result.diagnostics.add(w);
 
   if (options.checkCoverage) {
+    memory_.finishLaunch(L.launchId);  // stripes no store reached: never written
     std::vector<std::pair<int, std::string>> argNames;
     for (const auto& [tensor, param] : L.paramOfTensor) argNames.emplace_back(tensor, kernel.params[param].name);
     result.coverage = computeCoverage(memory_, L.launchId, grid, argNames);
