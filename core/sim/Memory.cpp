@@ -8,6 +8,55 @@
 
 namespace tilescope::sim {
 
+namespace {
+
+// Write bookkeeping of tensors gone, kept for the next tensor of the same size (their contents need
+// no clearing: each stripe is reset by its first store). At most kCachedBytes are kept.
+struct WriteBookkeeping {
+  int64_t elements = 0;
+  std::unique_ptr<int32_t[]> writers;
+  std::unique_ptr<uint8_t[]> flags;
+};
+
+class BookkeepingCache {
+public:
+  static BookkeepingCache& shared() {
+    static BookkeepingCache* cache = new BookkeepingCache();  // never destroyed: used from destructors at exit
+    return *cache;
+  }
+  bool take(int64_t elements, WriteBookkeeping& out) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    for (auto it = kept_.begin(); it != kept_.end(); ++it)
+      if (it->elements == elements) {
+        out = std::move(*it);
+        bytes_ -= bytesOf(elements);
+        kept_.erase(it);
+        return true;
+      }
+    return false;
+  }
+  void give(WriteBookkeeping b) {
+    const int64_t size = bytesOf(b.elements);
+    if (size > kCachedBytes) return;
+    std::lock_guard<std::mutex> guard(mutex_);
+    while (!kept_.empty() && bytes_ + size > kCachedBytes) {  // the oldest go first
+      bytes_ -= bytesOf(kept_.front().elements);
+      kept_.erase(kept_.begin());
+    }
+    bytes_ += size;
+    kept_.push_back(std::move(b));
+  }
+
+private:
+  static constexpr int64_t kCachedBytes = int64_t{256} << 20;
+  static int64_t bytesOf(int64_t elements) { return elements * static_cast<int64_t>(sizeof(int32_t) + 1); }
+  std::mutex mutex_;
+  std::vector<WriteBookkeeping> kept_;
+  int64_t bytes_ = 0;
+};
+
+}  // namespace
+
 Tensor::Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
                TensorInit init)
     : Tensor(id, std::move(name), dtype, std::move(shape), std::move(strides), init, {}) {}
@@ -47,6 +96,11 @@ Tensor::Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> s
   stripes_ = std::make_unique<Stripe[]>(static_cast<size_t>(stripeCount_));
 }
 
+Tensor::~Tensor() {
+  if (writer_)
+    BookkeepingCache::shared().give({std::max<int64_t>(1, storageElements_), std::move(writer_), std::move(writeFlags_)});
+}
+
 std::string Tensor::shapeString() const {
   std::string s = "[";
   for (size_t i = 0; i < shape_.size(); ++i) {
@@ -83,9 +137,16 @@ void Tensor::touchForLaunch(uint64_t launchId) {
   std::lock_guard<std::mutex> guard(bookkeeping_);
   if (launchId_.load(std::memory_order_relaxed) == launchId) return;
   if (!writer_) {
-    // Uninitialised: each stripe is reset by its first store (resetStripe), on whichever thread.
-    writer_.reset(new int32_t[static_cast<size_t>(std::max<int64_t>(1, storageElements_))]);
-    writeFlags_.reset(new uint8_t[static_cast<size_t>(std::max<int64_t>(1, storageElements_))]);
+    // Uninitialised or a gone tensor's: each stripe is reset by its first store (resetStripe).
+    const int64_t elements = std::max<int64_t>(1, storageElements_);
+    WriteBookkeeping kept;
+    if (BookkeepingCache::shared().take(elements, kept)) {
+      writer_ = std::move(kept.writers);
+      writeFlags_ = std::move(kept.flags);
+    } else {
+      writer_.reset(new int32_t[static_cast<size_t>(elements)]);
+      writeFlags_.reset(new uint8_t[static_cast<size_t>(elements)]);
+    }
   }
   conflicts_.clear();
   writeLocksReady_.store(false, std::memory_order_relaxed);

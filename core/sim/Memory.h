@@ -52,6 +52,11 @@ public:
   // Borrows `external` (at least storageElements() * elementSize() bytes, alive as long as this).
   Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
          TensorInit init, std::span<uint8_t> external);
+  // Hands its write bookkeeping to the next tensor of its size (fresh pages cost a launch more
+  // than its stores: host code's launches each get a fresh Memory).
+  ~Tensor();
+  Tensor(const Tensor&) = delete;
+  Tensor& operator=(const Tensor&) = delete;
 
   int id() const { return id_; }
   const std::string& name() const { return name_; }

@@ -60,6 +60,27 @@ struct Plan {
 
 const int64_t* maskOf(const Tile* mask) { return mask ? mask->ints() : nullptr; }
 
+// The per-lane loops every access runs are compiled for AVX2 too and picked at run time (GCC's
+// function multiversioning): 4 int64 lanes at a time instead of SSE2's 2.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define TILESCOPE_LANE_LOOP [[gnu::target_clones("avx2", "default")]]
+#else
+#define TILESCOPE_LANE_LOOP
+#endif
+
+// Nonzero when some lane i does not hold start + i * size.
+TILESCOPE_LANE_LOOP int64_t strayFromRun(const int64_t* addr, int64_t n, int64_t start, int64_t size) {
+  int64_t strayed = 0;
+  for (int64_t i = 0, expect = start; i < n; ++i, expect += size) strayed |= addr[i] ^ expect;
+  return strayed;
+}
+
+TILESCOPE_LANE_LOOP int64_t countActive(const int64_t* m, int64_t n) {
+  int64_t active = 0;
+  for (int64_t i = 0; i < n; ++i) active += m[i] != 0;
+  return active;
+}
+
 // The locks of the stripes holding elements [lo, hi] of one tensor (Memory.h), shared or exclusive,
 // taken in increasing order (tensors in id order when an access spans several), released on scope exit.
 template <bool Exclusive>
@@ -151,23 +172,32 @@ lang::Diagnostic outOfBounds(bool fatal, LaunchContext& L, ProgramState& P, cons
   return d;
 }
 
-// The rows fast path of plan(): true (and `pl` filled) when every row of the pointer tile addresses
-// consecutive elements of `t` and the active lanes lie inside it.
+// The row length of a pointer tile whose rows plan() may treat as runs (its last dimension), or 0.
+int64_t rowLengthOf(const Tile& ptr) {
+  if (ptr.rank() < 2) return 0;
+  const int64_t cols = ptr.shape().back();
+  return cols >= 4 && ptr.numel() % cols == 0 ? cols : 0;
+}
+
+// Whether every row of `cols` lanes addresses consecutive elements of `size` bytes (masked lanes
+// included). One branch-free pass, so the compiler vectorises it.
+TILESCOPE_LANE_LOOP bool rowsAreRuns(const int64_t* addr, int64_t n, int64_t cols, int64_t size) {
+  int64_t strayed = 0;
+  for (int64_t r0 = 0; r0 < n; r0 += cols) {
+    const int64_t* row = addr + r0;
+    for (int64_t j = 0, expect = row[0]; j < cols; ++j, expect += size) strayed |= row[j] ^ expect;
+  }
+  return strayed == 0;
+}
+
+// The rows fast path of plan(), for a pointer tile whose rows are runs (rowsAreRuns): true (and
+// `pl` filled) when the active lanes lie inside `t`.
 bool rowsPlan(Plan& pl, Tensor* t, const Tile& ptr, const int64_t* m, int64_t base, int64_t last, int shift) {
-  if (ptr.rank() < 2) return false;
   const int64_t n = ptr.numel();
   const int64_t cols = ptr.shape().back();
-  if (cols < 4 || n % cols != 0) return false;
   const int64_t rows = n / cols;
   const int64_t* addr = ptr.ints();
   const int size = 1 << shift;
-  int64_t strayed = 0;
-  for (int64_t r = 0; r < rows; ++r) {
-    const int64_t* row = addr + r * cols;
-    const int64_t start = row[0];
-    for (int64_t j = 0; j < cols; ++j) strayed |= row[j] ^ (start + j * size);
-  }
-  if (strayed != 0) return false;
   int64_t lo = std::numeric_limits<int64_t>::max();
   int64_t hi = std::numeric_limits<int64_t>::min();
   int64_t bits = 0;
@@ -228,14 +258,22 @@ Plan plan(LaunchContext& L, ProgramState& P, const char* what, const lang::Sourc
     // those of the first and last active lanes. Branch-free loops, so the compiler vectorises them.
     const int64_t start = addr[0];
     int64_t strayed = 0;
-    for (int64_t i = 0, expect = start; i < n; ++i, expect += size) strayed |= addr[i] ^ expect;
+    const int64_t cols = rowLengthOf(ptr);
+    const bool rowRuns = cols > 0 && rowsAreRuns(addr, n, cols, size);
+    if (cols == 0) {
+      strayed = strayFromRun(addr, n, start, size);
+    } else if (rowRuns) {
+      // Rows that are runs, each starting where the one before ended: one run.
+      for (int64_t r0 = 0; r0 < n; r0 += cols) strayed |= addr[r0] ^ (start + r0 * size);
+    } else {
+      strayed = 1;
+    }
     if (strayed == 0) {
       int64_t lastActive = n - 1;
       int64_t active = n;
       if (m) {
         while (!m[lastActive]) --lastActive;
-        active = 0;
-        for (int64_t i = 0; i < n; ++i) active += m[i] != 0;
+        active = countActive(m, n);
       }
       if (addr[first] >= base && addr[lastActive] <= last && (start & (size - 1)) == 0) {
         pl.single = t;
@@ -245,7 +283,7 @@ Plan plan(LaunchContext& L, ProgramState& P, const char* what, const lang::Sourc
         pl.hi = (addr[lastActive] - base) >> shift;
         return pl;
       }
-    } else if (rowsPlan(pl, t, ptr, m, base, last, shift)) {
+    } else if (rowRuns && rowsPlan(pl, t, ptr, m, base, last, shift)) {
       return pl;
     } else {
       int64_t lo = std::numeric_limits<int64_t>::max();
@@ -342,7 +380,7 @@ void record(LaunchContext& L, ProgramState& P, MemOpKind kind, const lang::Sourc
 }
 
 // Reads the active lanes of one tensor; `fromLanes` picks per-lane tensors (slow path).
-void gather(const Plan& pl, ir::DType t, const int64_t* m, Tile& out) {
+TILESCOPE_LANE_LOOP void gather(const Plan& pl, ir::DType t, const int64_t* m, Tile& out) {
   const int64_t n = out.numel();
   const int size = elementBytes(t);
   auto laneBytes = [&](int64_t i) -> const uint8_t* {
@@ -492,7 +530,7 @@ void writeLanes(LaunchContext& L, ProgramState& P, Tensor& T, const Plan& pl, co
 
 // writeLanes for the most common store: fp32 values into consecutive elements of one tensor. Separate
 // simple loops over restrict pointers, so that the compiler keeps everything in registers.
-void writeConsecutiveFp32(LaunchContext& L, ProgramState& P, Tensor& T, int64_t first, int64_t n, const int64_t* m,
+TILESCOPE_LANE_LOOP void writeConsecutiveFp32(LaunchContext& L, ProgramState& P, Tensor& T, int64_t first, int64_t n, const int64_t* m,
                           const double* values) {
   const bool track = L.options.checkCoverage;  // the caller prepared the stripes (prepareForWrites)
   const auto pid = static_cast<int32_t>(P.linearId);
