@@ -172,7 +172,8 @@ LaunchResult Simulator::launch(const ir::Kernel& kernel, const Grid& grid, const
     memory_.finishLaunch(L.launchId);  // stripes no store reached: never written
     std::vector<std::pair<int, std::string>> argNames;
     for (const auto& [tensor, param] : L.paramOfTensor) argNames.emplace_back(tensor, kernel.params[param].name);
-    result.coverage = computeCoverage(memory_, L.launchId, grid, argNames);
+    result.coverage = computeCoverage(memory_, L.launchId, grid, argNames,
+                                      std::max(1, options.numThreads > 0 ? options.numThreads : WorkerPool::defaultThreadCount()));
     reportConflicts(result.coverage, kernel, result.diagnostics);
   }
   if (recorder) {

@@ -80,16 +80,16 @@ TEST(SimulatorRowAccess, EdgeBlocksWithMaskedLanesPastTheTensorOrInTheNextRow) {
 }
 
 TEST(SimulatorRowAccess, RowsSpanningSeveralLockStripesAreWrittenWholeOnEveryThreadCount) {
-  // 512 x 96 fp32 (49,152 elements, 12 stripes of 4,096) in 64 x 32 blocks: each block's rows
-  // span two or three stripes.
+  // 1024 x 96 fp32 (98,304 elements: 24 stripes of 4,096, and two chunks of the coverage count) in
+  // 64 x 32 blocks: each block's rows span two or three stripes.
   for (int threads : {1, 2, 8}) {
-    const Outcome r = run(DType::FP32, 512, 96, 64, 32, false, threads);
+    const Outcome r = run(DType::FP32, 1024, 96, 64, 32, false, threads);
     ASSERT_EQ(r.result.status, LaunchStatus::Ok) << r.result.diagnostics.render();
-    for (int64_t i = 0; i < 512 * 96; ++i)
+    for (int64_t i = 0; i < 1024 * 96; ++i)
       ASSERT_EQ(r.y[static_cast<size_t>(i)], static_cast<double>(i % 251) * 2.0 + static_cast<double>((i / 96) / 64))
           << threads << " threads, element " << i;
     ASSERT_EQ(r.result.coverage.tensors.size(), 1u);
-    EXPECT_EQ(r.result.coverage.tensors[0].written, 512 * 96);
+    EXPECT_EQ(r.result.coverage.tensors[0].written, 1024 * 96);
     EXPECT_EQ(r.result.coverage.tensors[0].writtenByMany, 0);
     EXPECT_EQ(r.result.coverage.tensors[0].conflicting, 0);
   }
