@@ -160,7 +160,7 @@ void Tensor::resetStripe(int64_t stripe, uint64_t launchId) {
   if (begin < end) {
     std::fill(writer_.get() + begin, writer_.get() + end, -1);
     std::fill(writeFlags_.get() + begin, writeFlags_.get() + end, uint8_t{0});
-    if (writeLock_) std::fill(writeLock_.get() + begin, writeLock_.get() + end, uint64_t{0});
+    if (hasWriteLocks()) std::fill(writeLock_.get() + begin, writeLock_.get() + end, uint64_t{0});
   }
   stripes_[stripe].launch = launchId;
 }
