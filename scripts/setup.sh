@@ -28,7 +28,7 @@ as_root() {
 # optional at run time (IPython syntax in cells, figures as images); installed here so their tests run;
 # python3-tabulate too (Triton's dropout tutorial imports it; its test skips without it).
 # desktop-file-utils, appstream: the packaging test validates the .deb's desktop entry and metadata.
-# libopenblas-dev: the simulator's tl.dot in fp32 through sgemm (without it, its own slower loop).
+# libopenblas-dev: the built-in torch.matmul of fp64 tensors through dgemm (without it, its own slower loop).
 # qt6-base-private-dev: the UI tests send real (window-system) wheel events. The three font packages
 # make the system fixed font a dual-width one; the UI tests must pass with them installed.
 # openssh-client/-server: remote workers (`run --remote`, Run On an SSH host); their tests start a

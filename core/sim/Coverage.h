@@ -47,8 +47,9 @@ struct CoverageReport {
 inline constexpr size_t kCoverageExamples = 8;
 
 // Builds the report from the launch bookkeeping in `memory` (tensors written in launch `launchId`).
-// `argNames` maps tensor id -> parameter name for messages.
+// `argNames` maps tensor id -> parameter name for messages. Large tensors are counted on up to
+// `threads` simulator threads.
 CoverageReport computeCoverage(const Memory& memory, uint64_t launchId, const Grid& grid,
-                               const std::vector<std::pair<int, std::string>>& argNames);
+                               const std::vector<std::pair<int, std::string>>& argNames, int threads = 1);
 
 }  // namespace tilescope::sim

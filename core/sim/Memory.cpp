@@ -8,6 +8,55 @@
 
 namespace tilescope::sim {
 
+namespace {
+
+// Write bookkeeping of tensors gone, kept for the next tensor of the same size (their contents need
+// no clearing: each stripe is reset by its first store). At most kCachedBytes are kept.
+struct WriteBookkeeping {
+  int64_t elements = 0;
+  std::unique_ptr<int32_t[]> writers;
+  std::unique_ptr<uint8_t[]> flags;
+};
+
+class BookkeepingCache {
+public:
+  static BookkeepingCache& shared() {
+    static BookkeepingCache* cache = new BookkeepingCache();  // never destroyed: used from destructors at exit
+    return *cache;
+  }
+  bool take(int64_t elements, WriteBookkeeping& out) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    for (auto it = kept_.begin(); it != kept_.end(); ++it)
+      if (it->elements == elements) {
+        out = std::move(*it);
+        bytes_ -= bytesOf(elements);
+        kept_.erase(it);
+        return true;
+      }
+    return false;
+  }
+  void give(WriteBookkeeping b) {
+    const int64_t size = bytesOf(b.elements);
+    if (size > kCachedBytes) return;
+    std::lock_guard<std::mutex> guard(mutex_);
+    while (!kept_.empty() && bytes_ + size > kCachedBytes) {  // the oldest go first
+      bytes_ -= bytesOf(kept_.front().elements);
+      kept_.erase(kept_.begin());
+    }
+    bytes_ += size;
+    kept_.push_back(std::move(b));
+  }
+
+private:
+  static constexpr int64_t kCachedBytes = int64_t{256} << 20;
+  static int64_t bytesOf(int64_t elements) { return elements * static_cast<int64_t>(sizeof(int32_t) + 1); }
+  std::mutex mutex_;
+  std::vector<WriteBookkeeping> kept_;
+  int64_t bytes_ = 0;
+};
+
+}  // namespace
+
 Tensor::Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
                TensorInit init)
     : Tensor(id, std::move(name), dtype, std::move(shape), std::move(strides), init, {}) {}
@@ -43,6 +92,13 @@ Tensor::Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> s
     data_ = owned_.data();
   }
   if (init == TensorInit::Uninitialized) initialized_.assign(static_cast<size_t>(storageElements_), 0);
+  stripeCount_ = std::max<int64_t>(1, stripeOf(std::max<int64_t>(0, storageElements_ - 1)) + 1);
+  stripes_ = std::make_unique<Stripe[]>(static_cast<size_t>(stripeCount_));
+}
+
+Tensor::~Tensor() {
+  if (writer_)
+    BookkeepingCache::shared().give({std::max<int64_t>(1, storageElements_), std::move(writer_), std::move(writeFlags_)});
 }
 
 std::string Tensor::shapeString() const {
@@ -77,15 +133,56 @@ void Tensor::storeInt(int64_t element, int64_t v) {
 void Tensor::markAllInitialized() { std::fill(initialized_.begin(), initialized_.end(), uint8_t{1}); }
 
 void Tensor::touchForLaunch(uint64_t launchId) {
-  if (launchId_ == launchId && !writer_.empty()) return;
-  launchId_ = launchId;
-  writer_.assign(static_cast<size_t>(storageElements_), -1);
-  writeFlags_.assign(static_cast<size_t>(storageElements_), 0);
+  if (launchId_.load(std::memory_order_acquire) == launchId) return;
+  std::lock_guard<std::mutex> guard(bookkeeping_);
+  if (launchId_.load(std::memory_order_relaxed) == launchId) return;
+  if (!writer_) {
+    // Uninitialised or a gone tensor's: each stripe is reset by its first store (resetStripe).
+    const int64_t elements = std::max<int64_t>(1, storageElements_);
+    WriteBookkeeping kept;
+    if (BookkeepingCache::shared().take(elements, kept)) {
+      writer_ = std::move(kept.writers);
+      writeFlags_ = std::move(kept.flags);
+    } else {
+      writer_.reset(new int32_t[static_cast<size_t>(elements)]);
+      writeFlags_.reset(new uint8_t[static_cast<size_t>(elements)]);
+    }
+  }
   conflicts_.clear();
-  writeLock_.clear();
+  writeLocksReady_.store(false, std::memory_order_relaxed);
+  writeLock_.reset();
+  launchId_.store(launchId, std::memory_order_release);
+}
+
+void Tensor::resetStripe(int64_t stripe, uint64_t launchId) {
+  const int64_t begin = stripe << kStripeShift;
+  const int64_t end = std::min(storageElements_, (stripe + 1) << kStripeShift);
+  if (begin < end) {
+    std::fill(writer_.get() + begin, writer_.get() + end, -1);
+    std::fill(writeFlags_.get() + begin, writeFlags_.get() + end, uint8_t{0});
+    if (hasWriteLocks()) std::fill(writeLock_.get() + begin, writeLock_.get() + end, uint64_t{0});
+  }
+  stripes_[stripe].launch = launchId;
+}
+
+void Tensor::allocateWriteLocks() {
+  std::lock_guard<std::mutex> guard(bookkeeping_);
+  if (writeLocksReady_.load(std::memory_order_relaxed)) return;
+  // Zero everywhere: stripes not yet reset for this launch are zeroed again by resetStripe, harmlessly.
+  writeLock_.reset(new uint64_t[static_cast<size_t>(std::max<int64_t>(1, storageElements_))]());
+  writeLocksReady_.store(true, std::memory_order_release);
+}
+
+void Tensor::finishLaunch(uint64_t launchId) {
+  if (!writtenInLaunch(launchId)) return;
+  for (int64_t s = 0; s < stripeCount_; ++s) prepareStripe(s, launchId);
 }
 
 // --- Memory ----------------------------------------------------------------------------------------
+
+void Memory::finishLaunch(uint64_t launchId) {
+  for (auto& [id, tensor] : tensors_) tensor->finishLaunch(launchId);
+}
 
 int Memory::create(std::string name, ir::DType dtype, std::vector<int64_t> shape, TensorInit init,
                    std::vector<int64_t> strides) {

@@ -6,19 +6,24 @@
 //     never-written elements are reported as warnings;
 //   * per launch: which program (linear id) wrote each element last, whether more than one program
 //     wrote it, and whether they wrote different values - the coverage report.
-// Launch-time access (Simulator) takes each tensor's mutex: shared for loads, exclusive for stores
-// and atomics, so programs running on several threads never race in C++ terms.
+// Launch-time access (Simulator) takes the locks of the tensor's stripes it touches (runs of
+// kStripeElements storage elements): shared for loads, exclusive for stores and atomics, so programs
+// running on several threads never race in C++ terms, and programs writing different parts of one
+// tensor do not wait for each other. A stripe's write bookkeeping is reset for a launch by the first
+// store into it (under its lock), so a launch's start costs nothing per element.
 // A tensor either owns its bytes or borrows them (Memory::adopt): host code's tensors are the
 // simulator's memory, so a launch copies nothing in or out.
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
-
-#include "core/sim/SpinSharedMutex.h"
 #include <span>
 #include <string>
 #include <vector>
+
+#include "core/sim/SpinSharedMutex.h"
 
 #include "core/ir/DType.h"
 #include "core/sim/DeviceAddress.h"
@@ -47,6 +52,11 @@ public:
   // Borrows `external` (at least storageElements() * elementSize() bytes, alive as long as this).
   Tensor(int id, std::string name, ir::DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
          TensorInit init, std::span<uint8_t> external);
+  // Hands its write bookkeeping to the next tensor of its size (fresh pages cost a launch more
+  // than its stores: host code's launches each get a fresh Memory).
+  ~Tensor();
+  Tensor(const Tensor&) = delete;
+  Tensor& operator=(const Tensor&) = delete;
 
   int id() const { return id_; }
   const std::string& name() const { return name_; }
@@ -81,30 +91,47 @@ public:
   // The per-element "written" flags (empty when not tracked), for bulk marking.
   std::span<uint8_t> initializedFlags() { return initialized_; }
 
-  // --- launch bookkeeping (used by the simulator under the exclusive lock) ---
-  // Starts tracking writes for launch `launchId` if not yet started (lazily, on the first store).
+  // --- lock stripes ---
+  static constexpr int kStripeShift = 12;  // 4,096 elements a stripe
+  static int64_t stripeOf(int64_t element) { return element >> kStripeShift; }
+  int64_t stripeCount() const { return stripeCount_; }
+  SpinSharedMutex& stripeMutex(int64_t stripe) const { return stripes_[stripe].mutex; }
+
+  // --- launch bookkeeping (used by the simulator under the stripes' exclusive locks) ---
+  // Starts tracking writes for launch `launchId` if not yet started (on the first store; thread-safe).
   void touchForLaunch(uint64_t launchId);
-  bool writtenInLaunch(uint64_t launchId) const { return launchId_ == launchId && !writer_.empty(); }
-  std::span<int32_t> writers() { return writer_; }
-  std::span<const int32_t> writers() const { return writer_; }
-  std::span<uint8_t> writeFlags() { return writeFlags_; }
-  std::span<const uint8_t> writeFlags() const { return writeFlags_; }
+  // Resets the write bookkeeping of `stripe` for the launch unless done already. Call under the
+  // stripe's exclusive lock, after touchForLaunch.
+  void prepareStripe(int64_t stripe, uint64_t launchId) {
+    Stripe& st = stripes_[stripe];
+    if (st.launch != launchId) resetStripe(stripe, launchId);
+  }
+  // After the launch's programs: stripes no store reached read as never written.
+  void finishLaunch(uint64_t launchId);
+  bool writtenInLaunch(uint64_t launchId) const { return launchId_.load(std::memory_order_acquire) == launchId && writer_; }
+  std::span<int32_t> writers() { return {writer_.get(), writer_ ? static_cast<size_t>(storageElements_) : 0}; }
+  std::span<const int32_t> writers() const { return {writer_.get(), writer_ ? static_cast<size_t>(storageElements_) : 0}; }
+  std::span<uint8_t> writeFlags() { return {writeFlags_.get(), writeFlags_ ? static_cast<size_t>(storageElements_) : 0}; }
+  std::span<const uint8_t> writeFlags() const {
+    return {writeFlags_.get(), writeFlags_ ? static_cast<size_t>(storageElements_) : 0};
+  }
   // The lock (LockKey, 0 for none) the last writer of each element held, allocated at the first
   // write under a lock in the launch: writes under one lock are ordered by it, not racing.
-  bool hasWriteLocks() const { return !writeLock_.empty(); }
-  uint64_t writeLockOf(int64_t element) const { return writeLock_.empty() ? 0 : writeLock_[element]; }
+  bool hasWriteLocks() const { return writeLocksReady_.load(std::memory_order_acquire); }
+  uint64_t writeLockOf(int64_t element) const { return hasWriteLocks() ? writeLock_[element] : 0; }
   void setWriteLock(int64_t element, uint64_t lock) {
-    if (writeLock_.empty()) {
+    if (!hasWriteLocks()) {
       if (lock == 0) return;
-      writeLock_.assign(static_cast<size_t>(storageElements_), 0);
+      allocateWriteLocks();
     }
     writeLock_[element] = lock;
   }
-  // The first few conflicts of the launch (the count is in the flags).
-  std::vector<WriteConflict>& conflicts() { return conflicts_; }
+  // Records a conflict among the first few of the launch (the count is in the flags). Thread-safe.
+  void noteConflict(const WriteConflict& c) {
+    std::lock_guard<std::mutex> guard(bookkeeping_);
+    if (conflicts_.size() < kKeptConflicts) conflicts_.push_back(c);
+  }
   const std::vector<WriteConflict>& conflicts() const { return conflicts_; }
-
-  SpinSharedMutex& mutex() const { return mutex_; }
 
 private:
   int id_;
@@ -119,12 +146,24 @@ private:
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
   std::vector<uint8_t> initialized_;
-  uint64_t launchId_ = 0;
-  std::vector<int32_t> writer_;  // -1: not written in this launch
-  std::vector<uint8_t> writeFlags_;
+
+  struct alignas(64) Stripe {  // a cache line each: threads locking neighbouring stripes do not collide
+    SpinSharedMutex mutex;
+    uint64_t launch = 0;  // the launch this stripe's write bookkeeping is reset for
+  };
+  static constexpr size_t kKeptConflicts = 8;
+  void resetStripe(int64_t stripe, uint64_t launchId);
+  void allocateWriteLocks();
+
+  int64_t stripeCount_ = 1;
+  std::unique_ptr<Stripe[]> stripes_;
+  std::mutex bookkeeping_;  // guards the launch change, conflicts_ and writeLock_'s allocation
+  std::atomic<uint64_t> launchId_{0};
+  std::unique_ptr<int32_t[]> writer_;  // -1: not written in this launch (valid in prepared stripes)
+  std::unique_ptr<uint8_t[]> writeFlags_;
   std::vector<WriteConflict> conflicts_;
-  std::vector<uint64_t> writeLock_;
-  mutable SpinSharedMutex mutex_;
+  std::unique_ptr<uint64_t[]> writeLock_;
+  std::atomic<bool> writeLocksReady_{false};
 };
 
 class Memory {
@@ -148,6 +187,8 @@ public:
   int createFromDoubles(std::string name, ir::DType dtype, std::vector<int64_t> shape, std::span<const double> values);
   int createFromInts(std::string name, ir::DType dtype, std::vector<int64_t> shape, std::span<const int64_t> values);
   void release(int id);
+  // Tensor::finishLaunch for every tensor: call after a launch's programs, before reading coverage.
+  void finishLaunch(uint64_t launchId);
 
   Tensor& get(int id);  // throws InternalError for unknown ids
   const Tensor& get(int id) const;

@@ -10,6 +10,7 @@
 #include <limits>
 #include <mutex>
 #include <shared_mutex>
+#include <utility>
 
 #include "core/sim/DeviceAddress.h"
 #include "core/sim/ElementCodec.h"
@@ -34,6 +35,7 @@ struct Plan {
   int64_t count = 0;                 // lanes
   int mainTensorId = 0;  // the tensor of the first active lane (or lane 0): what the access "is"
   int64_t active = 0;
+  int64_t lo = 0, hi = -1;  // `single`: the elements the active lanes lie between (the stripes to lock)
   // With LaunchOptions::stopOnOutOfBounds off: the access's mask with the stray lanes switched off.
   std::vector<int64_t> inBoundsMask;
 
@@ -42,11 +44,87 @@ struct Plan {
     return inBoundsMask.empty() ? kernelMask : inBoundsMask.data();
   }
 
-  bool consecutive() const { return !table; }
-  int64_t element(int64_t lane) const { return table ? table[lane] : first + lane; }
+  // Rows (a 2-D or wider pointer tile whose every row of rowLength lanes addresses consecutive
+  // elements, as `ptr + rows[:, None] * stride + cols[None, :]` does): rowStart[r] is the element of
+  // row r's first lane (rows without active lanes: unused), and no per-lane table is built.
+  int64_t rowLength = 0;
+  std::vector<int64_t> rowStart;
+
+  bool consecutive() const { return !table && rowLength == 0; }
+  int64_t element(int64_t lane) const {
+    if (table) return table[lane];
+    if (rowLength) return rowStart[static_cast<size_t>(lane / rowLength)] + lane % rowLength;
+    return first + lane;
+  }
 };
 
 const int64_t* maskOf(const Tile* mask) { return mask ? mask->ints() : nullptr; }
+
+// The per-lane loops every access runs are compiled for AVX2 too and picked at run time (GCC's
+// function multiversioning): 4 int64 lanes at a time instead of SSE2's 2.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define TILESCOPE_LANE_LOOP [[gnu::target_clones("avx2", "default")]]
+#else
+#define TILESCOPE_LANE_LOOP
+#endif
+
+// Nonzero when some lane i does not hold start + i * size.
+TILESCOPE_LANE_LOOP int64_t strayFromRun(const int64_t* addr, int64_t n, int64_t start, int64_t size) {
+  int64_t strayed = 0;
+  for (int64_t i = 0, expect = start; i < n; ++i, expect += size) strayed |= addr[i] ^ expect;
+  return strayed;
+}
+
+TILESCOPE_LANE_LOOP int64_t countActive(const int64_t* m, int64_t n) {
+  int64_t active = 0;
+  for (int64_t i = 0; i < n; ++i) active += m[i] != 0;
+  return active;
+}
+
+// The locks of the stripes holding elements [lo, hi] of one tensor (Memory.h), shared or exclusive,
+// taken in increasing order (tensors in id order when an access spans several), released on scope exit.
+template <bool Exclusive>
+class StripeLocks {
+public:
+  StripeLocks(const Tensor& t, int64_t lo, int64_t hi) : tensor_(&t) {
+    first_ = Tensor::stripeOf(std::max<int64_t>(0, lo));
+    last_ = std::min(Tensor::stripeOf(std::max<int64_t>(0, hi)), t.stripeCount() - 1);
+    for (int64_t s = first_; s <= last_; ++s) {
+      if constexpr (Exclusive)
+        t.stripeMutex(s).lock();
+      else
+        t.stripeMutex(s).lock_shared();
+    }
+  }
+  // Every stripe of the tensor.
+  explicit StripeLocks(const Tensor& t) : StripeLocks(t, 0, t.storageElements() - 1) {}
+  StripeLocks(StripeLocks&& o) noexcept : tensor_(std::exchange(o.tensor_, nullptr)), first_(o.first_), last_(o.last_) {}
+  StripeLocks(const StripeLocks&) = delete;
+  StripeLocks& operator=(const StripeLocks&) = delete;
+  StripeLocks& operator=(StripeLocks&&) = delete;
+  ~StripeLocks() {
+    if (!tensor_) return;
+    for (int64_t s = last_; s >= first_; --s) {
+      if constexpr (Exclusive)
+        tensor_->stripeMutex(s).unlock();
+      else
+        tensor_->stripeMutex(s).unlock_shared();
+    }
+  }
+  int64_t firstStripe() const { return first_; }
+  int64_t lastStripe() const { return last_; }
+
+private:
+  const Tensor* tensor_;
+  int64_t first_ = 0, last_ = -1;
+};
+
+// Under exclusive stripe locks: the write bookkeeping of those stripes ready for this launch.
+void prepareForWrites(LaunchContext& L, Tensor& T, const StripeLocks<true>& locks) {
+  if (!L.options.checkCoverage) return;
+  T.touchForLaunch(L.launchId);
+  for (int64_t s = locks.firstStripe(); s <= locks.lastStripe(); ++s) T.prepareStripe(s, L.launchId);
+}
 
 std::string joinOffsets(const std::vector<std::string>& parts, int64_t total) {
   std::string s;
@@ -94,6 +172,63 @@ lang::Diagnostic outOfBounds(bool fatal, LaunchContext& L, ProgramState& P, cons
   return d;
 }
 
+// The row length of a pointer tile whose rows plan() may treat as runs (its last dimension), or 0.
+int64_t rowLengthOf(const Tile& ptr) {
+  if (ptr.rank() < 2) return 0;
+  const int64_t cols = ptr.shape().back();
+  return cols >= 4 && ptr.numel() % cols == 0 ? cols : 0;
+}
+
+// Whether every row of `cols` lanes addresses consecutive elements of `size` bytes (masked lanes
+// included). One branch-free pass, so the compiler vectorises it.
+TILESCOPE_LANE_LOOP bool rowsAreRuns(const int64_t* addr, int64_t n, int64_t cols, int64_t size) {
+  int64_t strayed = 0;
+  for (int64_t r0 = 0; r0 < n; r0 += cols) {
+    const int64_t* row = addr + r0;
+    for (int64_t j = 0, expect = row[0]; j < cols; ++j, expect += size) strayed |= row[j] ^ expect;
+  }
+  return strayed == 0;
+}
+
+// The rows fast path of plan(), for a pointer tile whose rows are runs (rowsAreRuns): true (and
+// `pl` filled) when the active lanes lie inside `t`.
+bool rowsPlan(Plan& pl, Tensor* t, const Tile& ptr, const int64_t* m, int64_t base, int64_t last, int shift) {
+  const int64_t n = ptr.numel();
+  const int64_t cols = ptr.shape().back();
+  const int64_t rows = n / cols;
+  const int64_t* addr = ptr.ints();
+  const int size = 1 << shift;
+  int64_t lo = std::numeric_limits<int64_t>::max();
+  int64_t hi = std::numeric_limits<int64_t>::min();
+  int64_t bits = 0;
+  int64_t active = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t* row = addr + r * cols;
+    int64_t firstOn = 0, lastOn = cols - 1;
+    if (m) {
+      const int64_t* mr = m + r * cols;
+      while (firstOn < cols && !mr[firstOn]) ++firstOn;
+      if (firstOn == cols) continue;  // no active lane in this row
+      while (!mr[lastOn]) --lastOn;
+      for (int64_t j = firstOn; j <= lastOn; ++j) active += mr[j] != 0;
+    } else {
+      active += cols;
+    }
+    lo = std::min(lo, row[firstOn]);
+    hi = std::max(hi, row[lastOn]);
+    bits |= row[0];
+  }
+  if (active == 0 || lo < base || hi > last || (bits & (size - 1)) != 0) return false;
+  pl.single = t;
+  pl.active = active;
+  pl.lo = (lo - base) >> shift;
+  pl.hi = (hi - base) >> shift;
+  pl.rowLength = cols;
+  pl.rowStart.resize(static_cast<size_t>(rows));
+  for (int64_t r = 0; r < rows; ++r) pl.rowStart[static_cast<size_t>(r)] = (addr[r * cols] - base) >> shift;
+  return true;
+}
+
 Plan plan(LaunchContext& L, ProgramState& P, const char* what, const lang::SourceRange& range, const Tile& ptr,
           const Tile* mask) {
   Plan pl;
@@ -123,21 +258,33 @@ Plan plan(LaunchContext& L, ProgramState& P, const char* what, const lang::Sourc
     // those of the first and last active lanes. Branch-free loops, so the compiler vectorises them.
     const int64_t start = addr[0];
     int64_t strayed = 0;
-    for (int64_t i = 0, expect = start; i < n; ++i, expect += size) strayed |= addr[i] ^ expect;
+    const int64_t cols = rowLengthOf(ptr);
+    const bool rowRuns = cols > 0 && rowsAreRuns(addr, n, cols, size);
+    if (cols == 0) {
+      strayed = strayFromRun(addr, n, start, size);
+    } else if (rowRuns) {
+      // Rows that are runs, each starting where the one before ended: one run.
+      for (int64_t r0 = 0; r0 < n; r0 += cols) strayed |= addr[r0] ^ (start + r0 * size);
+    } else {
+      strayed = 1;
+    }
     if (strayed == 0) {
       int64_t lastActive = n - 1;
       int64_t active = n;
       if (m) {
         while (!m[lastActive]) --lastActive;
-        active = 0;
-        for (int64_t i = 0; i < n; ++i) active += m[i] != 0;
+        active = countActive(m, n);
       }
       if (addr[first] >= base && addr[lastActive] <= last && (start & (size - 1)) == 0) {
         pl.single = t;
         pl.active = active;
         pl.first = (start - base) >> shift;  // masked lanes past the tensor are never touched
+        pl.lo = (addr[first] - base) >> shift;
+        pl.hi = (addr[lastActive] - base) >> shift;
         return pl;
       }
+    } else if (rowRuns && rowsPlan(pl, t, ptr, m, base, last, shift)) {
+      return pl;
     } else {
       int64_t lo = std::numeric_limits<int64_t>::max();
       int64_t hi = std::numeric_limits<int64_t>::min();
@@ -163,6 +310,8 @@ Plan plan(LaunchContext& L, ProgramState& P, const char* what, const lang::Sourc
       if (lo >= base && hi <= last && (bits & (size - 1)) == 0) {
         pl.single = t;
         pl.active = active;
+        pl.lo = (lo - base) >> shift;
+        pl.hi = (hi - base) >> shift;
         pl.table.reset(new int64_t[static_cast<size_t>(n)]);
         int64_t* el = pl.table.get();
         for (int64_t i = 0; i < n; ++i) el[i] = (addr[i] - base) >> shift;  // masked lanes: unused
@@ -231,7 +380,7 @@ void record(LaunchContext& L, ProgramState& P, MemOpKind kind, const lang::Sourc
 }
 
 // Reads the active lanes of one tensor; `fromLanes` picks per-lane tensors (slow path).
-void gather(const Plan& pl, ir::DType t, const int64_t* m, Tile& out) {
+TILESCOPE_LANE_LOOP void gather(const Plan& pl, ir::DType t, const int64_t* m, Tile& out) {
   const int64_t n = out.numel();
   const int size = elementBytes(t);
   auto laneBytes = [&](int64_t i) -> const uint8_t* {
@@ -256,7 +405,30 @@ void gather(const Plan& pl, ir::DType t, const int64_t* m, Tile& out) {
         if (!m || m[i]) o[i] = readRaw<int32_t>(bytes + i * 4);
       return;
     }
-  } else if (pl.single) {
+  } else if (pl.single && pl.rowLength) {
+    const int64_t cols = pl.rowLength;
+    if (t == ir::DType::FP32 || t == ir::DType::FP16 || t == ir::DType::BF16) {
+      double* o = out.floats();
+      for (int64_t r = 0; r < n / cols; ++r) {
+        const int64_t* mr = m ? m + r * cols : nullptr;
+        if (mr && std::find_if(mr, mr + cols, [](int64_t v) { return v != 0; }) == mr + cols) continue;
+        const uint8_t* bytes = pl.single->bytes().data() + pl.rowStart[static_cast<size_t>(r)] * size;
+        double* orow = o + r * cols;
+        if (t == ir::DType::FP32) {
+          if (!mr) {
+            for (int64_t j = 0; j < cols; ++j) orow[j] = static_cast<double>(readRaw<float>(bytes + j * 4));
+          } else {
+            for (int64_t j = 0; j < cols; ++j)
+              if (mr[j]) orow[j] = static_cast<double>(readRaw<float>(bytes + j * 4));
+          }
+        } else {
+          for (int64_t j = 0; j < cols; ++j)
+            if (!mr || mr[j]) orow[j] = decodeFloat(t, bytes + j * size);
+        }
+      }
+      return;
+    }
+  } else if (pl.single && pl.table) {
     const uint8_t* bytes = pl.single->bytes().data();
     const int64_t* el = pl.table.get();
     if (t == ir::DType::FP32) {
@@ -323,21 +495,18 @@ std::vector<uint64_t> encode(const Tile& v, ir::DType t) {
 // Writes the active lanes into one tensor, tracking writers for the coverage report.
 void writeLanes(LaunchContext& L, ProgramState& P, Tensor& T, const Plan& pl, const int64_t* m, const uint64_t* bits,
                 int size, bool onlyLanesOfT) {
-  const bool track = L.options.checkCoverage;
-  if (track) T.touchForLaunch(L.launchId);
+  const bool track = L.options.checkCoverage;  // the caller prepared the stripes (prepareForWrites)
   uint8_t* bytes = T.bytes().data();
   int32_t* writers = track ? T.writers().data() : nullptr;
   uint8_t* flags = track ? T.writeFlags().data() : nullptr;
   const auto pid = static_cast<int32_t>(P.linearId);
   const bool init = T.tracksInit();
   const int64_t n = pl.count;
-  const int64_t* table = pl.table.get();
-  const int64_t first = pl.first;
   const uint64_t lock = P.innermostLock();
   for (int64_t i = 0; i < n; ++i) {
     if (m && !m[i]) continue;
     if (onlyLanesOfT && pl.lanes[i] != &T) continue;
-    const int64_t e = table ? table[i] : first + i;
+    const int64_t e = pl.element(i);
     uint8_t* dst = bytes + e * size;
     if (track) {
       int32_t& w = writers[e];
@@ -348,7 +517,7 @@ void writeLanes(LaunchContext& L, ProgramState& P, Tensor& T, const Plan& pl, co
         const bool ordered = lock != 0 && T.writeLockOf(e) == lock;
         if (!ordered && std::memcmp(dst, &bits[i], static_cast<size_t>(size)) != 0) {
           flags[e] |= kConflicting;
-          if (T.conflicts().size() < kShownOffsets) T.conflicts().push_back({e, w, pid});
+          T.noteConflict({e, w, pid});
         }
         w = pid;
       }
@@ -361,10 +530,9 @@ void writeLanes(LaunchContext& L, ProgramState& P, Tensor& T, const Plan& pl, co
 
 // writeLanes for the most common store: fp32 values into consecutive elements of one tensor. Separate
 // simple loops over restrict pointers, so that the compiler keeps everything in registers.
-void writeConsecutiveFp32(LaunchContext& L, ProgramState& P, Tensor& T, int64_t first, int64_t n, const int64_t* m,
+TILESCOPE_LANE_LOOP void writeConsecutiveFp32(LaunchContext& L, ProgramState& P, Tensor& T, int64_t first, int64_t n, const int64_t* m,
                           const double* values) {
-  const bool track = L.options.checkCoverage;
-  if (track) T.touchForLaunch(L.launchId);
+  const bool track = L.options.checkCoverage;  // the caller prepared the stripes (prepareForWrites)
   const auto pid = static_cast<int32_t>(P.linearId);
   if (track) {
     int32_t* __restrict writers = T.writers().data() + first;
@@ -382,7 +550,7 @@ void writeConsecutiveFp32(LaunchContext& L, ProgramState& P, Tensor& T, int64_t 
       const auto bits = std::bit_cast<uint32_t>(static_cast<float>(values[i]));
       if (!ordered && std::memcmp(old + i * 4, &bits, 4) != 0) {
         flags[i] |= kConflicting;
-        if (T.conflicts().size() < kShownOffsets) T.conflicts().push_back({first + i, writers[i], pid});
+        T.noteConflict({first + i, writers[i], pid});
       }
     }
     if (!m) {
@@ -467,12 +635,12 @@ TileRef load(LaunchContext& L, ProgramState& P, const ir::Load& node, const Tile
   const int64_t* active = pl.effectiveMask(m);
   if (pl.active > 0) {
     if (pl.single) {
-      std::shared_lock lock(pl.single->mutex());
+      const StripeLocks<false> lock(*pl.single, pl.lo, pl.hi);
       gather(pl, t, active, out);
       if (pl.single->tracksInit()) checkInitialized(L, P, node, pl, active, n);
     } else {
-      std::vector<std::shared_lock<SpinSharedMutex>> locks;
-      for (Tensor* tensor : tensorsOf(pl)) locks.emplace_back(tensor->mutex());
+      std::vector<StripeLocks<false>> locks;
+      for (Tensor* tensor : tensorsOf(pl)) locks.emplace_back(*tensor);
       gather(pl, t, active, out);
       checkInitialized(L, P, node, pl, active, n);
     }
@@ -488,18 +656,33 @@ void store(LaunchContext& L, ProgramState& P, const ir::Store& node, const Tile&
   Plan pl = planRecorded(L, P, "store", MemOpKind::Store, node.range, ptr, mask, [&] { return value; });
   if (pl.active > 0 && pl.single && pl.consecutive() && t == ir::DType::FP32 && value->hasFloatStorage() &&
       value->numel() == pl.count) {
-    std::unique_lock lock(pl.single->mutex());
+    const StripeLocks<true> lock(*pl.single, pl.lo, pl.hi);
+    prepareForWrites(L, *pl.single, lock);
     writeConsecutiveFp32(L, P, *pl.single, pl.first, pl.count, maskOf(mask), value->floats());
+  } else if (pl.active > 0 && pl.single && pl.rowLength && t == ir::DType::FP32 && value->hasFloatStorage() &&
+             value->numel() == pl.count) {
+    // Rows of consecutive elements: each row as the consecutive store above.
+    const StripeLocks<true> lock(*pl.single, pl.lo, pl.hi);
+    prepareForWrites(L, *pl.single, lock);
+    const int64_t cols = pl.rowLength;
+    const int64_t* m = maskOf(mask);
+    for (int64_t r = 0; r < pl.count / cols; ++r) {
+      const int64_t* mr = m ? m + r * cols : nullptr;
+      if (mr && std::find_if(mr, mr + cols, [](int64_t v) { return v != 0; }) == mr + cols) continue;
+      writeConsecutiveFp32(L, P, *pl.single, pl.rowStart[static_cast<size_t>(r)], cols, mr, value->floats() + r * cols);
+    }
   } else if (pl.active > 0) {
     const std::vector<uint64_t> bits = encode(*value, t);
     const int size = elementBytes(t);
     const int64_t* m = pl.effectiveMask(maskOf(mask));
     if (pl.single) {
-      std::unique_lock lock(pl.single->mutex());
+      const StripeLocks<true> lock(*pl.single, pl.lo, pl.hi);
+      prepareForWrites(L, *pl.single, lock);
       writeLanes(L, P, *pl.single, pl, m, bits.data(), size, false);
     } else {
       for (Tensor* tensor : tensorsOf(pl)) {
-        std::unique_lock lock(tensor->mutex());
+        const StripeLocks<true> lock(*tensor);
+        prepareForWrites(L, *tensor, lock);
         writeLanes(L, P, *tensor, pl, m, bits.data(), size, true);
       }
     }
@@ -509,7 +692,7 @@ void store(LaunchContext& L, ProgramState& P, const ir::Store& node, const Tile&
 
 namespace {
 
-// One atomic lane under the tensor's exclusive lock: reads the old value into `old`, writes the new.
+// One atomic lane under its stripe's exclusive lock: reads the old value into `old`, writes the new.
 void atomicLane(LaunchContext& L, ProgramState& P, Tensor& T, int64_t e, ir::DType t, int size, Tile& old, int64_t i,
                 const std::function<void(uint8_t*)>& update) {
   uint8_t* p = T.bytes().data() + e * size;
@@ -520,6 +703,7 @@ void atomicLane(LaunchContext& L, ProgramState& P, Tensor& T, int64_t e, ir::DTy
   update(p);
   if (L.options.checkCoverage) {
     T.touchForLaunch(L.launchId);
+    T.prepareStripe(Tensor::stripeOf(e), L.launchId);
     T.writers()[e] = static_cast<int32_t>(P.linearId);
     T.writeFlags()[e] |= kAtomic;  // atomics from many programs are the point, not a race
   }
@@ -557,7 +741,7 @@ TileRef atomicRMW(LaunchContext& L, ProgramState& P, const ir::AtomicRMW& node, 
   for (int64_t i = 0; i < ptr.numel(); ++i) {
     if (m && !m[i]) continue;
     Tensor& T = pl.single ? *pl.single : *pl.lanes[i];
-    std::unique_lock lock(T.mutex());
+    const StripeLocks<true> lock(T, pl.element(i), pl.element(i));
     uint64_t written = 0;
     atomicLane(L, P, T, pl.element(i), t, size, old, i, [&](uint8_t* p) {
       if (old.hasFloatStorage()) {
@@ -608,7 +792,7 @@ TileRef atomicCAS(LaunchContext& L, ProgramState& P, const ir::AtomicCAS& node, 
   for (int64_t i = 0; i < ptr.numel(); ++i) {
     if (m && !m[i]) continue;
     Tensor& T = pl.single ? *pl.single : *pl.lanes[i];
-    std::unique_lock lock(T.mutex());
+    const StripeLocks<true> lock(T, pl.element(i), pl.element(i));
     bool swapped = false;
     uint64_t want = 0, written = 0;
     const uint64_t mask = elementMask(size);

@@ -18,8 +18,12 @@ namespace {
 
 // What the workers of one launch share besides the LaunchContext.
 struct RunState {
-  std::atomic<int64_t> next{0};
-  std::atomic<int64_t> started{0};
+  // Apart, so that the counter every program takes from does not share a cache line with the totals.
+  alignas(64) std::atomic<int64_t> next{0};
+  // Programs a worker takes at once: runs of consecutive programs, so that threads work on parts of
+  // memory far apart (their stores take different lock stripes) and take from `next` less often.
+  int64_t chunk = 1;
+  alignas(64) std::atomic<int64_t> started{0};  // added once per worker, when it leaves
   std::atomic<int64_t> completed{0};
   std::atomic<bool> interrupted{false};
   std::mutex errorMutex;
@@ -43,12 +47,27 @@ void runWorker(LaunchContext& L, RunState& S, OrderedOutput& out, TraceRecorder*
   std::unordered_map<const ir::ExprNode*, TileRef> cache;
   ProgramState P;
   P.invariantCache = &cache;
+  // Counted here and added to the shared totals once, when this worker leaves.
+  struct Counts {
+    RunState& S;
+    int64_t started = 0, completed = 0;
+    ~Counts() {
+      S.started += started;
+      S.completed += completed;
+    }
+  } counts{S};
+  int64_t next = 0, runEnd = 0;  // the rest of this worker's current run of programs: [next, runEnd)
   while (true) {
     if (L.options.cancel.cancelled()) {
       S.interrupted = true;
       return;
     }
-    const int64_t p = S.next.fetch_add(1);
+    if (next >= runEnd) {
+      next = S.next.fetch_add(S.chunk);
+      runEnd = std::min(total, next + S.chunk);
+    }
+    // Runs are handed out in increasing order: past a failed program, every later run is too.
+    const int64_t p = next++;
     if (p >= total || p > L.abortAfter.load()) return;
     P.linearId = p;
     P.pid = L.grid.pidOf(p);
@@ -56,11 +75,12 @@ void runWorker(LaunchContext& L, RunState& S, OrderedOutput& out, TraceRecorder*
     P.output.clear();
     P.printEnabled = L.options.pidFilter.matches(P.pid);
     P.trace = recorder ? recorder->beginProgram(P.pid, p) : nullptr;
-    ++S.started;
+    ++counts.started;
     try {
       StmtExecutor(L, P).run();
-      ++S.completed;
-      out.complete(p, std::move(P.output));
+      ++counts.completed;
+      // A kernel without prints has nothing to order: no shared lock per program.
+      if (L.facts.hasPrints) out.complete(p, std::move(P.output));
     } catch (const SimulationError& e) {
       if (e.kind() == SimulationError::Kind::UserError) {
         S.fail(L, out, p, e.diagnostic(), std::move(P.output));
@@ -140,6 +160,9 @@ LaunchResult Simulator::launch(const ir::Kernel& kernel, const Grid& grid, const
   const bool sequential = L.facts.hasHostCalls;
   const int workers = workerCount(options, sequential, grid.count());
   RunState S;
+  // Runs of programs per take: 1/16 of a worker's share, so the last runs still balance. Traced
+  // launches take one at a time: an interrupted trace keeps a prefix of the programs.
+  if (!recorder && workers > 1) S.chunk = std::max<int64_t>(1, grid.count() / (int64_t{workers} * 16));
   OrderedOutput out(options.output, result.output);
   WorkerPool::shared().run(workers, [&] { runWorker(L, S, out, recorder.get()); });
   out.finish();
@@ -158,9 +181,11 @@ LaunchResult Simulator::launch(const ir::Kernel& kernel, const Grid& grid, const
   for (const lang::Diagnostic& w : warnings.items()) result.diagnostics.add(w);
 
   if (options.checkCoverage) {
+    memory_.finishLaunch(L.launchId);  // stripes no store reached: never written
     std::vector<std::pair<int, std::string>> argNames;
     for (const auto& [tensor, param] : L.paramOfTensor) argNames.emplace_back(tensor, kernel.params[param].name);
-    result.coverage = computeCoverage(memory_, L.launchId, grid, argNames);
+    result.coverage = computeCoverage(memory_, L.launchId, grid, argNames,
+                                      std::max(1, options.numThreads > 0 ? options.numThreads : WorkerPool::defaultThreadCount()));
     reportConflicts(result.coverage, kernel, result.diagnostics);
   }
   if (recorder) {

@@ -1,18 +1,13 @@
 #include "core/sim/TileDot.h"
 
-#include <mutex>
+#include <algorithm>
+#include <bit>
+#include <cmath>
 #include <vector>
 
-#if TILESCOPE_HAVE_OPENBLAS
-#include <cblas.h>
-#endif
-
 #include "core/base/Diagnostic.h"
+#include "core/ir/FmaChainGemm.h"
 #include "core/ir/Numerics.h"
-
-#ifndef TILESCOPE_HAVE_OPENBLAS
-#define TILESCOPE_HAVE_OPENBLAS 0
-#endif
 
 namespace tilescope::sim::tileops {
 
@@ -55,76 +50,59 @@ std::vector<double> floatOperand(const Tile& t, ir::InputPrecision precision) {
   return v;
 }
 
-// One fp32 accumulator row: r[j] += a_k * B[k][j] for every k, each step rounded once to fp32 (the
-// product of two fp32 values is exact in double, so this is the GPU's fma). The hot loop of every
-// fp32 matmul: compiled for AVX2+FMA too and picked at run time where the CPU has it.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__clang__)
-[[gnu::target_clones("arch=x86-64-v3", "default")]]
-#endif
-void fp32AccumulateRow(float* r, const double* arow, const double* b, int64_t k, int64_t n) {
-  for (int64_t kk = 0; kk < k; ++kk) {
-    const double aik = arow[kk];
-    const double* brow = b + kk * n;
-    for (int64_t j = 0; j < n; ++j) r[j] = static_cast<float>(static_cast<double>(r[j]) + aik * brow[j]);
-  }
-}
+// Operands whose values fp32 holds exactly: the fast fp32 path converts them without rounding.
+bool fp32Exact(DType d) { return d == DType::FP32 || d == DType::FP16 || d == DType::BF16 || ir::isFp8(d); }
 
-#if TILESCOPE_HAVE_OPENBLAS
-// Operand values as fp32 (exact: tiles of fp32 and narrower hold fp32 values), tf32-rounded when asked.
+// Operand values as fp32 (exact for fp32Exact dtypes), tf32-rounded when asked.
 void fp32Operand(const Tile& t, ir::InputPrecision precision, std::vector<float>& out) {
   const double* v = t.floats();
   out.resize(static_cast<size_t>(t.numel()));
   for (int64_t i = 0; i < t.numel(); ++i) out[i] = static_cast<float>(v[i]);  // a loop that vectorises
-  if (precision == ir::InputPrecision::TF32 && t.dtype() == DType::FP32)
-    for (float& f : out) f = roundToTf32(f);
+  if (precision == ir::InputPrecision::TF32 && t.dtype() == DType::FP32) {
+    // roundToTf32's rule, inline so that the loop vectorises: finite values keep 10 mantissa bits,
+    // ties away from zero.
+    for (float& f : out) {
+      const uint32_t bits = std::bit_cast<uint32_t>(f);
+      const bool finite = (bits & 0x7F800000u) != 0x7F800000u;
+      f = std::bit_cast<float>(finite ? (bits + 0x1000u) & ~uint32_t{0x1FFF} : bits);
+    }
+  }
 }
 
-bool blasOperand(DType d) {
-  return d == DType::FP32 || d == DType::FP16 || d == DType::BF16 || ir::isFp8(d);
-}
-
-// One sgemm per batch: C = A * B in fp32 FMAs, then the accumulator added (one rounding).
-Tile blasDot(const Tile& a, const Tile& b, const Tile* acc, ir::InputPrecision precision, const ir::Type& resultType,
-             const DotShape& s) {
-  // Simulator threads already run programs in parallel: OpenBLAS's own threads would only compete.
-  static std::once_flag single;
-  std::call_once(single, [] { openblas_set_num_threads(1); });
+// The reference's fp32 rule at SIMD speed (core/ir/FmaChainGemm): the same fma chain in k order.
+Tile fp32ChainDot(const Tile& a, const Tile& b, const Tile* acc, ir::InputPrecision precision, const ir::Type& resultType,
+                  const DotShape& s) {
   thread_local std::vector<float> A, B, C;
   fp32Operand(a, precision, A);
   fp32Operand(b, precision, B);
   Tile out = Tile::uninitialized(resultType);
-  C.resize(static_cast<size_t>(out.numel()));  // sgemm with beta 0 writes every element
-  const auto m = static_cast<blasint>(s.m), n = static_cast<blasint>(s.n), k = static_cast<blasint>(s.k);
-  for (int64_t bt = 0; bt < s.batch; ++bt)
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, A.data() + bt * s.m * s.k, k,
-                B.data() + bt * s.k * s.n, n, 0.0f, C.data() + bt * s.m * s.n, n);
-  double* o = out.floats();
+  const int64_t count = out.numel();
+  C.resize(static_cast<size_t>(count));
   if (acc) {
     const double* c0 = acc->floats();
-    for (int64_t i = 0; i < out.numel(); ++i) o[i] = static_cast<double>(C[i] + static_cast<float>(c0[i]));
+    for (int64_t i = 0; i < count; ++i) C[i] = static_cast<float>(c0[i]);  // acc holds fp32 values
   } else {
-    for (int64_t i = 0; i < out.numel(); ++i) o[i] = static_cast<double>(C[i]);
+    std::fill(C.begin(), C.end(), 0.0f);
   }
+  for (int64_t bt = 0; bt < s.batch; ++bt)
+    fmaChainGemm(A.data() + bt * s.m * s.k, B.data() + bt * s.k * s.n, C.data() + bt * s.m * s.n, s.m, s.k, s.n);
+  double* o = out.floats();
+  for (int64_t i = 0; i < count; ++i) o[i] = static_cast<double>(C[i]);
   return out;
 }
-#endif
 
 }  // namespace
 
-bool blasAvailable() { return TILESCOPE_HAVE_OPENBLAS != 0; }
-
 Tile dot(const Tile& a, const Tile& b, const Tile* acc, ir::InputPrecision precision, const ir::Type& resultType,
          const CancelToken* cancel, bool* cancelled) {
-#if TILESCOPE_HAVE_OPENBLAS
-  // A dot into an accumulator keeps the reference's chain (see TileDot.h): only a dot from zero goes to sgemm.
-  if (!acc && resultType.dtype() == DType::FP32 && blasOperand(a.dtype()) && blasOperand(b.dtype())) {
+  if (resultType.dtype() == DType::FP32 && fp32Exact(a.dtype()) && fp32Exact(b.dtype()) && a.hasFloatStorage() &&
+      b.hasFloatStorage()) {
     const DotShape s = shapeOf(a, b);
     if (shouldStop(cancel, cancelled)) return Tile(resultType);
     if (s.batch * s.m * s.n != resultType.numel()) throw lang::InternalError("dot: result shape does not match the operands");
     if (acc && acc->numel() != resultType.numel()) throw lang::InternalError("dot: accumulator shape does not match");
-    return blasDot(a, b, acc, precision, resultType, s);
+    return fp32ChainDot(a, b, acc, precision, resultType, s);
   }
-#endif
   return dotReference(a, b, acc, precision, resultType, cancel, cancelled);
 }
 
@@ -166,11 +144,15 @@ Tile dotReference(const Tile& a, const Tile& b, const Tile* acc, ir::InputPrecis
       double* c = out.floats() + rowIndex * s.n;
       if (acc) std::copy(acc->floats() + rowIndex * s.n, acc->floats() + (rowIndex + 1) * s.n, c);
       const double* arow = A.data() + rowIndex * s.k;
-      if (dt == DType::FP32) {
-        // The hot path: an fp32 accumulator row, each step rounded once (vectorises well).
+      if (dt == DType::FP32 && fp32Exact(a.dtype()) && fp32Exact(b.dtype())) {
+        // fp32 accumulator: each k step is one fma, the exact a*b + acc rounded once to fp32.
         float* r = row32.data();
         for (int64_t j = 0; j < s.n; ++j) r[j] = static_cast<float>(c[j]);
-        fp32AccumulateRow(r, arow, B.data() + bt * s.k * s.n, s.k, s.n);
+        for (int64_t kk = 0; kk < s.k; ++kk) {
+          const float aik = static_cast<float>(arow[kk]);
+          const double* brow = B.data() + (bt * s.k + kk) * s.n;
+          for (int64_t j = 0; j < s.n; ++j) r[j] = std::fmaf(aik, static_cast<float>(brow[j]), r[j]);
+        }
         for (int64_t j = 0; j < s.n; ++j) c[j] = static_cast<double>(r[j]);
       } else {
         for (int64_t kk = 0; kk < s.k; ++kk) {

@@ -1,11 +1,17 @@
 #include "core/tensor/TensorLinalg.h"
 
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
 #include <vector>
 
 #if TILESCOPE_HAVE_OPENBLAS
 #include <cblas.h>
 #endif
 
+#include "core/ir/FmaChainGemm.h"
 #include "core/tensor/DTypeDispatch.h"
 #include "core/tensor/TensorError.h"
 
@@ -19,12 +25,50 @@ using Accumulator = std::conditional_t<std::is_same_v<T, double>, double,
 
 std::string dims2(int64_t r, int64_t c) { return std::to_string(r) + "x" + std::to_string(c); }
 
-// C[n,m] = A[n,k] B[k,m] for contiguous accumulator-typed buffers. fp32 sums run in k order, each
-// step one fp32 rounding of an exact product (the simulator's tl.dot into an accumulator, sim/TileDot.h),
-// so a kernel's `acc += tl.dot(a, b)` K loop gives the same bits as torch.matmul, which users' checks
-// compare it with; fp64 goes to OpenBLAS's dgemm where the build has it; integers wrap.
+// Threads for a large fp32 product: TILESCOPE_SIM_THREADS when set (the simulator's setting), else
+// the CPUs this process may run on.
+int productThreads() {
+  if (const char* env = std::getenv("TILESCOPE_SIM_THREADS")) {
+    char* end = nullptr;
+    const long t = std::strtol(env, &end, 10);
+    if (end != env && *end == '\0' && t > 0) return static_cast<int>(std::min<long>(t, 256));
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+// C[n,m] = A[n,k] B[k,m] in fp32: each element one fma chain in k order (sim::fmaChainGemm), the
+// simulator's tl.dot into an accumulator (sim/TileDot.h), so that a kernel's `acc += tl.dot(a, b)` K
+// loop gives the same bits as torch.matmul, which users' checks compare it with. Rows are split
+// among threads when the product is large; each element's chain stays on one thread, in k order.
+void gemmFp32(const float* a, const float* b, float* c, int64_t n, int64_t k, int64_t m) {
+  std::fill(c, c + n * m, 0.0f);
+  constexpr int64_t kWorkPerThread = int64_t{1} << 22;  // multiply-adds worth a thread's start-up
+  const int64_t byWork = n * k * m / kWorkPerThread;
+  const int threads = static_cast<int>(std::min<int64_t>({productThreads(), byWork, n / 4}));
+  if (threads <= 1) {
+    sim::fmaChainGemm(a, b, c, n, k, m);
+    return;
+  }
+  const int64_t rowsEach = (n / threads + 3) / 4 * 4;  // whole 4-row blocks per thread
+  std::vector<std::jthread> helpers;
+  for (int64_t r0 = rowsEach; r0 < n; r0 += rowsEach) {
+    const int64_t rows = std::min(rowsEach, n - r0);
+    helpers.emplace_back([=] { sim::fmaChainGemm(a + r0 * k, b, c + r0 * m, rows, k, m); });
+  }
+  sim::fmaChainGemm(a, b, c, std::min(rowsEach, n), k, m);
+}
+
+// C[n,m] = A[n,k] B[k,m] for contiguous accumulator-typed buffers: fp32 as gemmFp32; fp64 goes to
+// OpenBLAS's dgemm where the build has it; integers wrap.
 template <class Acc>
 void gemm(const Acc* a, const Acc* b, Acc* c, int64_t n, int64_t k, int64_t m) {
+  if constexpr (std::is_same_v<Acc, float>) {
+    gemmFp32(a, b, c, n, k, m);
+    return;
+  }
 #if TILESCOPE_HAVE_OPENBLAS
   if (n > 0 && m > 0 && k > 0) {
     const auto N = static_cast<blasint>(n), K = static_cast<blasint>(k), M = static_cast<blasint>(m);
@@ -45,9 +89,6 @@ void gemm(const Acc* a, const Acc* b, Acc* c, int64_t n, int64_t k, int64_t m) {
         for (int64_t j = 0; j < m; ++j) {
           row[j] = static_cast<Acc>(static_cast<uint64_t>(row[j]) + static_cast<uint64_t>(aip) * static_cast<uint64_t>(brow[j]));
         }
-      } else if constexpr (std::is_same_v<Acc, float>) {
-        for (int64_t j = 0; j < m; ++j)
-          row[j] = static_cast<float>(static_cast<double>(row[j]) + static_cast<double>(aip) * static_cast<double>(brow[j]));
       } else {
         for (int64_t j = 0; j < m; ++j) row[j] += aip * brow[j];
       }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "core/tensor/TensorCompare.h"
 #include "core/tensor/TensorFactory.h"
@@ -37,6 +38,31 @@ TEST(Matmul, Float32AgainstDoubleReference) {
   const auto ref = reference(a, b);
   const auto got = toDoubles(c);
   for (size_t i = 0; i < ref.size(); ++i) ASSERT_NEAR(got[i], ref[i], 1e-5 * (1 + std::fabs(ref[i]))) << i;
+}
+
+// Each element is one fp32 fma chain in k order (the simulator's tl.dot into an accumulator), also
+// when a large product is split over threads.
+TEST(Matmul, Float32IsOneFmaChainPerElementOnAnyThreadCount) {
+  Generator gen(11);
+  const Tensor a = randn({256, 300}, {}, &gen);
+  const Tensor b = randn({300, 200}, {}, &gen);
+  const auto av = toDoubles(a), bv = toDoubles(b);
+  std::vector<float> chain(256 * 200);
+  for (int64_t i = 0; i < 256; ++i)
+    for (int64_t j = 0; j < 200; ++j) {
+      float acc = 0.0f;
+      for (int64_t p = 0; p < 300; ++p)
+        acc = std::fmaf(static_cast<float>(av[static_cast<size_t>(i * 300 + p)]),
+                        static_cast<float>(bv[static_cast<size_t>(p * 200 + j)]), acc);
+      chain[static_cast<size_t>(i * 200 + j)] = acc;
+    }
+  for (const char* threads : {"1", "3"}) {
+    setenv("TILESCOPE_SIM_THREADS", threads, 1);
+    const auto got = toDoubles(matmul(a, b));
+    unsetenv("TILESCOPE_SIM_THREADS");
+    for (size_t i = 0; i < chain.size(); ++i)
+      ASSERT_EQ(got[i], static_cast<double>(chain[i])) << threads << " threads, element " << i;
+  }
 }
 
 TEST(Matmul, HalfAccumulatesInFloatAndRoundsOnce) {

@@ -82,13 +82,44 @@ TEST(MemoryTest, LaunchWriteTrackingIsLazyAndPerLaunch) {
   Tensor& t = m.get(id);
   EXPECT_FALSE(t.writtenInLaunch(1));
   t.touchForLaunch(1);
+  t.prepareStripe(0, 1);
   EXPECT_TRUE(t.writtenInLaunch(1));
+  EXPECT_EQ(t.writers()[2], -1);
   t.writers()[2] = 5;
   t.touchForLaunch(1);  // same launch: kept
+  t.prepareStripe(0, 1);
   EXPECT_EQ(t.writers()[2], 5);
   t.touchForLaunch(2);  // next launch: reset
+  t.prepareStripe(0, 2);
   EXPECT_EQ(t.writers()[2], -1);
   EXPECT_FALSE(t.writtenInLaunch(1));
+}
+
+TEST(MemoryTest, EachStripeIsResetByItsFirstStoreOrAtTheLaunchsEnd) {
+  Memory m;
+  const int64_t stripe = int64_t{1} << Tensor::kStripeShift;
+  const int id = m.create("z", DType::FP32, {3 * stripe});
+  Tensor& t = m.get(id);
+  ASSERT_EQ(t.stripeCount(), 3);
+  t.touchForLaunch(1);
+  for (int64_t s : {0, 2}) {
+    t.prepareStripe(s, 1);
+    t.writers()[s * stripe + 7] = 3;
+    t.writeFlags()[s * stripe + 7] = kWrittenByMany;
+  }
+  m.finishLaunch(1);
+  EXPECT_EQ(t.writers()[stripe + 7], -1);  // stripe 1: no store, reset at the end
+  EXPECT_EQ(t.writers()[2 * stripe + 7], 3);
+  // Launch 2 stores only into stripe 1: what launch 1 wrote into stripes 0 and 2 is gone at its end.
+  t.touchForLaunch(2);
+  t.prepareStripe(1, 2);
+  t.writers()[stripe + 1] = 4;
+  m.finishLaunch(2);
+  for (int64_t s : {0, 2}) {
+    EXPECT_EQ(t.writers()[s * stripe + 7], -1) << "stripe " << s;
+    EXPECT_EQ(t.writeFlags()[s * stripe + 7], 0) << "stripe " << s;
+  }
+  EXPECT_EQ(t.writers()[stripe + 1], 4);
 }
 
 TEST(MemoryTest, ElementCodecsRoundTrip) {
