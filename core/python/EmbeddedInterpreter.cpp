@@ -8,6 +8,7 @@
 #include "core/host/PythonModules.h"
 #include "core/python/TilescopeModule.h"
 #include "core/python/TorchChoice.h"
+#include "core/python/TorchStream.h"
 
 namespace tilescope::python {
 
@@ -69,6 +70,7 @@ void EmbeddedInterpreter::ensureStarted() {
   } catch (const std::runtime_error& e) {
     throw PythonStartError(e.what());
   }
+  installTorchStreamSource();
 }
 
 bool EmbeddedInterpreter::started() { return Py_IsInitialized() != 0; }

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/gpu/runtime/CudaDriver.h"
+#include "core/gpu/runtime/LaunchStream.h"
 #include "core/gpu/runtime/Nvrtc.h"
 #include "core/ir/Numerics.h"
 
@@ -53,6 +54,7 @@ struct GpuRuntime::Api {
   CUresult (*eventSynchronize)(CUevent) = nullptr;
   CUresult (*eventElapsedTime)(float*, CUevent, CUevent) = nullptr;
   CUresult (*memsetD32)(CUdeviceptr, unsigned, size_t) = nullptr;
+  CUresult (*memsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream) = nullptr;
 };
 
 struct GpuRuntime::Loaded {
@@ -126,6 +128,7 @@ GpuRuntime::GpuRuntime() : api_(std::make_unique<Api>()), status_(std::make_uniq
   bind(api_->eventRecord, "cuEventRecord");
   bind(api_->eventSynchronize, "cuEventSynchronize");
   bind(api_->memsetD32, "cuMemsetD32_v2");
+  bind(api_->memsetD32Async, "cuMemsetD32Async");
   // CUDA 12.8 renamed it; older drivers only have the first name.
   api_->eventElapsedTime = reinterpret_cast<decltype(api_->eventElapsedTime)>(d.symbol("cuEventElapsedTime_v2"));
   if (!api_->eventElapsedTime) bind(api_->eventElapsedTime, "cuEventElapsedTime");
@@ -317,6 +320,7 @@ void GpuRuntime::release(uint64_t address, size_t bytes, uint64_t generation) {
 void GpuRuntime::upload(uint64_t dst, const void* src, size_t bytes, const std::string& forWhat) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   ensureContext(forWhat);
+  beforeNullStreamWork(forWhat);
   if (bytes) check(api_->memcpyHtoD(dst, src, bytes), "cuMemcpyHtoD", forWhat);
   bytesUploaded_ += bytes;
 }
@@ -324,7 +328,9 @@ void GpuRuntime::upload(uint64_t dst, const void* src, size_t bytes, const std::
 void GpuRuntime::download(void* dst, uint64_t src, size_t bytes, const std::string& forWhat) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   ensureContext(forWhat);
+  beforeNullStreamWork(forWhat);
   if (bytes) checkPending(api_->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", forWhat);
+  nullStreamWork_ = false;  // the copy returned once the null stream's work before it was done
   bytesDownloaded_ += bytes;
   // The copy waited for the launches before it: check them, keeping a failure for the next launch
   // or synchronize() (this read's callers cannot raise; Storage::data() reads through it).
@@ -334,6 +340,7 @@ void GpuRuntime::download(void* dst, uint64_t src, size_t bytes, const std::stri
 void GpuRuntime::fillZero(uint64_t dst, size_t bytes, const std::string& forWhat) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   ensureContext(forWhat);
+  beforeNullStreamWork(forWhat);
   if (bytes) check(api_->memsetD8(dst, 0, bytes), "cuMemsetD8", forWhat);
 }
 
@@ -346,7 +353,25 @@ void GpuRuntime::synchronize(const std::string& forWhat) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   ensureContext(forWhat);
   checkPending(api_->ctxSynchronize(), "cuCtxSynchronize", forWhat);
+  launchedOffNullStream_ = nullStreamWork_ = false;
   checkLaunches(forWhat, true);
+}
+
+void GpuRuntime::beforeLaunchOn(CUstream stream, const std::string& what) {
+  if (!stream) return;
+  if (nullStreamWork_) {  // an upload, zero fill or status clear the kernel must see
+    checkPending(api_->ctxSynchronize(), "cuCtxSynchronize (before launching on the current stream)", what);
+    nullStreamWork_ = false;
+  }
+  launchedOffNullStream_ = true;
+}
+
+void GpuRuntime::beforeNullStreamWork(const std::string& what) {
+  if (launchedOffNullStream_) {  // kernels on another stream may still use the memory
+    checkPending(api_->ctxSynchronize(), "cuCtxSynchronize", what);
+    launchedOffNullStream_ = false;
+  }
+  nullStreamWork_ = true;
 }
 
 namespace {
@@ -374,6 +399,7 @@ uint64_t GpuRuntime::takeStatusSlot(const std::shared_ptr<const CompiledKernel>&
   if (!status_->area) {
     status_->area = allocate(LaunchStatus::kSlots * LaunchStatus::kSlotBytes, "the status words of kernel launches");
     status_->generation = generation_;
+    beforeNullStreamWork(what);
     check(api_->memsetD8(status_->area, 0, LaunchStatus::kSlots * LaunchStatus::kSlotBytes), "cuMemsetD8", what);
   }
   if (status_->full()) {
@@ -404,6 +430,7 @@ std::optional<lang::Diagnostic> GpuRuntime::checkLaunches(const std::string& whe
     std::optional<LaunchStatus::Failure> failure = status_->firstFailure(words);
     if (failure) {
       // Kernels write their slot only when they fail: the rest are zero already.
+      nullStreamWork_ = true;  // the next launch on another stream waits for this clear
       check(api_->memsetD8(status_->area, 0, used * LaunchStatus::kSlotBytes), "cuMemsetD8",
             "clearing the status of kernel launches");
       status_->clear();
@@ -437,7 +464,7 @@ std::pair<double, int> GpuRuntime::endTiming() {
   return {timedMs_, timedOps_};
 }
 
-void GpuRuntime::timed(const std::string& what, const std::function<void()>& issue) {
+void GpuRuntime::timed(const std::string& what, const std::function<void()>& issue, CUstream stream) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!timing_) {
     issue();
@@ -450,11 +477,11 @@ void GpuRuntime::timed(const std::string& what, const std::function<void()>& iss
   }
   if (flushBeforeNextTimed_) {
     flushBeforeNextTimed_ = false;
-    flushL2();
+    flushL2(stream);
   }
-  check(api_->eventRecord(eventStart_, nullptr), "cuEventRecord", what);
+  check(api_->eventRecord(eventStart_, stream), "cuEventRecord", what);
   issue();
-  check(api_->eventRecord(eventEnd_, nullptr), "cuEventRecord", what);
+  check(api_->eventRecord(eventEnd_, stream), "cuEventRecord", what);
   check(api_->eventSynchronize(eventEnd_), "cuEventSynchronize", what);
   float ms = 0;
   check(api_->eventElapsedTime(&ms, eventStart_, eventEnd_), "cuEventElapsedTime", what);
@@ -484,12 +511,13 @@ std::pair<double, int> GpuRuntime::timeDeviceWork(const std::function<void()>& w
   return measured;
 }
 
-void GpuRuntime::flushL2() {
+void GpuRuntime::flushL2(CUstream stream) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   constexpr size_t kFlushBytes = size_t{256} << 20;  // Triton's do_bench clears a 256 MB buffer
   ensureContext("the L2 flush");
   if (!flushBuffer_) flushBuffer_ = allocate(kFlushBytes, "the L2 flush");
-  check(api_->memsetD32(flushBuffer_, 0, kFlushBytes / 4), "cuMemsetD32", "the L2 flush");
+  beforeLaunchOn(stream, "the L2 flush");
+  check(api_->memsetD32Async(flushBuffer_, 0, kFlushBytes / 4, stream), "cuMemsetD32Async", "the L2 flush");
 }
 
 // --- launches
@@ -518,6 +546,7 @@ GpuLaunchResult GpuRuntime::launch(const ir::KernelPtr& kernelPtr, const int64_t
                                    bool programTiming) {
   const ir::Kernel& kernel = *kernelPtr;
   const auto entered = std::chrono::steady_clock::now();
+  const CUstream stream = LaunchStream::current();  // before the lock: its source may run Python
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   GpuLaunchResult result;
   ensureContext("kernel '" + kernel.name + "'");
@@ -584,12 +613,13 @@ GpuLaunchResult GpuRuntime::launch(const ir::KernelPtr& kernelPtr, const int64_t
   }
 
   const auto t0 = std::chrono::steady_clock::now();
+  beforeLaunchOn(stream, what);
   timed(what, [&] {
     checkPending(api_->launchKernel(loaded.function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
                              static_cast<unsigned>(grid[2]), static_cast<unsigned>(ck.cuda.numThreads), 1, 1,
-                             static_cast<unsigned>(ck.cuda.dynamicSharedBytes), nullptr, pointers.data(), nullptr),
+                             static_cast<unsigned>(ck.cuda.dynamicSharedBytes), stream, pointers.data(), nullptr),
           "cuLaunchKernel", what, 1);
-  });
+  }, stream);
   // The first launch of a loaded kernel waits for the GPU (a kernel that fails on its first run is
   // reported at its launch), and so does one that records program timing (read back below).
   if (programTiming || !loaded.launchedOnce || syncEveryLaunch()) {
@@ -653,6 +683,7 @@ std::shared_ptr<const GpuLaunchHandle> GpuRuntime::launchHandle(const ir::Kernel
 }
 
 bool GpuRuntime::launchAgain(const GpuLaunchHandle& h, const int64_t grid[3], void** params) {
+  const CUstream stream = LaunchStream::current();  // before the lock: its source may run Python
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (h.generation != generation_ || !context_) return false;
   raiseKeptFailure();
@@ -662,14 +693,15 @@ bool GpuRuntime::launchAgain(const GpuLaunchHandle& h, const int64_t grid[3], vo
   check(api_->ctxSetCurrent(context_), "cuCtxSetCurrent", h.what);
   uint64_t status = takeStatusSlot(h.compiled, h.name, h.what);
   params[h.paramTypes.size()] = &status;
+  beforeLaunchOn(stream, h.what);
   const CudaKernelSource& cuda = h.compiled->cuda;
   auto issue = [&] {
     checkPending(api_->launchKernel(h.function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
                              static_cast<unsigned>(grid[2]), static_cast<unsigned>(cuda.numThreads), 1, 1,
-                             static_cast<unsigned>(cuda.dynamicSharedBytes), nullptr, params, nullptr),
+                             static_cast<unsigned>(cuda.dynamicSharedBytes), stream, params, nullptr),
           "cuLaunchKernel", h.what, 1);
   };
-  if (timing_) timed(h.what, issue);
+  if (timing_) timed(h.what, issue, stream);
   else issue();
   if (syncEveryLaunch()) {
     checkPending(api_->ctxSynchronize(), "cuCtxSynchronize (after launching the kernel)", h.what, 1);
@@ -701,19 +733,21 @@ std::shared_ptr<const RawModule> GpuRuntime::compileRaw(const std::string& code,
 
 void GpuRuntime::launchRaw(const RawModule& module, const int64_t grid[3], const int64_t block[3], int sharedBytes,
                            const std::vector<std::vector<unsigned char>>& params) {
+  const CUstream stream = LaunchStream::current();  // before the lock: its source may run Python
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   const std::string& name = module.name;
   const std::string what = "RawKernel '" + name + "'";
   Loaded& loaded = loadImage(module.cacheKey, module.ptx.c_str(), name, static_cast<size_t>(std::max(0, sharedBytes)), what);
   std::vector<void*> pointers;
   for (const auto& p : params) pointers.push_back(const_cast<unsigned char*>(p.data()));
+  beforeLaunchOn(stream, what);
   timed(what, [&] {
     checkPending(api_->launchKernel(loaded.function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
                              static_cast<unsigned>(grid[2]), static_cast<unsigned>(block[0]), static_cast<unsigned>(block[1]),
-                             static_cast<unsigned>(block[2]), static_cast<unsigned>(std::max(0, sharedBytes)), nullptr,
+                             static_cast<unsigned>(block[2]), static_cast<unsigned>(std::max(0, sharedBytes)), stream,
                              pointers.data(), nullptr),
           "cuLaunchKernel", what);
-  });
+  }, stream);
   check(api_->ctxSynchronize(), "cuCtxSynchronize (after launching the kernel)", what);
 }
 

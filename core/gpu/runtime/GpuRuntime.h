@@ -154,11 +154,11 @@ public:
   // start event right behind it, so the GPU is still busy when the operation is launched and the
   // host's launch latency is not counted.
   std::pair<double, int> timeDeviceWork(const std::function<void()>& work);
-  // Brackets work issued by `issue` (on the null stream, current context) when timing is on.
-  void timed(const std::string& what, const std::function<void()>& issue);
-  // Queues (does not wait for) the overwrite of a 256 MB buffer, so that work queued after it starts
-  // with a cold L2 (do_bench's flush).
-  void flushL2();
+  // Brackets work issued by `issue` (on `stream`, current context) when timing is on.
+  void timed(const std::string& what, const std::function<void()>& issue, CUstream stream = nullptr);
+  // Queues (does not wait for) the overwrite of a 256 MB buffer on `stream`, so that work queued
+  // after it starts with a cold L2 (do_bench's flush).
+  void flushL2(CUstream stream = nullptr);
   // Makes the runtime's context current on this thread (for libraries such as cuBLAS).
   void makeCurrent(const std::string& forWhat);
   // Waits for all queued work, then checks the launches since the last check: throws
@@ -193,6 +193,13 @@ private:
   // launch that reports), as a sticky fault may come from any of them.
   std::string pendingWhat(const std::string& what, size_t ownLaunches = 0) const;
   void checkPending(CUresult r, const char* call, const std::string& what, size_t ownLaunches = 0);
+  // Launches go on LaunchStream::current(); memory copies, fills and the status area's clears on the
+  // null stream, which does not order with a non-blocking stream (torch.cuda.Stream()): each side
+  // waits for the whole context (cuCtxSynchronize covers every stream) when the other has work queued.
+  void beforeLaunchOn(CUstream stream, const std::string& what);
+  void beforeNullStreamWork(const std::string& what);
+  bool launchedOffNullStream_ = false;  // since the last such wait
+  bool nullStreamWork_ = false;
 
   std::recursive_mutex mutex_;
   std::unique_ptr<Api> api_;
