@@ -181,6 +181,7 @@ void GpuRuntime::resetContext() {
   // the primary one cannot be revived).
   modules_.clear();
   freeBlocks_.clear();
+  releasedWhileQueued_.clear();
   cachedBytes_ = 0;
   flushBuffer_ = 0;
   eventStart_ = eventEnd_ = nullptr;
@@ -272,7 +273,10 @@ KernelResources GpuRuntime::resources(const CompiledKernel& compiled) {
 // --- device memory
 
 void GpuRuntime::dropCachedBlocks() {
-  if (status_->used()) api_->ctxSynchronize();  // queued launches may still use the blocks
+  if (status_->used()) {  // queued launches may still use the blocks; once done, theirs are free too
+    api_->ctxSynchronize();
+    checkLaunches("freeing cached GPU memory", false);
+  }
   for (auto& [bytes, address] : freeBlocks_) api_->memFree(address);
   freeBlocks_.clear();
   cachedBytes_ = 0;
@@ -290,7 +294,7 @@ uint64_t GpuRuntime::allocate(size_t bytes, const std::string& forWhat) {
   }
   CUdeviceptr p = 0;
   CUresult r = api_->memAlloc(&p, bytes);
-  if (r != CUDA_SUCCESS && !freeBlocks_.empty()) {
+  if (r != CUDA_SUCCESS && (!freeBlocks_.empty() || !releasedWhileQueued_.empty())) {
     dropCachedBlocks();
     r = api_->memAlloc(&p, bytes);
   }
@@ -305,6 +309,12 @@ void GpuRuntime::release(uint64_t address, size_t bytes, uint64_t generation) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!address || generation != generation_ || !context_) return;  // died with an older context
   bytes = std::max<size_t>(bytes, 256);
+  if (status_ && status_->used()) {
+    // Launches still queued may use the block (a kernel's TMA scratch, a tensor freed right after
+    // the launch that reads it): it is reused only after the next synchronisation finds them done.
+    releasedWhileQueued_.emplace_back(address, bytes);
+    return;
+  }
   // Keep up to 4 GiB of freed blocks: do_bench allocates the same output sizes over and over.
   constexpr size_t kMaxCachedBytes = size_t{4} << 30;
   if (cachedBytes_ + bytes <= kMaxCachedBytes) {
@@ -424,6 +434,7 @@ std::optional<lang::Diagnostic> GpuRuntime::checkLaunches(const std::string& whe
   }
   if (status_->used()) {
     const size_t used = status_->used();
+    beforeNullStreamWork(where);  // the status read below must see kernels queued on other streams
     std::vector<uint32_t> words(used * 4);
     check(api_->memcpyDtoH(words.data(), status_->area, used * LaunchStatus::kSlotBytes), "cuMemcpyDtoH",
           "reading the status of kernel launches");
@@ -443,6 +454,10 @@ std::optional<lang::Diagnostic> GpuRuntime::checkLaunches(const std::string& whe
       failureKept.store(true, std::memory_order_relaxed);
     }
     status_->clear();
+    // Every queued launch has finished (the status read waited for them): their blocks are free.
+    std::vector<std::pair<uint64_t, size_t>> released = std::move(releasedWhileQueued_);
+    releasedWhileQueued_.clear();
+    for (const auto& [address, bytes] : released) release(address, bytes, generation_);
   }
   if (raise) raiseKeptFailure();
   return std::nullopt;
@@ -669,6 +684,8 @@ std::shared_ptr<const GpuLaunchHandle> GpuRuntime::launchHandle(const ir::Kernel
   auto build = launchBuilds_.find(std::make_pair(kernel.get(), false));
   if (build == launchBuilds_.end() || build->second.kernel.lock() != kernel) return nullptr;
   const std::shared_ptr<const CompiledKernel>& compiled = build->second.compiled;
+  // A kernel that builds TMA tensor maps needs its per-launch scratch, which only launch() gives.
+  if (compiled->cuda.scratchBytesPerProgram > 0) return nullptr;
   const bool binary = !compiled->cubin.empty() && !loadsPtx();
   auto module = modules_.find(compiled->cacheKey + (binary ? "" : ".ptx"));
   if (module == modules_.end() || !module->second->launchedOnce) return nullptr;

@@ -212,6 +212,7 @@ private:
   std::map<std::string, std::unique_ptr<Loaded>> modules_;  // by PTX cache key
   std::multimap<size_t, uint64_t> freeBlocks_;              // released allocations by size
   size_t cachedBytes_ = 0;
+  std::vector<std::pair<uint64_t, size_t>> releasedWhileQueued_;  // freed while launches were queued
   uint64_t flushBuffer_ = 0;
   bool timing_ = false;
   bool flushBeforeNextTimed_ = false;
