@@ -446,7 +446,7 @@ void KernelLauncher::prefetchRedefined(Interpreter& in, JitFunction& jit) {
   ProgramState& state = in.extension<ProgramState>();
   auto launched = state.launchedOnGpu.find(jit.name());
   if (launched == state.launchedOnGpu.end()) return;
-  lang::Program& program = programFor(in);
+  lang::Program& program = jit.program ? *jit.program : programFor(in);
   const lang::JitFunctionInfo* info = program.infoFor(jit.fn->def);
   if (!info) return;
   for (const auto& [key, spec] : launched->second) {

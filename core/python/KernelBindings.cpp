@@ -2,6 +2,7 @@
 // (PythonKernel), which resources/python/triton wraps as JITFunction. Python binds the launch's
 // arguments (inspect.Signature, exactly Python's rules) and evaluates the grid; this file converts the
 // values and hands them to the launch path the hand-written interpreter uses.
+#include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -169,6 +170,7 @@ void bindKernels(py::module_& m) {
       .def_property_readonly("has_globals", &PythonKernel::hasGlobals)
       .def_property_readonly("fast_specializations", &PythonKernel::fastSpecializations)
       .def_property_readonly("cached_specializations", &PythonKernel::cachedSpecializations)
+      .def("prefetch_redefined", &PythonKernel::prefetchRedefined, py::arg("resolve_globals"))
       .def("set_globals",
            [](PythonKernel& k, const py::dict& globals, const std::vector<std::shared_ptr<PythonKernel>>& helpers) {
              std::vector<std::pair<std::string, lang::Value>> values;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/host/CompiledKernelObject.h"
+#include "core/host/ExecutionBackend.h"
 #include "core/host/Containers.h"
 #include "core/host/Function.h"
 #include "core/host/KernelLauncher.h"
@@ -148,6 +149,13 @@ void PythonKernel::launchCompiled(const host::Value& compiled, const host::Value
   const host::Value launcher = context.getItem(compiled, grid);
   host::CallArgs call(std::move(args));
   context.call(launcher, call);
+}
+
+void PythonKernel::prefetchRedefined(const std::function<void()>& resolveGlobals) {
+  EngineSession* session = EngineSession::active();
+  if (!session || !host::resolvesToGpu(session->launchSettings().backend)) return;
+  resolveGlobals();
+  host::KernelLauncher::prefetchRedefined(session->launchContext(), *jit_);
 }
 
 std::vector<std::pair<std::string, std::string>> PythonKernel::cachedSpecializations() const {

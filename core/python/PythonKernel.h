@@ -4,6 +4,7 @@
 // KernelLauncher checks and launches, and the Program the checker sees: built at the first launch
 // from the Python function's __globals__ (constexprs, modules, other @triton.jit functions), as Triton
 // resolves globals when it first compiles.
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -69,6 +70,10 @@ public:
   // The plain Python functions the kernel calls (host builtins by the kernel's global names): defined in
   // the launch context's globals at each launch, where the simulator's host calls find them.
   void setHostFunctions(std::vector<std::pair<std::string, host::Value>> functions) { hostFunctions_ = std::move(functions); }
+  // A redefinition of a kernel this session launched on the GPU: compiles the new code, in the
+  // background, for the old one's specializations (KernelLauncher::prefetchRedefined), after
+  // `resolveGlobals` gave it its globals. Nothing on the simulator.
+  void prefetchRedefined(const std::function<void()>& resolveGlobals);
   // kernel.cache: (specialization key, description) of each checked specialization, as the
   // hand-written interpreter lists them.
   std::vector<std::pair<std::string, std::string>> cachedSpecializations() const;

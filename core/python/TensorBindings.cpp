@@ -21,6 +21,7 @@
 #include "core/tensor/TensorReorder.h"
 #include "core/tensor/TorchRandom.h"
 #include "core/host/AddressBook.h"
+#include "core/host/GpuMatmul.h"
 #include "core/python/EngineSession.h"
 #include "core/python/PythonValues.h"
 #include "core/python/TilescopeModule.h"
@@ -336,7 +337,12 @@ void bindFunctions(py::module_& m) {
   m.def("log_softmax", [](const Tensor& x, int64_t dim, Dt dtype) {
     return host::logSoftmax(x, dim, dtype ? std::optional<host::DType>(dtype->dtype) : std::nullopt);
   });
-  m.def("matmul", [](const Tensor& a, const Tensor& b) { return host::matmul(a, b); });
+  // On the GPU backend, CUDA tensors multiply through cuBLAS (gpuMatmul), as in PyTorch.
+  m.def("matmul", [](const Tensor& a, const Tensor& b) {
+    if (EngineSession* session = EngineSession::active())
+      if (std::optional<Tensor> onGpu = host::gpuMatmul(session->launchContext(), a, b)) return std::move(*onGpu);
+    return host::matmul(a, b);
+  });
   m.def("layer_norm", [](const Tensor& x, const std::vector<int64_t>& shape, std::optional<Tensor> weight,
                          std::optional<Tensor> bias, double eps) { return host::layerNorm(x, shape, weight, bias, eps); });
   m.def("rand_like", [](const Tensor& x, Dt dtype, Dev device) { return host::randLike(x, optionsOf(dtype, device)); });
