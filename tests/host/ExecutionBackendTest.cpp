@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include "core/host/HostExecutor.h"
 #include "core/host/PyError.h"
 
 namespace tilescope::host {
@@ -49,13 +48,7 @@ TEST(ExecutionBackend, GpuWithoutADeviceSaysWhyAndWhatToRunInstead) {
   EXPECT_FALSE(resolvesToGpu(Backend::Gpu)) << "the non-raising question answers no";
 }
 
-TEST(ExecutionBackend, TheExecutorAsksTheSameRule) {
-  HostExecutor ex;
-  for (Backend choice : {Backend::Simulator, Backend::Gpu, Backend::Auto}) {
-    ex.setBackend(choice);
-    EXPECT_EQ(ex.runsKernelsOnGpu(), resolvesToGpu(choice)) << backendName(choice);
-  }
-}
+// The executor asking the same rule: tests/python/PythonExecutorTest.cpp.
 
 }  // namespace
 }  // namespace tilescope::host

@@ -1,10 +1,8 @@
-// cupy.RawKernel without a GPU: the signature parser that decides how each argument is passed, and
-// the simulator's error.
+// cupy.RawKernel without a GPU: the signature parser that decides how each argument is passed (the
+// simulator's error: tests/python/EmbeddedCupyTest.cpp).
 #include <gtest/gtest.h>
 
-#include "core/host/HostExecutor.h"
 #include "core/host/RawKernel.h"
-#include "tests/host/InterpTestUtil.h"
 
 using tilescope::host::parseRawKernelSignature;
 using tilescope::host::RawKernelParam;
@@ -71,19 +69,4 @@ extern "C" __global__ void __launch_bounds__(256) add(const float* x, /* int not
   EXPECT_NE(error.find("__global__ void missing"), std::string::npos) << error;
   EXPECT_FALSE(parseRawKernelSignature("__global__ void s(struct Foo f) {}", "s", &error));
   EXPECT_NE(error.find("struct Foo f"), std::string::npos) << error;
-}
-
-TEST(RawKernel, TheSimulatorSaysItNeedsTheGpuBackend) {
-  tilescope::host::HostExecutor ex;
-  ex.setBackend(tilescope::host::Backend::Simulator);
-  const auto r = tilescope::testing::runPy(ex, R"(import torch
-import cupy
-k = cupy.RawKernel('extern "C" __global__ void f(float* p) { p[0] = 1; }', 'f')
-print(k.name)
-k((1,), (1,), (torch.zeros(1, device='cuda'),))
-)");
-  EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.out, "f\n");
-  EXPECT_EQ(r.errorName, "RuntimeError");
-  EXPECT_NE(r.errorValue.find("runs only on the GPU backend"), std::string::npos) << r.errorValue;
 }
