@@ -4,7 +4,7 @@
 
 #include "core/gpu/runtime/GpuRuntime.h"
 #include "core/host/DeviceMemory.h"
-#include "core/host/Interpreter.h"
+#include "core/host/LaunchContext.h"
 #include "core/host/PyError.h"
 #include "core/ir/IRVisitor.h"
 #include "core/sim/DeviceAddress.h"
@@ -55,7 +55,7 @@ std::vector<AddressBook::Entry> AddressBook::live() {
   return out;
 }
 
-int64_t AddressBook::dataPtr(Interpreter& in, const Tensor& tensor) {
+int64_t AddressBook::dataPtr(LaunchContext& in, const Tensor& tensor) {
   AddressBook& book = in.extension<AddressBook>();
   const int id = book.simulatedId(tensor);
   const int64_t byteOffset = tensor.storageOffset() * tensor.elementSize();

@@ -20,7 +20,7 @@
 
 namespace tilescope::host {
 
-class Interpreter;
+class LaunchContext;
 
 class AddressBook {
 public:
@@ -37,7 +37,7 @@ public:
   std::vector<Entry> live();
 
   // tensor.data_ptr(): the address of the tensor's first element for the backend kernels run on.
-  static int64_t dataPtr(Interpreter& in, const Tensor& tensor);
+  static int64_t dataPtr(LaunchContext& in, const Tensor& tensor);
   // Whether the kernel turns integers into pointers (then every exposed storage must be mapped);
   // remembered per kernel, since GPU launches ask on every call.
   bool makesPointersFromIntegers(const ir::KernelPtr& kernel);

@@ -4,13 +4,13 @@
 #include "core/host/Containers.h"
 #include "core/host/ExecutionBackend.h"
 #include "core/host/Function.h"
-#include "core/host/Interpreter.h"
+#include "core/host/LaunchContext.h"
 #include "core/host/PyError.h"
 #include "core/base/Diagnostic.h"
 
 namespace tilescope::host {
 
-Value CompiledKernelObject::warmUp(Interpreter& in, const std::shared_ptr<JitFunction>& jit, CallArgs args) {
+Value CompiledKernelObject::warmUp(LaunchContext& in, const std::shared_ptr<JitFunction>& jit, CallArgs args) {
   std::optional<Value> grid = args.takeKeyword("grid");
   if (!grid) throwTypeError("warmup() missing required keyword argument 'grid'");
   const PreparedLaunch prepared = KernelLauncher::prepare(in, *jit, *grid, args);
@@ -41,9 +41,9 @@ Value CompiledKernelObject::warmUp(Interpreter& in, const std::shared_ptr<JitFun
   return Value(out);
 }
 
-std::string CompiledKernelObject::repr(Interpreter&) const { return "<CompiledKernel " + jit->name() + ">"; }
+std::string CompiledKernelObject::repr(LaunchContext&) const { return "<CompiledKernel " + jit->name() + ">"; }
 
-std::optional<Value> CompiledKernelObject::getAttr(Interpreter& in, const std::string& name) {
+std::optional<Value> CompiledKernelObject::getAttr(LaunchContext& in, const std::string& name) {
   if (name == "n_regs") return Value::integer(resources.registers);
   // Triton counts spilled 4-byte words: the local memory per thread over 4.
   if (name == "n_spills") return Value::integer(resources.localBytes / 4);
@@ -74,14 +74,12 @@ std::optional<Value> CompiledKernelObject::getAttr(Interpreter& in, const std::s
     }
     return asm_;
   }
-  // Triton loads the module here; ours is loaded at the first launch.
-  if (name == "_init_handles") return makeBuiltin("_init_handles", "", [](Interpreter&, ValueList&) { return Value(); });
   return std::nullopt;
 }
 
-std::optional<Value> CompiledKernelObject::getItem(Interpreter&, const Value& grid) {
+std::optional<Value> CompiledKernelObject::getItem(LaunchContext&, const Value& grid) {
   auto self = std::static_pointer_cast<CompiledKernelObject>(shared_from_this());
-  return makeBuiltin(jit->name(), [self, grid](Interpreter& in, CallArgs& args) {
+  return makeBuiltin(jit->name(), [self, grid](LaunchContext& in, CallArgs& args) {
     // Every parameter positionally, constexprs included, as Triton's compiled kernels take them; the
     // launch options are the warm-up's.
     // A parameter named like a launch option (the tutorial's `num_stages: tl.constexpr`) is passed
@@ -97,7 +95,9 @@ std::optional<Value> CompiledKernelObject::getItem(Interpreter&, const Value& gr
     c.keywords.insert(c.keywords.end(), args.keywords.begin(), args.keywords.end());
     if (!c.keyword("num_warps")) c.keywords.emplace_back("num_warps", Value::integer(self->numWarps));
     if (!c.keyword("num_stages")) c.keywords.emplace_back("num_stages", Value::integer(self->numStages));
-    return launchKernel(in, Value(self->jit), grid, c);
+    const PreparedLaunch prepared = KernelLauncher::prepare(in, *self->jit, grid, c);
+    KernelLauncher::run(in, *self->jit, prepared);
+    return Value();
   });
 }
 

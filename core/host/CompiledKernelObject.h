@@ -16,13 +16,13 @@ namespace tilescope::host {
 class CompiledKernelObject : public Object {
 public:
   std::string typeName() const override { return "CompiledKernel"; }
-  std::string repr(Interpreter& in) const override;
-  std::optional<Value> getAttr(Interpreter& in, const std::string& name) override;
-  std::optional<Value> getItem(Interpreter& in, const Value& grid) override;
+  std::string repr(LaunchContext& in) const override;
+  std::optional<Value> getAttr(LaunchContext& in, const std::string& name) override;
+  std::optional<Value> getItem(LaunchContext& in, const Value& grid) override;
 
   // Checks `jit` for the warm-up's arguments and finds its resources. PyError when neither a GPU
   // nor NVRTC can compile it.
-  static Value warmUp(Interpreter& in, const std::shared_ptr<JitFunction>& jit, CallArgs args);
+  static Value warmUp(LaunchContext& in, const std::shared_ptr<JitFunction>& jit, CallArgs args);
 
   std::shared_ptr<JitFunction> jit;
   int numWarps = 4;

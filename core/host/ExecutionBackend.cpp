@@ -1,7 +1,7 @@
 #include "core/host/ExecutionBackend.h"
 
 #include "core/gpu/runtime/GpuRuntime.h"
-#include "core/host/Interpreter.h"
+#include "core/host/LaunchContext.h"
 #include "core/host/PyError.h"
 
 namespace tilescope::host {
@@ -46,7 +46,7 @@ const ExecutionBackend& resolveBackend(Backend choice, bool needsSimulator) {
   return simulatorBackend();
 }
 
-const ExecutionBackend& backendOf(Interpreter& in) { return resolveBackend(in.launchSettings().backend); }
+const ExecutionBackend& backendOf(LaunchContext& in) { return resolveBackend(in.launchSettings().backend); }
 
 bool resolvesToGpu(Backend choice) { return choice != Backend::Simulator && gpuUsable(); }
 

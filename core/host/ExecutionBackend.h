@@ -13,7 +13,7 @@ class GpuRuntime;
 
 namespace tilescope::host {
 
-class Interpreter;
+class LaunchContext;
 
 class ExecutionBackend {
 public:
@@ -52,7 +52,7 @@ private:
 // (only the simulator records traces), else the simulator.
 const ExecutionBackend& resolveBackend(Backend choice, bool needsSimulator = false);
 // resolveBackend of the interpreter's launch settings.
-const ExecutionBackend& backendOf(Interpreter& in);
+const ExecutionBackend& backendOf(LaunchContext& in);
 // Whether resolveBackend(choice) gives the GPU, without raising: false where Gpu is asked for on a
 // machine without one.
 bool resolvesToGpu(Backend choice);

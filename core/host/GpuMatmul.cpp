@@ -5,12 +5,12 @@
 #include "core/host/CellExecutor.h"
 #include "core/host/DeviceMemory.h"
 #include "core/host/ExecutionBackend.h"
-#include "core/host/Interpreter.h"
+#include "core/host/LaunchContext.h"
 #include "core/host/PyError.h"
 
 namespace tilescope::host {
 
-std::optional<Tensor> gpuMatmul(Interpreter& in, const Tensor& a, const Tensor& b) {
+std::optional<Tensor> gpuMatmul(LaunchContext& in, const Tensor& a, const Tensor& b) {
   if (!a.device().isCuda() || !b.device().isCuda() || a.dtype() != b.dtype() || !backendOf(in).isGpu()) return std::nullopt;
   gpu::GemmType type;
   switch (a.dtype()) {

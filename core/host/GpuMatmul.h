@@ -7,10 +7,10 @@
 
 namespace tilescope::host {
 
-class Interpreter;
+class LaunchContext;
 
 // The product through cuBLAS, or nullopt when this product stays on the host: another backend, CPU
 // tensors, dtypes other than fp16/bf16/fp32, more than 3 dimensions, or no cuBLAS (said once).
-std::optional<Tensor> gpuMatmul(Interpreter& in, const Tensor& a, const Tensor& b);
+std::optional<Tensor> gpuMatmul(LaunchContext& in, const Tensor& a, const Tensor& b);
 
 }  // namespace tilescope::host

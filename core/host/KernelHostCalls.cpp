@@ -1,9 +1,7 @@
 #include "core/host/KernelHostCalls.h"
 
 #include "core/host/Containers.h"
-#include "core/host/Function.h"
-#include "core/host/Interpreter.h"
-#include "core/host/Scope.h"
+#include "core/host/LaunchContext.h"
 #include "core/sim/TileFormat.h"
 
 namespace tilescope::host {
@@ -44,9 +42,9 @@ std::string formatted(const sim::Tile& t) {
 
 // ------------------------------------------------------------------------------ TileArray
 
-std::string TileArray::str(Interpreter&) const { return formatted(*tile); }
+std::string TileArray::str(LaunchContext&) const { return formatted(*tile); }
 
-std::string TileArray::repr(Interpreter&) const {
+std::string TileArray::repr(LaunchContext&) const {
   // numpy: array([0, 1]) - the str form with commas between elements.
   std::string s = formatted(*tile), out = "array(";
   for (size_t i = 0; i < s.size(); ++i) {
@@ -56,21 +54,21 @@ std::string TileArray::repr(Interpreter&) const {
   return out + ")";
 }
 
-bool TileArray::truthy(Interpreter&) const {
+bool TileArray::truthy(LaunchContext&) const {
   if (tile->numel() != 1) {
     throw PyError("ValueError", "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()");
   }
   return tile->asBool(0);
 }
 
-std::optional<Value> TileArray::number(Interpreter&) const {
+std::optional<Value> TileArray::number(LaunchContext&) const {
   if (tile->numel() != 1) return std::nullopt;
   if (tile->hasFloatStorage()) return Value::real(tile->asDouble(0));
   if (tile->dtype() == ir::DType::I1 && !tile->isPointer()) return Value::boolean(tile->asBool(0));
   return Value::integer(tile->asInt(0));
 }
 
-std::optional<Value> TileArray::getItem(Interpreter& in, const Value& index) {
+std::optional<Value> TileArray::getItem(LaunchContext& in, const Value& index) {
   // pid_0[0] in the seed's test_pid_conds: element access on a 1-D (or scalar) array.
   const int64_t n = tile->numel();
   const int64_t i = normalizeIndex(in, index, tile->isScalar() ? 1 : tile->shape()[0], "index");
@@ -81,9 +79,9 @@ std::optional<Value> TileArray::getItem(Interpreter& in, const Value& index) {
   return Value::integer(tile->asInt(i));
 }
 
-std::optional<int64_t> TileArray::length(Interpreter&) const { return tile->isScalar() ? 1 : tile->shape()[0]; }
+std::optional<int64_t> TileArray::length(LaunchContext&) const { return tile->isScalar() ? 1 : tile->shape()[0]; }
 
-std::optional<Value> TileArray::getAttr(Interpreter&, const std::string& name) {
+std::optional<Value> TileArray::getAttr(LaunchContext&, const std::string& name) {
   if (name == "shape") {
     ValueList dims;
     if (tile->isScalar()) dims.push_back(Value::integer(1));
@@ -91,57 +89,36 @@ std::optional<Value> TileArray::getAttr(Interpreter&, const std::string& name) {
     return makeTuple(std::move(dims));
   }
   if (name == "dtype") return makeStr(std::string(ir::dtypePythonName(tile->dtype())));
-  if (name == "item" || name == "tolist") {
-    auto t = tile;
-    return makeBuiltin("ndarray." + name, [t, name](Interpreter& in2, CallArgs&) -> Value {
-      ValueList items;
-      for (int64_t i = 0; i < t->numel(); ++i) {
-        if (t->hasFloatStorage()) items.push_back(Value::real(t->asDouble(i)));
-        else if (t->dtype() == ir::DType::I1) items.push_back(Value::boolean(t->asBool(i)));
-        else items.push_back(Value::integer(t->asInt(i)));
-      }
-      if (name == "item") {
-        if (items.size() != 1) throw PyError("ValueError", "can only convert an array of size 1 to a Python scalar");
-        return items[0];
-      }
-      (void)in2;
-      return makeList(std::move(items));
-    });
-  }
   return std::nullopt;
 }
 
-std::optional<Value> TileArray::compare(Interpreter& in, CmpOp op, const Value& other) {
+std::optional<Value> TileArray::compare(LaunchContext& in, CmpOp op, const Value& other) {
   if (tile->numel() != 1) return std::nullopt;
   return in.compare(op, *number(in), other);
 }
 
 // ------------------------------------------------------------------------------ host calls
 
-void KernelHostCalls::setCurrentKernel(Interpreter& in, const std::string& name) { in.extension<HostCallState>().kernel = name; }
+void KernelHostCalls::setCurrentKernel(LaunchContext& in, const std::string& name) { in.extension<HostCallState>().kernel = name; }
 
-std::optional<PyError> KernelHostCalls::takePendingError(Interpreter& in) {
+std::optional<PyError> KernelHostCalls::takePendingError(LaunchContext& in) {
   HostCallState& s = in.extension<HostCallState>();
   std::optional<PyError> e = std::move(s.pending);
   s.pending.reset();
   return e;
 }
 
-std::string KernelHostCalls::call(Interpreter& in, const sim::HostCallEvent& event) {
+std::string KernelHostCalls::call(LaunchContext& in, const sim::HostCallEvent& event) {
   HostCallState& state = in.extension<HostCallState>();
-  Value callee;
-  if (Value* v = in.globals()->find(event.callee)) callee = *v;
-  else if (Value* b = in.lookupBuiltin(event.callee)) callee = *b;
-  else return "name '" + event.callee + "' is not defined (a kernel can call plain Python functions defined in the notebook)";
+  const Value* callee = in.hostFunction(event.callee);
+  if (!callee) return "name '" + event.callee + "' is not defined (a kernel can call plain Python functions defined in the notebook)";
   CallArgs args;
   for (const sim::HostCallValue& a : event.args) args.positional.push_back(argValue(a));
   for (const auto& [k, a] : event.kwargs) args.keywords.emplace_back(k, argValue(a));
-  FrameGuard frame(in, Interpreter::Frame{state.kernel.empty() ? "<kernel>" : state.kernel, in.globals(), event.range});
   try {
-    in.call(callee, args);
+    in.call(*callee, args);
     return "";
   } catch (PyError& e) {
-    in.captureTraceback(e);
     const std::string message = e.type() + ": " + e.message();
     state.pending = std::move(e);
     return message;

@@ -19,7 +19,7 @@
 #include "core/host/AddressBook.h"
 #include "core/host/DeviceMemory.h"
 #include "core/host/ExecutionBackend.h"
-#include "core/host/Interpreter.h"
+#include "core/host/LaunchContext.h"
 #include "core/host/JitFunction.h"
 #include "core/host/KernelHostCalls.h"
 #include "core/host/PyError.h"
@@ -44,10 +44,8 @@ struct CheckedKernelCache {
 
 namespace {
 
-// The checker's view of everything the interpreter ran in its global namespace.
+// Per-session state of the launches.
 struct ProgramState {
-  lang::Program program;
-  size_t modulesAdded = 0;
   uint64_t launches = 0;
   double simulatorSeconds = 0;  // time spent inside Simulator::launch
   // Warnings already shown, by source position and kind: like Python's default warning filter, a
@@ -64,13 +62,6 @@ struct ProgramState {
 
 constexpr size_t kPrefetchedSpecializations = 2;
 
-lang::Program& programFor(Interpreter& in) {
-  ProgramState& state = in.extension<ProgramState>();
-  const auto& modules = in.modules();
-  for (; state.modulesAdded < modules.size(); ++state.modulesAdded) state.program.addModule(modules[state.modulesAdded]);
-  return state.program;
-}
-
 const char* kLaunchOptions[] = {"num_warps", "num_stages", "num_ctas", "enable_fp_fusion", "maxnreg", "debug"};
 
 std::optional<lang::ConstValue> toConst(const Value& v) {
@@ -84,7 +75,7 @@ std::optional<lang::ConstValue> toConst(const Value& v) {
   return std::nullopt;
 }
 
-std::vector<int64_t> evalGrid(Interpreter& in, const Value& grid, const std::shared_ptr<DictObject>& meta) {
+std::vector<int64_t> evalGrid(LaunchContext& in, const Value& grid, const std::shared_ptr<DictObject>& meta) {
   Value g = grid;
   if (g.isObject() && g.object()->callable()) g = in.call(g, ValueList{Value(meta)});
   ValueList dims;
@@ -118,12 +109,11 @@ const lang::Diagnostic* firstError(const lang::DiagnosticList& d) {
 
 // Raises a Python error for a failed check or launch; the frames are the host code's, the detail
 // the clang-style diagnostic pointing into the kernel.
-[[noreturn]] void raiseDiagnostics(Interpreter& in, const std::string& type, const std::string& fallback,
+[[noreturn]] void raiseDiagnostics(LaunchContext&, const std::string& type, const std::string& fallback,
                                    const lang::DiagnosticList& diagnostics) {
   const lang::Diagnostic* d = firstError(diagnostics);
   PyError err(type, d ? d->range.str() + ": " + d->message : fallback);
   err.setDiagnostics(diagnostics);
-  in.captureTraceback(err);
   throw err;
 }
 
@@ -131,7 +121,7 @@ bool flagAt(const std::vector<bool>& flags, size_t i) { return i < flags.size() 
 
 }  // namespace
 
-PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const Value& grid, const CallArgs& callArgs) {
+PreparedLaunch KernelLauncher::prepare(LaunchContext& in, JitFunction& jit, const Value& grid, const CallArgs& callArgs) {
   PreparedLaunch out;
   CallArgs args = callArgs;
   const Signature& sig = jit.fn->signature;
@@ -200,7 +190,8 @@ PreparedLaunch KernelLauncher::prepare(Interpreter& in, JitFunction& jit, const 
   } else {
     const auto t0 = std::chrono::steady_clock::now();
     // Kernels of embedded CPython bring their own Program (built from fn.__globals__).
-    lang::Program& program = jit.program ? *jit.program : programFor(in);
+    if (!jit.program) throw lang::InternalError("kernel '" + jit.name() + "' launched before its globals were resolved");
+    lang::Program& program = *jit.program;
     const lang::JitFunctionInfo* info = program.infoFor(jit.fn->def);
     if (!info) {
       throw PyError("CompilationError", "kernel '" + jit.name() +
@@ -228,7 +219,7 @@ namespace {
 
 // One JSON line per launch (core/gpu/runtime/ProgramTiming, which also reads it back for the SM timeline),
 // for the caller (the worker's client) and/or the --program-timing file.
-void appendProgramTiming(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, const std::vector<uint64_t>& words) {
+void appendProgramTiming(LaunchContext& in, JitFunction& jit, const PreparedLaunch& launch, const std::vector<uint64_t>& words) {
   ProgramState& state = in.extension<ProgramState>();
   const int64_t grid[3] = {launch.grid[0], launch.grid[1], launch.grid[2]};
   const std::string line = gpu::programTimingLine(jit.name(), static_cast<int64_t>(++state.timedLaunches), grid, words);
@@ -243,7 +234,7 @@ void appendProgramTiming(Interpreter& in, JitFunction& jit, const PreparedLaunch
 // Runs the launch on the GPU. Each tensor's storage has one device copy (DeviceMemory), so aliasing
 // views stay aliased and unchanged inputs are not uploaded again. Returns false when the kernel
 // cannot run on the GPU and `fallback` allows the simulator instead.
-bool runOnGpu(Interpreter& in, gpu::GpuRuntime& runtime, JitFunction& jit, const PreparedLaunch& launch, bool fallback,
+bool runOnGpu(LaunchContext& in, gpu::GpuRuntime& runtime, JitFunction& jit, const PreparedLaunch& launch, bool fallback,
               bool* usedTensorCores) {
   std::vector<std::shared_ptr<Storage>> storages;
   std::vector<gpu::GpuArg> args;
@@ -281,7 +272,6 @@ bool runOnGpu(Interpreter& in, gpu::GpuRuntime& runtime, JitFunction& jit, const
     if (fallback) return false;
     PyError err("CompilationError", e.diagnostic().range.str() + ": " + e.diagnostic().message);
     err.setDiagnostics(e.diagnostic());
-    in.captureTraceback(err);
     throw err;
   } catch (const gpu::GpuError& e) {
     throw PyError("RuntimeError", e.what());
@@ -437,16 +427,17 @@ struct CrossCheck {
 // Returns true when the launch read outside its tensors (allowed with --out-of-bounds warn).
 // `forInspector`: the launch is the user's (reported to the inspector, traced for it); a GPU
 // cross-check's simulator run is not.
-bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, bool forInspector = true);
+bool runOnSimulator(LaunchContext& in, JitFunction& jit, const PreparedLaunch& launch, bool forInspector = true);
 
 }  // namespace
 
-void KernelLauncher::prefetchRedefined(Interpreter& in, JitFunction& jit) {
+void KernelLauncher::prefetchRedefined(LaunchContext& in, JitFunction& jit) {
   if (!resolvesToGpu(in.launchSettings().backend)) return;
   ProgramState& state = in.extension<ProgramState>();
   auto launched = state.launchedOnGpu.find(jit.name());
   if (launched == state.launchedOnGpu.end()) return;
-  lang::Program& program = jit.program ? *jit.program : programFor(in);
+  if (!jit.program) return;
+  lang::Program& program = *jit.program;
   const lang::JitFunctionInfo* info = program.infoFor(jit.fn->def);
   if (!info) return;
   for (const auto& [key, spec] : launched->second) {
@@ -460,7 +451,7 @@ void KernelLauncher::prefetchRedefined(Interpreter& in, JitFunction& jit) {
   }
 }
 
-void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch) {
+void KernelLauncher::run(LaunchContext& in, JitFunction& jit, const PreparedLaunch& launch) {
   if (launch.grid[0] * launch.grid[1] * launch.grid[2] == 0) return;  // Triton launches nothing for an empty grid
   const Backend choice = in.launchSettings().backend;
   // auto keeps the simulator when a trace was asked for: only the simulator records one.
@@ -503,7 +494,7 @@ void KernelLauncher::run(Interpreter& in, JitFunction& jit, const PreparedLaunch
 
 namespace {
 
-bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch, bool forInspector) {
+bool runOnSimulator(LaunchContext& in, JitFunction& jit, const PreparedLaunch& launch, bool forInspector) {
   if ((!in.launchSettings().programTimingPath.empty() || in.wantsProgramTiming()) &&
       in.extension<ProgramState>().warningsShown.insert("program-timing-sim:" + jit.name()).second)
     in.writeStderr("warning: --program-timing records GPU launches only; kernel '" + jit.name() +
@@ -586,7 +577,7 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
   options.output = [&in](std::string_view line) { in.writeStdout(std::string(line) + "\n"); };
   options.hostCall = [&in](const sim::HostCallEvent& event) { return KernelHostCalls::call(in, event); };
 
-  // The simulator polls the interpreter's cancel flag itself (no watcher thread per launch).
+  // The simulator polls the session's cancel flag itself (no watcher thread per launch).
   if (in.cancelToken()) options.cancel.follow(in.cancelToken()->flag());
   KernelHostCalls::setCurrentKernel(in, jit.name());
   sim::LaunchResult result;
@@ -665,9 +656,9 @@ bool runOnSimulator(Interpreter& in, JitFunction& jit, const PreparedLaunch& lau
 
 }  // namespace
 
-double KernelLauncher::simulatorSeconds(Interpreter& in) { return in.extension<ProgramState>().simulatorSeconds; }
+double KernelLauncher::simulatorSeconds(LaunchContext& in) { return in.extension<ProgramState>().simulatorSeconds; }
 
-Value KernelLauncher::cacheSummary(Interpreter& in, JitFunction& jit) {
+Value KernelLauncher::cacheSummary(LaunchContext& in, JitFunction& jit) {
   // Triton: {device: {key: CompiledKernel}}; here the specialization keys of the checked kernels.
   auto perDevice = std::make_shared<DictObject>();
   if (jit.cache) {

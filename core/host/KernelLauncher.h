@@ -37,19 +37,19 @@ class KernelLauncher {
 public:
   // Throws PyError("CompilationError", ...) with the clang-style diagnostics as detail when the
   // kernel does not check for these arguments; TypeError for binding mistakes.
-  static PreparedLaunch prepare(Interpreter& in, JitFunction& jit, const Value& grid, const CallArgs& args);
+  static PreparedLaunch prepare(LaunchContext& in, JitFunction& jit, const Value& grid, const CallArgs& args);
   // Runs all programs; simulator errors (out-of-bounds accesses, ...) become Python errors.
-  static void run(Interpreter& in, JitFunction& jit, const PreparedLaunch& launch);
+  static void run(LaunchContext& in, JitFunction& jit, const PreparedLaunch& launch);
   // Seconds spent running kernels in this interpreter (for benchmarks: total minus this = host overhead).
-  static double simulatorSeconds(Interpreter& in);
+  static double simulatorSeconds(LaunchContext& in);
   // A @triton.jit def that redefines a kernel this session launched on the GPU (a notebook cell
   // run again after an edit): starts compiling the new code, in the background, for the
   // specializations the old one was launched with, so that the next launch finds it compiled.
   // Does nothing on the simulator, and nothing visible when the new code does not check or compile
   // for them (the launch reports that).
-  static void prefetchRedefined(Interpreter& in, JitFunction& jit);
+  static void prefetchRedefined(LaunchContext& in, JitFunction& jit);
   // kernel.cache: the specializations checked so far.
-  static Value cacheSummary(Interpreter& in, JitFunction& jit);
+  static Value cacheSummary(LaunchContext& in, JitFunction& jit);
 };
 
 }  // namespace tilescope::host

@@ -8,8 +8,7 @@
 #include "core/host/Containers.h"
 #include "core/host/DeviceMemory.h"
 #include "core/host/ExecutionBackend.h"
-#include "core/host/Function.h"
-#include "core/host/Interpreter.h"
+#include "core/host/LaunchContext.h"
 #include "core/host/PyError.h"
 #include "core/host/TorchConvert.h"
 
@@ -123,7 +122,7 @@ std::optional<std::vector<RawKernelParam>> parseRawKernelSignature(const std::st
 
 namespace {
 
-std::vector<int64_t> dims3(Interpreter& in, const Value& v, const char* what) {
+std::vector<int64_t> dims3(LaunchContext& in, const Value& v, const char* what) {
   std::vector<int64_t> d;
   if (v.isIntLike()) d.push_back(v.asInt());
   else
@@ -140,10 +139,10 @@ public:
   RawKernelObject(std::string code, std::string name, std::vector<std::string> options)
       : code_(std::move(code)), name_(std::move(name)), options_(std::move(options)) {}
   std::string typeName() const override { return "RawKernel"; }
-  std::string repr(Interpreter&) const override { return "<cupy.RawKernel '" + name_ + "'>"; }
+  std::string repr(LaunchContext&) const override { return "<cupy.RawKernel '" + name_ + "'>"; }
   bool callable() const override { return true; }
 
-  std::optional<Value> getAttr(Interpreter& in, const std::string& attr) override {
+  std::optional<Value> getAttr(LaunchContext& in, const std::string& attr) override {
     if (attr == "name") return makeStr(name_);
     if (attr == "code") return makeStr(code_);
     if (attr == "options") {
@@ -155,7 +154,7 @@ public:
   }
 
   // kernel(grid, block, args, shared_mem=0)
-  Value call(Interpreter& in, CallArgs& args) override {
+  Value call(LaunchContext& in, CallArgs& args) override {
     std::optional<Value> sharedArg = args.takeKeyword("shared_mem");
     std::optional<Value> gridArg = args.takeKeyword("grid"), blockArg = args.takeKeyword("block"), argsArg = args.takeKeyword("args");
     ValueList& pos = args.positional;
@@ -211,7 +210,7 @@ private:
     return s;
   }
 
-  std::vector<unsigned char> argumentBytes(Interpreter& in, const RawKernelParam& p, const Value& v, size_t index,
+  std::vector<unsigned char> argumentBytes(LaunchContext& in, const RawKernelParam& p, const Value& v, size_t index,
                                            std::vector<std::shared_ptr<Storage>>& written) {
     const std::string what = "argument " + std::to_string(index) + " (`" + p.text + "`) of RawKernel '" + name_ + "'";
     std::vector<unsigned char> out(static_cast<size_t>(p.bytes), 0);
@@ -260,27 +259,10 @@ private:
   std::string signatureError_;                         // why they could not be read
 };
 
-Value cupyModule(Interpreter&) {
-  auto m = std::make_shared<NamespaceObject>("cupy");
-  m->attrs["RawKernel"] = makeBuiltin(
-      "cupy.RawKernel", "code, name, options=None, backend='nvrtc', translate_cucomplex=False, enable_cooperative_groups=False, jitify=False",
-      [](Interpreter& in, ValueList& a) {
-        const std::string backend = in.str(a[3]);
-        if (backend != "nvrtc") throwValueError("RawKernel: only backend='nvrtc' is supported, not '" + backend + "'");
-        std::vector<std::string> options;
-        if (!a[2].isNone())
-          for (const Value& o : in.toList(a[2])) options.push_back(in.str(o));
-        return Value(std::make_shared<RawKernelObject>(in.str(a[0]), in.str(a[1]), std::move(options)));
-      });
-  // True when RawKernels can run: the GPU backend is in use and has a device.
-  m->attrs["is_available"] = makeBuiltin("cupy.is_available", "", [](Interpreter& in, ValueList&) {
-    return Value::boolean(resolvesToGpu(in.launchSettings().backend));
-  });
-  return Value(m);
-}
-
 }  // namespace
 
-void installCupyModule(Interpreter& in) { in.registerModule("cupy", cupyModule); }
+Value makeRawKernel(const std::string& code, const std::string& name, std::vector<std::string> options) {
+  return Value(std::make_shared<RawKernelObject>(code, name, std::move(options)));
+}
 
 }  // namespace tilescope::host

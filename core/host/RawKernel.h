@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::host {
+#include "core/host/Value.h"
 
-class Interpreter;
+namespace tilescope::host {
 
 // One parameter of a __global__ function's signature.
 struct RawKernelParam {
@@ -30,7 +30,7 @@ struct RawKernelParam {
 std::optional<std::vector<RawKernelParam>> parseRawKernelSignature(const std::string& code, const std::string& name,
                                                                    std::string* error = nullptr);
 
-// Registers the `cupy` module (RawKernel only).
-void installCupyModule(Interpreter& in);
+// The kernel object: calling it with (grid, block, args, shared_mem=0) compiles it once and launches.
+Value makeRawKernel(const std::string& code, const std::string& name, std::vector<std::string> options);
 
 }  // namespace tilescope::host

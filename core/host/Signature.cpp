@@ -1,41 +1,14 @@
 #include "core/host/Signature.h"
 
-#include <cstdlib>
-
 #include "core/host/Containers.h"
-#include "core/host/Interpreter.h"
+#include "core/host/LaunchContext.h"
 #include "core/host/PyError.h"
 
 namespace tilescope::host {
 
-namespace {
-
-Value parseDefault(const std::string& text) {
-  if (text == "None") return Value();
-  if (text == "True") return Value::boolean(true);
-  if (text == "False") return Value::boolean(false);
-  if (!text.empty() && (text[0] == '\'' || text[0] == '"')) return makeStr(text.substr(1, text.size() - 2));
-  if (text.find_first_of(".e") != std::string::npos && text != "-1") return Value::real(std::strtod(text.c_str(), nullptr));
-  return Value::integer(std::strtoll(text.c_str(), nullptr, 10));
-}
-
-}  // namespace
-
 Signature::Signature(std::string functionName, std::vector<ParamSpec> params)
     : name_(std::move(functionName)), params_(std::move(params)) {
   for (const ParamSpec& p : params_) shape_.push_back({p.name, p.kind, p.defaultValue.has_value(), {}});
-}
-
-Signature Signature::parse(std::string functionName, const std::string& spec) {
-  std::vector<ParamSpec> params;
-  for (util::ParameterInfo& info : util::parseParameterList(spec)) {
-    ParamSpec p;
-    p.name = std::move(info.name);
-    p.kind = info.kind;
-    if (info.hasDefault) p.defaultValue = parseDefault(info.defaultText);
-    params.push_back(std::move(p));
-  }
-  return Signature(std::move(functionName), std::move(params));
 }
 
 int Signature::indexOf(const std::string& param) const {
@@ -44,7 +17,7 @@ int Signature::indexOf(const std::string& param) const {
   return -1;
 }
 
-ValueList Signature::bind(Interpreter& in, const CallArgs& args) const {
+ValueList Signature::bind(LaunchContext& in, const CallArgs& args) const {
   std::vector<std::string_view> keywords;
   keywords.reserve(args.keywords.size());
   for (const auto& kw : args.keywords) keywords.emplace_back(kw.first);

@@ -1,8 +1,7 @@
 #pragma once
-// A host function's parameters with their default values, and the binding of a call's arguments to
+// A kernel's parameters with their default values, and the binding of a launch's arguments to
 // them. The rule (positional, keyword, defaults, *args, **kwargs, keyword-only) and its messages are
-// util::ArgumentBinding's, shared with the kernel checker. Used for user functions, for the builtins
-// and torch/triton functions, and for kernel launches.
+// util::ArgumentBinding's, shared with the kernel checker.
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,13 +22,10 @@ class Signature {
 public:
   Signature() = default;
   Signature(std::string functionName, std::vector<ParamSpec> params);
-  // From a compact spec: "input, dim=None, *args, keepdim=False, **kw" ("*" alone starts keyword-only
-  // parameters). Defaults may be None, True, False, ints, floats and 'strings'.
-  static Signature parse(std::string functionName, const std::string& spec);
 
   // One value per parameter, in order: *args becomes a tuple, **kwargs a dict. Unfilled parameters
   // without a default raise TypeError ("f() missing 1 required positional argument: 'x'").
-  ValueList bind(Interpreter& in, const CallArgs& args) const;
+  ValueList bind(LaunchContext& in, const CallArgs& args) const;
 
   const std::string& name() const { return name_; }
   const std::vector<ParamSpec>& params() const { return params_; }

@@ -1,11 +1,12 @@
 #pragma once
-// A Python value of the host interpreter. None, bool, int and float are held inline (no allocation:
-// host code does a lot of small-number arithmetic); everything else is a reference-counted Object,
-// which gives Python's reference semantics (two names, one list) for free.
+// A value of the launch path: a kernel launch's arguments and grid (converted from Python by
+// core/python), and what launches hand back to Python (kernel.cache, a compiled kernel's figures, the
+// tiles a kernel passes to host functions). None, bool, int and float are held inline; everything else
+// is a reference-counted Object.
 //
 // Object subclasses decide their own behaviour through the virtual hooks below (attributes, items,
-// calls, operators, iteration); the Interpreter dispatches to them and raises Python's TypeError when a
-// hook says "not supported" (returns nullopt / false).
+// calls, comparisons, iteration); LaunchContext dispatches to them and raises Python's TypeError when
+// a hook says "not supported" (returns nullopt / false).
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -14,11 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/syntax/Ast.h"
-
 namespace tilescope::host {
 
-class Interpreter;
+class LaunchContext;
 class Object;
 class Value;
 
@@ -97,13 +96,9 @@ struct CallArgs {
   std::optional<Value> takeKeyword(std::string_view name);
 };
 
-enum class BinOp : uint8_t { Add, Sub, Mul, MatMul, Div, FloorDiv, Mod, Pow, And, Or, Xor, LShift, RShift };
 enum class CmpOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
-std::string_view binOpSymbol(BinOp op);
 std::string_view cmpOpSymbol(CmpOp op);
-BinOp toBinOp(lang::BinaryOp op);
 
-// Lazy iteration (range(10**9) must not be materialised).
 class Iterator {
 public:
   virtual ~Iterator() = default;
@@ -115,35 +110,25 @@ public:
   virtual ~Object() = default;
   virtual std::string typeName() const = 0;
 
-  virtual std::string repr(Interpreter& in) const;
-  virtual std::string str(Interpreter& in) const { return repr(in); }
-  virtual bool truthy(Interpreter& in) const;
+  virtual std::string repr(LaunchContext& in) const;
+  virtual std::string str(LaunchContext& in) const { return repr(in); }
+  virtual bool truthy(LaunchContext& in) const;
 
-  virtual std::optional<Value> getAttr(Interpreter& in, const std::string& name);
-  virtual bool setAttr(Interpreter& in, const std::string& name, const Value& value);
-
-  virtual std::optional<Value> getItem(Interpreter& in, const Value& index);
-  virtual bool setItem(Interpreter& in, const Value& index, const Value& value);
+  virtual std::optional<Value> getAttr(LaunchContext& in, const std::string& name);
+  virtual std::optional<Value> getItem(LaunchContext& in, const Value& index);
 
   virtual bool callable() const { return false; }
-  virtual Value call(Interpreter& in, CallArgs& args);
+  virtual Value call(LaunchContext& in, CallArgs& args);
 
-  // `self op other` (reflected: `other op self`); nullopt when the type does not support it.
-  virtual std::optional<Value> binary(Interpreter& in, BinOp op, const Value& other, bool reflected);
-  virtual std::optional<Value> compare(Interpreter& in, CmpOp op, const Value& other);
-  virtual std::optional<Value> unary(Interpreter& in, lang::UnaryOp op);
+  // `self op other`; nullopt when the type does not support it.
+  virtual std::optional<Value> compare(LaunchContext& in, CmpOp op, const Value& other);
 
-  virtual std::optional<int64_t> length(Interpreter& in) const;
-  virtual std::unique_ptr<Iterator> iterate(Interpreter& in);
-  virtual std::optional<bool> contains(Interpreter& in, const Value& item);
-  // format(x, spec) for objects; nullopt when the type only supports an empty spec.
-  virtual std::optional<std::string> format(Interpreter& in, const std::string& spec);
-  // `self op= other` done in place (tensors, lists); nullopt falls back to `self = self op other`.
-  virtual std::optional<Value> inplace(Interpreter& in, BinOp op, const Value& other);
-  // The Python number this object stands for in int()/float()/range() (a one-element tensor).
-  virtual std::optional<Value> number(Interpreter& in) const;
+  virtual std::optional<int64_t> length(LaunchContext& in) const;
+  virtual std::unique_ptr<Iterator> iterate(LaunchContext& in);
+  // The Python number this object stands for in int() and float() (a one-element tensor or tile).
+  virtual std::optional<Value> number(LaunchContext& in) const;
   // Dict-key identity; nullopt = hash by object identity. Unhashable types throw TypeError.
-  virtual std::optional<std::string> hashKey(Interpreter& in) const;
+  virtual std::optional<std::string> hashKey(LaunchContext& in) const;
 };
 
 template <class T, class... Args> Value makeObject(Args&&... args) {

@@ -15,13 +15,13 @@ namespace tilescope::python {
 
 namespace {
 
-// A tile handed to a host function; its methods are the interpreter's TileArray's.
+// A tile handed to a host function; its methods are core/host's TileArray's.
 struct HostTile {
   host::Value value;
   host::TileArray& tile() const { return *value.as<host::TileArray>(); }
 };
 
-host::Interpreter& context() {
+host::LaunchContext& context() {
   EngineSession* session = EngineSession::active();
   if (!session) throw host::PyError("RuntimeError", "a kernel's tile is used after its launch ended");
   return session->launchContext();
@@ -72,7 +72,7 @@ bool isHostFunction(py::handle h) {
 
 host::Value hostFunctionOf(py::handle fn, const std::string& name) {
   std::shared_ptr<py::object> held = keep(fn);
-  return host::makeBuiltin(name, [held](host::Interpreter&, host::CallArgs& args) -> host::Value {
+  return host::makeBuiltin(name, [held](host::LaunchContext&, host::CallArgs& args) -> host::Value {
     py::tuple positional(args.positional.size());
     for (size_t i = 0; i < args.positional.size(); ++i) positional[i] = objectOf(args.positional[i]);
     py::dict keywords;

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "core/host/CellExecutor.h"
-#include "core/host/Interpreter.h"
+#include "core/host/LaunchContext.h"
 #include "core/base/SourceFile.h"
 
 namespace tilescope::python {

@@ -247,7 +247,7 @@ void bindTensorClass(py::module_& m) {
 
 py::tuple valuesIndices(const host::ValuesIndices& vi) { return py::make_tuple(vi.values, vi.indices); }
 
-// The rest of the torch functions host code used with the hand-written interpreter's torch: one
+// The rest of the torch functions of the built-in torch: one
 // line each onto the tensor library; resources/python/torch gives them torch's signatures.
 void bindMoreFunctions(py::module_& m) {
   using host::UnaryOp;

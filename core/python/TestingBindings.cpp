@@ -1,5 +1,5 @@
-// _tilescope's triton.testing part: what resources/python/triton/testing.py needs from the engine,
-// shared with the hand-written interpreter's triton.testing (core/host/BenchmarkRunner): one timed call
+// _tilescope's triton.testing part: what resources/python/triton/testing.py needs from the engine
+// (with core/host/BenchmarkRunner's constants and column format): one timed call
 // (host clock on the simulator, CUDA events with the L2 flushed on the GPU backend), pandas' float
 // column format, torch's assert_close message, and rich outputs (the benchmark series the GUI plots,
 // images) sent to the running cell through the worker's display_data path.
@@ -26,11 +26,11 @@ double nowMs() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Milliseconds of one call of fn, measured as the hand-written interpreter's do_bench measures it.
+// Milliseconds of one call of fn: device time on the GPU backend, host time otherwise.
 double timeCall(const py::function& fn) {
   EngineSession* session = EngineSession::active();
   if (session) {
-    host::Interpreter& context = session->launchContext();
+    host::LaunchContext& context = session->launchContext();
     if (gpu::GpuRuntime* rt = host::backendOf(context).gpuRuntime()) {
       const double start = nowMs();
       double deviceMs = 0;
