@@ -3,7 +3,7 @@
 // The worker owns the protocol, the threads and cancellation (docs/PROTOCOL.md); an executor only runs
 // code on the worker's main thread, reports what it produces through the callbacks, and polls the
 // cancel token often (between statements, inside loops) so that Interrupt stops it within 1 s.
-// The real Python-subset executor of core/host implements this interface.
+// core/python's PythonExecutor (the embedded CPython) implements this interface.
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -105,7 +105,7 @@ struct ExecutionCallbacks {
   // Only the first launches of a run are traced for `launch` (a benchmark loop launches a kernel
   // hundreds of times); later ones are reported without a trace.
   int tracedLaunchLimit = 16;
-  mutable int tracedLaunches = 0;  // counted by the interpreter during the run
+  mutable int tracedLaunches = 0;  // counted by the launches during the run
   // Programs the user asked to see (the inspector's "Trace on the next run"): traced in every launch
   // traced for `launch` whose grid has them, besides the trace policy's sample.
   std::vector<std::array<int64_t, 3>> tracedPrograms;

@@ -1,5 +1,5 @@
 #pragma once
-// Where an interpreter's kernels and device work run: the CPU simulator or a CUDA GPU. The user
+// Where a session's kernels and device work run: the CPU simulator or a CUDA GPU. The user
 // picks Simulator, Gpu or Auto (`Backend`, CellExecutor.h: --backend, the toolbar's menu);
 // resolveBackend() is the one rule that turns that pick into an ExecutionBackend, so no caller
 // decides "GPU, or Auto with a GPU" itself or asks the GPU runtime whether it is there.
@@ -51,7 +51,7 @@ private:
 // machine has none. Auto: the GPU when it is usable and the caller does not need the simulator
 // (only the simulator records traces), else the simulator.
 const ExecutionBackend& resolveBackend(Backend choice, bool needsSimulator = false);
-// resolveBackend of the interpreter's launch settings.
+// resolveBackend of the session's launch settings.
 const ExecutionBackend& backendOf(LaunchContext& in);
 // Whether resolveBackend(choice) gives the GPU, without raising: false where Gpu is asked for on a
 // machine without one.

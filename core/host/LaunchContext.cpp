@@ -38,9 +38,7 @@ std::optional<bool> compareNumbers(CmpOp op, const Value& a, const Value& b) {
 }  // namespace
 
 void LaunchContext::raiseCancelled() {
-  PyError err("KeyboardInterrupt", "");
-  err.cancellation = true;
-  throw err;
+  throw PyError("KeyboardInterrupt", "");
 }
 
 void LaunchContext::writeStdout(const std::string& text) {

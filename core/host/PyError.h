@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/host/Traceback.h"
+#include "core/host/DiagnosticEntry.h"
 #include "core/host/Value.h"
 
 namespace tilescope::host {
@@ -18,21 +18,14 @@ public:
   const std::string& type() const { return type_; }
   const std::string& message() const { return message_; }
 
-  // Frames, outermost first: captured once, where the error was raised.
-  std::vector<TracebackEntry> frames;
-  bool framesCaptured = false;
   // Extra text shown above the last line (a clang-style kernel diagnostic with its caret).
   std::string detail;
   // The diagnostics rendered in `detail`, kept as values for the notebook (setDiagnostics).
   std::vector<DiagnosticEntry> diagnostics;
-  // Set for KeyboardInterrupt from a cancel request: user code cannot catch it.
-  bool cancellation = false;
 
   // Sets `detail` to the clang-style text of the diagnostics and keeps them as values.
   void setDiagnostics(const lang::DiagnosticList& list);
   void setDiagnostics(const lang::Diagnostic& diagnostic);
-
-  std::string render() const { return Traceback::render(frames, type_, message_, detail); }
 
 private:
   std::string type_;
