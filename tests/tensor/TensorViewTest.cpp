@@ -4,7 +4,7 @@
 
 #include "core/tensor/TensorFactory.h"
 #include "core/tensor/TensorOps.h"
-#include "tests/host/HostTestUtil.h"
+#include "tests/tensor/TensorTestUtil.h"
 
 namespace tilescope::host {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "core/tensor/TensorOps.h"
 #include "core/tensor/TypePromotion.h"
-#include "tests/host/HostTestUtil.h"
+#include "tests/tensor/TensorTestUtil.h"
 
 namespace tilescope::host {
 namespace {

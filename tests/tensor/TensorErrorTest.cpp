@@ -8,7 +8,7 @@
 #include "core/tensor/TensorLinalg.h"
 #include "core/tensor/TensorOps.h"
 #include "core/tensor/TensorReduce.h"
-#include "tests/host/HostTestUtil.h"
+#include "tests/tensor/TensorTestUtil.h"
 
 namespace tilescope::host {
 namespace {

@@ -8,7 +8,7 @@
 #include "core/tensor/Storage.h"
 #include "core/tensor/TensorFactory.h"
 #include "core/tensor/TensorIndexing.h"
-#include "tests/host/HostTestUtil.h"
+#include "tests/tensor/TensorTestUtil.h"
 
 namespace tilescope::host {
 namespace {
