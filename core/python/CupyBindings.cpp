@@ -5,10 +5,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "core/host/Containers.h"
-#include "core/host/ExecutionBackend.h"
-#include "core/host/PyError.h"
-#include "core/host/RawKernel.h"
+#include "core/python/Containers.h"
+#include "core/python/ExecutionBackend.h"
+#include "core/python/PyError.h"
+#include "core/python/RawKernel.h"
 #include "core/python/EngineSession.h"
 #include "core/python/PythonValues.h"
 #include "core/python/TilescopeModule.h"

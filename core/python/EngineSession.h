@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "core/host/CellExecutor.h"
-#include "core/host/LaunchContext.h"
+#include "core/base/CellExecutor.h"
+#include "core/python/LaunchContext.h"
 
 namespace tilescope::python {
 

@@ -2,10 +2,10 @@
 
 #include <memory>
 
-#include "core/host/Containers.h"
-#include "core/host/Function.h"
-#include "core/host/KernelHostCalls.h"
-#include "core/host/PyError.h"
+#include "core/python/Containers.h"
+#include "core/python/Function.h"
+#include "core/python/KernelHostCalls.h"
+#include "core/python/PyError.h"
 #include "core/kernel/Builtins.h"
 #include "core/python/EngineSession.h"
 

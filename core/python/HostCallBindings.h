@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "core/host/Value.h"
+#include "core/python/Value.h"
 
 namespace tilescope::python {
 

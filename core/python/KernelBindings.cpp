@@ -6,8 +6,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "core/host/Containers.h"
-#include "core/host/TensorObject.h"
+#include "core/python/Containers.h"
+#include "core/python/TensorObject.h"
 #include "core/python/HostCallBindings.h"
 #include "core/python/PointerArguments.h"
 #include "core/python/PythonKernel.h"

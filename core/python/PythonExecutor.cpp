@@ -1,6 +1,6 @@
 #include "core/python/PythonExecutor.h"
 
-#include "core/host/KernelLauncher.h"
+#include "core/python/KernelLauncher.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

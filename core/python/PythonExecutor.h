@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "core/host/CellExecutor.h"
-#include "core/host/LaunchContext.h"
+#include "core/base/CellExecutor.h"
+#include "core/python/LaunchContext.h"
 #include "core/base/SourceFile.h"
 
 namespace tilescope::python {

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-#include "core/host/CompiledKernelObject.h"
-#include "core/host/ExecutionBackend.h"
-#include "core/host/Containers.h"
-#include "core/host/Function.h"
-#include "core/host/KernelLauncher.h"
-#include "core/host/PyError.h"
+#include "core/python/CompiledKernelObject.h"
+#include "core/python/ExecutionBackend.h"
+#include "core/python/Containers.h"
+#include "core/python/Function.h"
+#include "core/python/KernelLauncher.h"
+#include "core/python/PyError.h"
 #include "core/kernel/Checker.h"
 #include "core/syntax/Parser.h"
 #include "core/kernel/Program.h"

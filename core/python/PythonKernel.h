@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/host/JitFunction.h"
-#include "core/host/KernelLauncher.h"
+#include "core/python/JitFunction.h"
+#include "core/python/KernelLauncher.h"
 #include "core/syntax/Ast.h"
 #include "core/kernel/Value.h"
 

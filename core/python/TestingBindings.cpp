@@ -9,9 +9,9 @@
 #include <chrono>
 
 #include "core/gpu/runtime/GpuRuntime.h"
-#include "core/host/BenchmarkRunner.h"
-#include "core/host/ExecutionBackend.h"
-#include "core/host/PyError.h"
+#include "core/python/BenchmarkRunner.h"
+#include "core/python/ExecutionBackend.h"
+#include "core/python/PyError.h"
 #include "core/tensor/TensorCompare.h"
 #include "core/python/EngineSession.h"
 #include "core/python/TilescopeModule.h"

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/host/BenchmarkRunner.h"
+#include "core/python/BenchmarkRunner.h"
 #include "tests/python/PythonTestUtil.h"
 
 using tilescope::python::PythonExecutor;

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <thread>
 
-#include "core/host/ExecutionBackend.h"
+#include "core/python/ExecutionBackend.h"
 #include "tests/python/PythonTestUtil.h"
 
 using tilescope::host::ExecutionOutcome;
