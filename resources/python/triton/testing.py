@@ -1,5 +1,5 @@
 """triton.testing for host code on embedded CPython: do_bench, perf_report / Benchmark and
-assert_close, with the engine's parts through _tilescope (TestingBindings, core/host/BenchmarkRunner's
+assert_close, with the engine's parts through _tilescope (TestingBindings, core/python/BenchmarkRunner's
 pandas column format): each sample is one call timed by the host
 clock on the simulator and by CUDA events (L2 flushed first) on the GPU backend; Mark.run prints
 pandas' table, writes the CSV when save_path is given and sends the series to the cell as an
