@@ -138,17 +138,17 @@ void BM_InterruptBusyLoop(benchmark::State& state) {
     tilescope::host::CancelToken cancel;
     std::atomic<bool> started{false};
     cb.stream = [&](const std::string&, const std::string&) { started = true; };
-    std::chrono::steady_clock::time_point returned;
-    tilescope::host::ExecutionOutcome outcome;
-    std::thread run([&] {
-      outcome = ex.execute(code, "loop", cb, cancel);
-      returned = std::chrono::steady_clock::now();
+    // The cell runs on this (the main) thread, as in the worker: CPython delivers the interrupt there.
+    std::chrono::steady_clock::time_point cancelled;
+    std::thread canceller([&] {
+      while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));  // well inside the loop
+      cancelled = std::chrono::steady_clock::now();
+      cancel.cancel();
     });
-    while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // well inside the loop
-    const auto cancelled = std::chrono::steady_clock::now();
-    cancel.cancel();
-    run.join();
+    const tilescope::host::ExecutionOutcome outcome = ex.execute(code, "loop", cb, cancel);
+    const auto returned = std::chrono::steady_clock::now();
+    canceller.join();
     if (outcome.status != tilescope::host::ExecutionOutcome::Status::Cancelled) {
       state.SkipWithError(("the loop was not cancelled: " + outcome.errorName + ": " + outcome.errorValue).c_str());
       return;
