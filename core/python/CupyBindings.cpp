@@ -1,5 +1,5 @@
 // _tilescope's cupy part: `cupy.RawKernel` (CUDA C++ written by the user, compiled by NVRTC and
-// launched on the GPU backend) for host code on embedded CPython. The kernel object is core/host's
+// launched on the GPU backend) for host code on embedded CPython. The kernel object is RawKernel's
 // (RawKernel.cpp: signature parsing, argument conversion, device copies of tensors); this file only
 // converts Python values to its arguments. resources/python/cupy wraps it with CuPy's names.
 #include <pybind11/pybind11.h>

@@ -2,7 +2,7 @@
 // The engine behind one embedded-Python session: launch settings (backend, traces, out-of-bounds
 // policy), the kernel-launch state, and the callbacks and cancel token of the cell running now.
 //
-// Kernel launches go through core/host's KernelLauncher, which keeps its per-session state (launch
+// Kernel launches go through KernelLauncher, which keeps its per-session state (launch
 // counts, warnings shown, GPU cross-checks, the address book) and reaches the running cell's output
 // in the session's host::LaunchContext.
 #include <memory>

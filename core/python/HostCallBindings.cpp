@@ -15,7 +15,7 @@ namespace tilescope::python {
 
 namespace {
 
-// A tile handed to a host function; its methods are core/host's TileArray's.
+// A tile handed to a host function; its methods are KernelHostCalls' TileArray's.
 struct HostTile {
   host::Value value;
   host::TileArray& tile() const { return *value.as<host::TileArray>(); }

@@ -1,8 +1,8 @@
 #pragma once
 // Host calls from kernels on embedded CPython: a kernel that calls a plain Python function (the seeds'
-// print_if(f'pid = {pid} ...', '')) runs it on the simulator once per program (core/host/KernelHostCalls).
+// print_if(f'pid = {pid} ...', '')) runs it on the simulator once per program (KernelHostCalls).
 // The function becomes a host builtin that the launch context finds under the kernel's global name;
-// tiles reach it as _tilescope.HostTile, which prints like NumPy (core/host's TileArray) and indexes,
+// tiles reach it as _tilescope.HostTile, which prints like NumPy (KernelHostCalls' TileArray) and indexes,
 // compares and converts like a small array.
 // Only for core/python's own files: it includes pybind11.
 #include <pybind11/pybind11.h>

@@ -1,7 +1,7 @@
 // _tilescope's kernel part: _tilescope.Kernel, the engine side of a @triton.jit function
 // (PythonKernel), which resources/python/triton wraps as JITFunction. Python binds the launch's
 // arguments (inspect.Signature, exactly Python's rules) and evaluates the grid; this file converts the
-// values and hands them to the launch path (core/host/KernelLauncher).
+// values and hands them to the launch path (KernelLauncher).
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -141,7 +141,7 @@ py::object plainObjectOf(const host::Value& v) {
   throw py::type_error("a compiled kernel's attribute of an unexpected kind");
 }
 
-// What kernel.warmup() returns, on the engine's side: core/host's CompiledKernelObject.
+// What kernel.warmup() returns, on the engine's side: CompiledKernelObject.
 struct CompiledHandle {
   std::shared_ptr<PythonKernel> kernel;
   host::Value compiled;

@@ -137,7 +137,7 @@ void bindTensorClass(py::module_& m) {
       .def("is_contiguous", &Tensor::isContiguous)
       .def("is_floating_point", &Tensor::isFloatingPoint)
       // The address of element 0 as kernels understand it on the session's backend (a simulated
-      // address on the simulator, the device copy's on the GPU; core/host/AddressBook), which a kernel
+      // address on the simulator, the device copy's on the GPU; AddressBook), which a kernel
       // may load from memory and cast to a pointer (the grouped-GEMM tutorial); the host address only
       // when no session runs code.
       .def("data_ptr", [](const Tensor& x) -> int64_t {

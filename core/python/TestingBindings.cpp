@@ -1,5 +1,5 @@
 // _tilescope's triton.testing part: what resources/python/triton/testing.py needs from the engine
-// (with core/host/BenchmarkRunner's constants and column format): one timed call
+// (with BenchmarkRunner's constants and column format): one timed call
 // (host clock on the simulator, CUDA events with the L2 flushed on the GPU backend), pandas' float
 // column format, torch's assert_close message, and rich outputs (the benchmark series the GUI plots,
 // images) sent to the running cell through the worker's display_data path.
