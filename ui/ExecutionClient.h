@@ -85,7 +85,7 @@ public:
   void setExpectErrors(bool expect) { expectErrors_ = expect; }
   bool expectErrors() const { return expectErrors_; }
   // Whether the cells queued from now on are tagged "gpu-only": the worker skips them, saying why,
-  // unless kernels run on a GPU (core/host/GpuOnlyCells.h).
+  // unless kernels run on a GPU (core/base/GpuOnlyCells.h).
   void setGpuOnly(bool gpuOnly) { gpuOnly_ = gpuOnly; }
   bool gpuOnly() const { return gpuOnly_; }
   // Whether cells queued from now on report their kernel launches (kernelLaunched) with traces.

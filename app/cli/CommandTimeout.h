@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "core/host/CellExecutor.h"
+#include "core/base/CellExecutor.h"
 
 namespace tilescope::cli {
 

@@ -8,7 +8,7 @@
 //   hang           spins without polling the cancel token (native code stuck): never returns
 //   crash          calls std::abort(), killing the worker
 // Anything else is an error pointing at the line and column of the unknown command.
-#include "core/host/CellExecutor.h"
+#include "core/base/CellExecutor.h"
 
 namespace tilescope::cli {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/host/CellExecutor.h"
+#include "core/base/CellExecutor.h"
 #include "core/base/FrameCodec.h"
 #include "core/base/MessageStream.h"
 

@@ -16,8 +16,8 @@
 #include <thread>
 
 #include "app/cli/Commands.h"
-#include "core/host/GpuOnlyCells.h"
-#include "core/host/WorkerRequest.h"
+#include "core/base/GpuOnlyCells.h"
+#include "core/base/WorkerRequest.h"
 #include "core/base/WorkerExitCodes.h"
 #include "app/cli/TestCellExecutor.h"
 #include "core/python/EmbeddedInterpreter.h"

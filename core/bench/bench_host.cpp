@@ -1,5 +1,5 @@
 // Host-runtime overhead: a 10-cell notebook of small kernels of the seeds' kinds (block copy,
-// vector add, row softmax, swizzle map, on small inputs), run in a fresh HostExecutor per
+// vector add, row softmax, swizzle map, on small inputs), run in a fresh PythonExecutor per
 // iteration. Reported: total wall time and the host share (total minus the time inside the
 // simulator), whose target is < 100 ms (docs/PERFORMANCE.md). Also: interrupt latency.
 #include <benchmark/benchmark.h>
@@ -11,8 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/host/HostExecutor.h"
-#include "core/host/KernelLauncher.h"
+#include "core/python/PythonExecutor.h"
 #include "core/testing/SeedPrograms.h"
 
 namespace {
@@ -51,7 +50,7 @@ void BM_TenCellNotebook(benchmark::State& state) {
   double hostSeconds = 0, totalSeconds = 0;
   size_t traceBytes = 0;
   for (auto _ : state) {
-    tilescope::host::HostExecutor ex;
+    tilescope::python::PythonExecutor ex;
     tilescope::host::ExecutionCallbacks cb;
     if (state.range(0)) cb.launch = [&](const tilescope::host::LaunchRecord& l) { traceBytes += l.trace.size(); };
     tilescope::host::CancelToken cancel;
@@ -65,7 +64,7 @@ void BM_TenCellNotebook(benchmark::State& state) {
     }
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     totalSeconds += total;
-    hostSeconds += total - tilescope::host::KernelLauncher::simulatorSeconds(ex.interpreter());
+    hostSeconds += total - ex.kernelSeconds();
   }
   state.counters["total_ms"] = benchmark::Counter(totalSeconds * 1e3 / static_cast<double>(state.iterations()));
   state.counters["host_ms"] = benchmark::Counter(hostSeconds * 1e3 / static_cast<double>(state.iterations()));
@@ -99,7 +98,7 @@ void BM_SeedGroupedMatmul(benchmark::State& state) {
   const std::string launch =
       "grouped_matmul_k[(16, 16)](a, b, c, 256, 256, 256, a.stride(0), a.stride(1), b.stride(0), b.stride(1),\n"
       "                           c.stride(0), c.stride(1), bm=16, bn=16, bk=16, group_sz=4)\n";
-  tilescope::host::HostExecutor ex;
+  tilescope::python::PythonExecutor ex;
   tilescope::host::ExecutionCallbacks cb;
   size_t traceBytes = 0;
   if (state.range(0)) cb.launch = [&](const tilescope::host::LaunchRecord& l) { traceBytes = l.trace.size(); };
@@ -120,18 +119,6 @@ void BM_SeedGroupedMatmul(benchmark::State& state) {
 }
 BENCHMARK(BM_SeedGroupedMatmul)->ArgName("inspect")->Arg(0)->Arg(1)->MeasureProcessCPUTime()->UseRealTime()->Unit(benchmark::kMillisecond);
 
-// The interpreter alone: a Python loop with calls, f-strings and dict/list work.
-void BM_InterpreterLoop(benchmark::State& state) {
-  tilescope::host::HostExecutor ex;
-  tilescope::host::ExecutionCallbacks cb;
-  tilescope::host::CancelToken cancel;
-  for (auto _ : state) {
-    auto o = ex.execute("def f(i): return {'k': i * 2}['k'] + len(f'{i:.2f}')\ns = 0\nfor i in range(10000):\n    s += f(i)\n", "loop", cb, cancel);
-    benchmark::DoNotOptimize(o.status);
-  }
-}
-BENCHMARK(BM_InterpreterLoop)->Unit(benchmark::kMillisecond);
-
 // Interrupt latency: from CancelToken::cancel() to execute() returning, for a `while True: pass` in
 // host code (arg 0) and for a kernel spinning in a while loop on the simulator (arg 1). The unit and
 // UI tests only guard against a hang (bounds of 5-10 s); the targets live here: the simulator's
@@ -145,23 +132,23 @@ void BM_InterruptBusyLoop(benchmark::State& state) {
       "    while tl.program_id(0) >= 0:\n        acc += 1\n    tl.store(out_ptr + tl.arange(0, BLOCK), acc)\n\n"
       "out = torch.zeros(16, dtype=torch.int32)\nprint('launching')\nspin[(4,)](out, BLOCK=16)\n";
   const std::string code = state.range(0) == 0 ? hostLoop : spinningKernel;
-  tilescope::host::HostExecutor ex;
+  tilescope::python::PythonExecutor ex;
   for (auto _ : state) {
     tilescope::host::ExecutionCallbacks cb;
     tilescope::host::CancelToken cancel;
     std::atomic<bool> started{false};
     cb.stream = [&](const std::string&, const std::string&) { started = true; };
-    std::chrono::steady_clock::time_point returned;
-    tilescope::host::ExecutionOutcome outcome;
-    std::thread run([&] {
-      outcome = ex.execute(code, "loop", cb, cancel);
-      returned = std::chrono::steady_clock::now();
+    // The cell runs on this (the main) thread, as in the worker: CPython delivers the interrupt there.
+    std::chrono::steady_clock::time_point cancelled;
+    std::thread canceller([&] {
+      while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));  // well inside the loop
+      cancelled = std::chrono::steady_clock::now();
+      cancel.cancel();
     });
-    while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // well inside the loop
-    const auto cancelled = std::chrono::steady_clock::now();
-    cancel.cancel();
-    run.join();
+    const tilescope::host::ExecutionOutcome outcome = ex.execute(code, "loop", cb, cancel);
+    const auto returned = std::chrono::steady_clock::now();
+    canceller.join();
     if (outcome.status != tilescope::host::ExecutionOutcome::Status::Cancelled) {
       state.SkipWithError(("the loop was not cancelled: " + outcome.errorName + ": " + outcome.errorValue).c_str());
       return;

@@ -12,7 +12,6 @@
 #include <memory>
 #include <string>
 
-#include "core/host/HostExecutor.h"
 #include "core/python/PythonExecutor.h"
 
 namespace {

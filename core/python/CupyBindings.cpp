@@ -1,13 +1,14 @@
 // _tilescope's cupy part: `cupy.RawKernel` (CUDA C++ written by the user, compiled by NVRTC and
-// launched on the GPU backend) for host code on embedded CPython. The kernel object is core/host's
+// launched on the GPU backend) for host code on embedded CPython. The kernel object is RawKernel's
 // (RawKernel.cpp: signature parsing, argument conversion, device copies of tensors); this file only
 // converts Python values to its arguments. resources/python/cupy wraps it with CuPy's names.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "core/host/Containers.h"
-#include "core/host/ExecutionBackend.h"
-#include "core/host/PyError.h"
+#include "core/python/Containers.h"
+#include "core/python/ExecutionBackend.h"
+#include "core/python/PyError.h"
+#include "core/python/RawKernel.h"
 #include "core/python/EngineSession.h"
 #include "core/python/PythonValues.h"
 #include "core/python/TilescopeModule.h"
@@ -18,7 +19,7 @@ namespace tilescope::python {
 
 namespace {
 
-host::Interpreter& context() {
+host::LaunchContext& context() {
   EngineSession* session = EngineSession::active();
   if (!session) throw host::PyError("RuntimeError", "cupy used while no tilescope session runs code");
   return session->launchContext();
@@ -38,13 +39,8 @@ struct RawKernelHandle {
 
 RawKernelHandle makeRawKernel(const std::string& code, const std::string& name, const std::vector<std::string>& options,
                               const std::string& backend) {
-  host::Interpreter& in = context();
-  const host::Value module = in.importModule("cupy");
-  host::ValueList optionValues;
-  for (const std::string& o : options) optionValues.push_back(host::makeStr(o));
-  host::ValueList args{host::makeStr(code), host::makeStr(name),
-                       host::Value(std::make_shared<host::ListObject>(std::move(optionValues))), host::makeStr(backend)};
-  return RawKernelHandle{in.call(in.getAttr(module, "RawKernel"), std::move(args))};
+  if (backend != "nvrtc") throw host::PyError("ValueError", "RawKernel: only backend='nvrtc' is supported, not '" + backend + "'");
+  return RawKernelHandle{host::makeRawKernel(code, name, options)};
 }
 
 }  // namespace
@@ -53,7 +49,7 @@ void bindCupy(py::module_& m) {
   py::class_<RawKernelHandle>(m, "RawKernelHandle")
       .def(py::init(&makeRawKernel), py::arg("code"), py::arg("name"), py::arg("options"), py::arg("backend"))
       .def("launch", [](const RawKernelHandle& k, const py::object& grid, const py::object& block, const py::object& args) {
-        host::Interpreter& in = context();
+        host::LaunchContext& in = context();
         in.call(k.kernel, host::ValueList{tupleOf(grid, "grid"), tupleOf(block, "block"), tupleOf(args, "args")});
       });
   // True when RawKernels can run: the GPU backend is in use and has a device.

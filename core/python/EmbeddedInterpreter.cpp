@@ -3,9 +3,10 @@
 #include <Python.h>
 
 #include <filesystem>
+#include <cstdlib>
 #include <optional>
+#include <vector>
 
-#include "core/host/PythonModules.h"
 #include "core/python/TilescopeModule.h"
 #include "core/python/TorchChoice.h"
 #include "core/python/TorchStream.h"
@@ -14,10 +15,33 @@ namespace tilescope::python {
 
 namespace {
 
+namespace fs = std::filesystem;
+
+// Path of a file under resources/host/ (TILESCOPE_RESOURCE_DIR, next to the executable, or in the
+// source tree this binary was built from); nullopt when none exists.
+std::optional<std::string> findHostResource(const std::string& name) {
+  std::vector<fs::path> roots;
+  if (const char* dir = std::getenv("TILESCOPE_RESOURCE_DIR")) roots.emplace_back(dir);
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path bin = exe.parent_path();
+    for (const char* rel : {"../resources", "../../resources", "../share/tilescope", "../../share/tilescope", "resources"})
+      roots.push_back(bin / rel);
+  }
+  // The source tree this binary was built from.
+  roots.emplace_back(TILESCOPE_SOURCE_RESOURCE_DIR);
+  for (const fs::path& root : roots) {
+    const fs::path candidate = root / "host" / name;
+    if (fs::is_regular_file(candidate, ec)) return fs::weakly_canonical(candidate, ec).string();
+  }
+  return std::nullopt;
+}
+
 std::string findPackageDir() {
   // The same places as resources/host (TILESCOPE_RESOURCE_DIR, beside the executable, the installed
   // share/tilescope, the source tree): one lookup rule for every resource.
-  const std::optional<std::string> init = host::findHostResource("../python/triton/__init__.py");
+  const std::optional<std::string> init = findHostResource("../python/triton/__init__.py");
   if (!init) {
     throw PythonStartError(
         "tilescope's Python packages (resources/python) were not found; set TILESCOPE_RESOURCE_DIR to the "

@@ -13,7 +13,7 @@ std::atomic<bool> interruptRequested{false};
 void EngineSession::requestInterrupt() { interruptRequested = true; }
 bool EngineSession::takeInterrupt() { return interruptRequested.exchange(false); }
 
-EngineSession::EngineSession() : context_(std::make_unique<host::Interpreter>()) {}
+EngineSession::EngineSession() : context_(std::make_unique<host::LaunchContext>()) {}
 EngineSession::~EngineSession() = default;
 
 EngineSession* EngineSession::active() { return activeSession; }

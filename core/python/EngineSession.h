@@ -2,15 +2,14 @@
 // The engine behind one embedded-Python session: launch settings (backend, traces, out-of-bounds
 // policy), the kernel-launch state, and the callbacks and cancel token of the cell running now.
 //
-// Kernel launches go through core/host's KernelLauncher, the same C++ the hand-written interpreter
-// uses. KernelLauncher keeps its state (launch counts, warnings shown, GPU cross-checks) in a
-// host::Interpreter, so the session owns one as that context; no host code ever runs in it. When the
-// launch path gets its own Backend interface (issue 20), this class is the one place that changes.
+// Kernel launches go through KernelLauncher, which keeps its per-session state (launch
+// counts, warnings shown, GPU cross-checks, the address book) and reaches the running cell's output
+// in the session's host::LaunchContext.
 #include <memory>
 #include <string>
 
-#include "core/host/CellExecutor.h"
-#include "core/host/Interpreter.h"
+#include "core/base/CellExecutor.h"
+#include "core/python/LaunchContext.h"
 
 namespace tilescope::python {
 
@@ -22,7 +21,7 @@ public:
   EngineSession& operator=(const EngineSession&) = delete;
 
   host::LaunchSettings& launchSettings() { return context_->launchSettings(); }
-  host::Interpreter& launchContext() { return *context_; }
+  host::LaunchContext& launchContext() { return *context_; }
 
   // The session whose code runs now (nullptr between runs): kernel launches and sys.stdout use it.
   static EngineSession* active();
@@ -50,7 +49,7 @@ public:
   };
 
 private:
-  std::unique_ptr<host::Interpreter> context_;
+  std::unique_ptr<host::LaunchContext> context_;
 };
 
 }  // namespace tilescope::python

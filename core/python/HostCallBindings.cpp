@@ -2,10 +2,10 @@
 
 #include <memory>
 
-#include "core/host/Containers.h"
-#include "core/host/Function.h"
-#include "core/host/KernelHostCalls.h"
-#include "core/host/PyError.h"
+#include "core/python/Containers.h"
+#include "core/python/Function.h"
+#include "core/python/KernelHostCalls.h"
+#include "core/python/PyError.h"
 #include "core/kernel/Builtins.h"
 #include "core/python/EngineSession.h"
 
@@ -15,13 +15,13 @@ namespace tilescope::python {
 
 namespace {
 
-// A tile handed to a host function; its methods are the interpreter's TileArray's.
+// A tile handed to a host function; its methods are KernelHostCalls' TileArray's.
 struct HostTile {
   host::Value value;
   host::TileArray& tile() const { return *value.as<host::TileArray>(); }
 };
 
-host::Interpreter& context() {
+host::LaunchContext& context() {
   EngineSession* session = EngineSession::active();
   if (!session) throw host::PyError("RuntimeError", "a kernel's tile is used after its launch ended");
   return session->launchContext();
@@ -72,7 +72,7 @@ bool isHostFunction(py::handle h) {
 
 host::Value hostFunctionOf(py::handle fn, const std::string& name) {
   std::shared_ptr<py::object> held = keep(fn);
-  return host::makeBuiltin(name, [held](host::Interpreter&, host::CallArgs& args) -> host::Value {
+  return host::makeBuiltin(name, [held](host::LaunchContext&, host::CallArgs& args) -> host::Value {
     py::tuple positional(args.positional.size());
     for (size_t i = 0; i < args.positional.size(); ++i) positional[i] = objectOf(args.positional[i]);
     py::dict keywords;

@@ -1,15 +1,15 @@
 #pragma once
 // Host calls from kernels on embedded CPython: a kernel that calls a plain Python function (the seeds'
-// print_if(f'pid = {pid} ...', '')) runs it on the simulator once per program, as the hand-written
-// interpreter does (core/host/KernelHostCalls). The function becomes a host builtin that the launch
-// context finds under the kernel's global name; tiles reach it as _tilescope.HostTile, which prints
-// like NumPy (the interpreter's TileArray) and indexes, compares and converts like a small array.
+// print_if(f'pid = {pid} ...', '')) runs it on the simulator once per program (KernelHostCalls).
+// The function becomes a host builtin that the launch context finds under the kernel's global name;
+// tiles reach it as _tilescope.HostTile, which prints like NumPy (KernelHostCalls' TileArray) and indexes,
+// compares and converts like a small array.
 // Only for core/python's own files: it includes pybind11.
 #include <pybind11/pybind11.h>
 
 #include <string>
 
-#include "core/host/Value.h"
+#include "core/python/Value.h"
 
 namespace tilescope::python {
 

@@ -4,13 +4,14 @@
 // launch by its arguments' kinds: a key launched before on the GPU takes the lean path
 // (LaunchFastPath), one launched before elsewhere skips binding and checking (FastLaunch), and the
 // rest is converted to values for the general launch path (KernelLauncher).
+#include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
 
-#include "core/host/Containers.h"
-#include "core/host/TensorObject.h"
+#include "core/python/Containers.h"
+#include "core/python/TensorObject.h"
 #include "core/python/HostCallBindings.h"
 #include "core/python/LaunchFastPath.h"
 #include "core/python/PointerArguments.h"
@@ -149,7 +150,7 @@ py::object plainObjectOf(const host::Value& v) {
   throw py::type_error("a compiled kernel's attribute of an unexpected kind");
 }
 
-// What kernel.warmup() returns, on the engine's side: the interpreter's compiled kernel.
+// What kernel.warmup() returns, on the engine's side: CompiledKernelObject.
 struct CompiledHandle {
   std::shared_ptr<PythonKernel> kernel;
   host::Value compiled;
@@ -220,6 +221,7 @@ void bindKernels(py::module_& m) {
       .def_property_readonly("has_globals", &PythonKernel::hasGlobals)
       .def_property_readonly("fast_specializations", &PythonKernel::fastSpecializations)
       .def_property_readonly("cached_specializations", &PythonKernel::cachedSpecializations)
+      .def("prefetch_redefined", &PythonKernel::prefetchRedefined, py::arg("resolve_globals"))
       .def("set_globals",
            [](PythonKernel& k, const py::dict& globals, const std::vector<std::shared_ptr<PythonKernel>>& helpers) {
              std::vector<std::pair<std::string, lang::Value>> values;

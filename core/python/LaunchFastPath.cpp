@@ -4,10 +4,10 @@
 #include <unordered_map>
 
 #include "core/gpu/runtime/GpuRuntime.h"
-#include "core/host/AddressBook.h"
-#include "core/host/DeviceMemory.h"
-#include "core/host/ExecutionBackend.h"
-#include "core/host/PyError.h"
+#include "core/python/AddressBook.h"
+#include "core/python/DeviceMemory.h"
+#include "core/python/ExecutionBackend.h"
+#include "core/python/PyError.h"
 #include "core/python/EngineSession.h"
 #include "core/python/PointerArguments.h"
 
@@ -130,7 +130,7 @@ bool launchOnGpuLean(PythonKernel& kernel, PythonKernel::FastLaunch& entry, cons
                      const uint64_t* foreignPointers) {
   EngineSession* session = EngineSession::active();
   if (!session || entry.leanRefused) return false;
-  host::Interpreter& context = session->launchContext();
+  host::LaunchContext& context = session->launchContext();
   const host::LaunchSettings& settings = context.launchSettings();
   if (settings.backend == host::Backend::Simulator || !settings.traceDir.empty() || !settings.pidFilter.empty() ||
       !settings.programTimingPath.empty() || context.wantsProgramTiming() || kernel.hasHostFunctions())

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "core/gpu/runtime/GpuRuntime.h"
-#include "core/host/DeviceMemory.h"
+#include "core/python/DeviceMemory.h"
 #include "core/python/PythonValues.h"
 #include "core/tensor/TypePromotion.h"
 

@@ -2,7 +2,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include "core/host/PyError.h"
+#include "core/python/PyError.h"
 #include "core/tensor/TensorError.h"
 #include "core/base/Diagnostic.h"
 

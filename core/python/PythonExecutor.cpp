@@ -1,5 +1,7 @@
 #include "core/python/PythonExecutor.h"
 
+#include "core/python/KernelLauncher.h"
+
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -99,6 +101,7 @@ PythonExecutor::~PythonExecutor() {
 
 host::LaunchSettings& PythonExecutor::launchSettings() { return session_->launchSettings(); }
 const host::LaunchSettings& PythonExecutor::launchSettings() const { return session_->launchSettings(); }
+double PythonExecutor::kernelSeconds() const { return host::KernelLauncher::simulatorSeconds(session_->launchContext()); }
 
 bool PythonExecutor::needsFreshProcess() const { return gpu::GpuRuntime::instance().hadStickyFault(); }
 

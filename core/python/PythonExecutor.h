@@ -1,7 +1,7 @@
 #pragma once
 // Host code on embedded CPython (issue 22): runs scripts and notebook cells as real Python, with our
 // triton and torch packages (resources/python) backed by the engine. Implements CellExecutor for the
-// worker and the same run() as host::HostExecutor for `tilescope-cli run --python embedded`.
+// worker, and run() for `tilescope-cli run`.
 //
 // Each executor has its own __main__ namespace (a fresh one per notebook worker); the interpreter
 // itself is one per process (EmbeddedInterpreter). Each cell's source is registered with linecache
@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "core/host/CellExecutor.h"
-#include "core/host/Interpreter.h"
+#include "core/base/CellExecutor.h"
+#include "core/python/LaunchContext.h"
 #include "core/base/SourceFile.h"
 
 namespace tilescope::python {
@@ -41,6 +41,9 @@ public:
 
   host::LaunchSettings& launchSettings();
   const host::LaunchSettings& launchSettings() const;
+  // Seconds this executor's launches spent running kernels (the simulator, or the GPU's kernel time):
+  // a run's total minus this is its host overhead (core/bench/bench_host.cpp).
+  double kernelSeconds() const;
 
 private:
   struct State;

@@ -2,11 +2,12 @@
 
 #include <algorithm>
 
-#include "core/host/CompiledKernelObject.h"
-#include "core/host/Containers.h"
-#include "core/host/Function.h"
-#include "core/host/KernelLauncher.h"
-#include "core/host/PyError.h"
+#include "core/python/CompiledKernelObject.h"
+#include "core/python/ExecutionBackend.h"
+#include "core/python/Containers.h"
+#include "core/python/Function.h"
+#include "core/python/KernelLauncher.h"
+#include "core/python/PyError.h"
 #include "core/kernel/Checker.h"
 #include "core/syntax/Parser.h"
 #include "core/kernel/Program.h"
@@ -76,7 +77,7 @@ void PythonKernel::setGlobals(const std::vector<std::pair<std::string, lang::Val
 
 namespace {
 
-host::Interpreter& launchContext(const std::string& kernel) {
+host::LaunchContext& launchContext(const std::string& kernel) {
   EngineSession* session = EngineSession::active();
   if (!session) throw host::PyError("RuntimeError", "kernel '" + kernel + "' launched while no tilescope session runs code");
   return session->launchContext();
@@ -86,8 +87,8 @@ host::Interpreter& launchContext(const std::string& kernel) {
 
 host::PreparedLaunch PythonKernel::launch(const host::Value& grid, host::ValueList args,
                                          std::vector<std::pair<std::string, host::Value>> options) {
-  host::Interpreter& context = launchContext(name());
-  for (const auto& [n, fn] : hostFunctions_) context.globals()->assign(n, fn);
+  host::LaunchContext& context = launchContext(name());
+  for (const auto& [n, fn] : hostFunctions_) context.setHostFunction(n, fn);
   host::CallArgs call(std::move(args));
   call.keywords = std::move(options);
   host::PreparedLaunch prepared = host::KernelLauncher::prepare(context, *jit_, grid, call);
@@ -116,8 +117,8 @@ void PythonKernel::remember(const std::string& key, host::PreparedLaunch prepare
 }
 
 void PythonKernel::runPrepared(const host::PreparedLaunch& prepared) {
-  host::Interpreter& context = launchContext(name());
-  for (const auto& [n, fn] : hostFunctions_) context.globals()->assign(n, fn);
+  host::LaunchContext& context = launchContext(name());
+  for (const auto& [n, fn] : hostFunctions_) context.setHostFunction(n, fn);
   host::KernelLauncher::run(context, *jit_, prepared);
 }
 
@@ -130,8 +131,8 @@ void PythonKernel::check(const host::Value& grid, host::ValueList args,
 
 host::Value PythonKernel::warmup(const host::Value& grid, host::ValueList args,
                                  std::vector<std::pair<std::string, host::Value>> options) {
-  host::Interpreter& context = launchContext(name());
-  for (const auto& [n, fn] : hostFunctions_) context.globals()->assign(n, fn);
+  host::LaunchContext& context = launchContext(name());
+  for (const auto& [n, fn] : hostFunctions_) context.setHostFunction(n, fn);
   host::CallArgs call(std::move(args));
   call.keywords = std::move(options);
   call.keywords.emplace_back("grid", grid);
@@ -139,22 +140,29 @@ host::Value PythonKernel::warmup(const host::Value& grid, host::ValueList args,
 }
 
 host::Value PythonKernel::compiledAttribute(const host::Value& compiled, const std::string& attribute) {
-  host::Interpreter& context = launchContext("compiled kernel");
+  host::LaunchContext& context = launchContext("compiled kernel");
   return context.getAttr(compiled, attribute);
 }
 
 void PythonKernel::launchCompiled(const host::Value& compiled, const host::Value& grid, host::ValueList args) {
-  host::Interpreter& context = launchContext(name());
-  for (const auto& [n, fn] : hostFunctions_) context.globals()->assign(n, fn);
+  host::LaunchContext& context = launchContext(name());
+  for (const auto& [n, fn] : hostFunctions_) context.setHostFunction(n, fn);
   const host::Value launcher = context.getItem(compiled, grid);
   host::CallArgs call(std::move(args));
   context.call(launcher, call);
 }
 
+void PythonKernel::prefetchRedefined(const std::function<void()>& resolveGlobals) {
+  EngineSession* session = EngineSession::active();
+  if (!session || !host::resolvesToGpu(session->launchSettings().backend)) return;
+  resolveGlobals();
+  host::KernelLauncher::prefetchRedefined(session->launchContext(), *jit_);
+}
+
 std::vector<std::pair<std::string, std::string>> PythonKernel::cachedSpecializations() const {
   std::vector<std::pair<std::string, std::string>> out;
-  host::Interpreter& context = launchContext(name());
-  // The hand-written interpreter's kernel.cache: {device: {key: description}}; here device 0's entries.
+  host::LaunchContext& context = launchContext(name());
+  // KernelLauncher's kernel.cache: {device: {key: description}}; here device 0's entries.
   const host::Value summary = host::KernelLauncher::cacheSummary(context, *jit_);
   for (const auto& [device, perDevice] : summary.as<host::DictObject>()->entries())
     for (const auto& [key, value] : perDevice.as<host::DictObject>()->entries())

@@ -4,14 +4,15 @@
 // KernelLauncher checks and launches, and the Program the checker sees: built at the first launch
 // from the Python function's __globals__ (constexprs, modules, other @triton.jit functions), as Triton
 // resolves globals when it first compiles.
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
-#include "core/host/JitFunction.h"
-#include "core/host/KernelLauncher.h"
+#include "core/python/JitFunction.h"
+#include "core/python/KernelLauncher.h"
 #include "core/syntax/Ast.h"
 #include "core/kernel/Value.h"
 
@@ -41,7 +42,7 @@ public:
 
   // Checks (once per specialization) and runs the kernel in the active EngineSession. `args` are the
   // kernel's parameters in order (bound by Python), `options` num_warps and friends, `grid` 1 to 3
-  // ints. Errors are host::PyError, as from the hand-written interpreter.
+  // ints. Errors are host::PyError (PythonErrors turns them into Python exceptions).
   // Returns what it launched (the checked specialization, for the fast path's cache).
   host::PreparedLaunch launch(const host::Value& grid, host::ValueList args,
                               std::vector<std::pair<std::string, host::Value>> options);
@@ -71,16 +72,19 @@ public:
   // the simulator, which cannot time configs. Throws like launch().
   void check(const host::Value& grid, host::ValueList args, std::vector<std::pair<std::string, host::Value>> options);
   // kernel.warmup(): checks the kernel for these arguments and compiles it for the GPU (the GPU's
-  // driver or NVRTC and ptxas give its figures); the host::CompiledKernelObject of the interpreter.
+  // driver or NVRTC and ptxas give its figures): a host::CompiledKernelObject.
   host::Value warmup(const host::Value& grid, host::ValueList args, std::vector<std::pair<std::string, host::Value>> options);
   // A compiled kernel's attribute (n_regs, metadata, asm, ...) and its launch handle[grid](*params).
   static host::Value compiledAttribute(const host::Value& compiled, const std::string& name);
   void launchCompiled(const host::Value& compiled, const host::Value& grid, host::ValueList args);
-  // The plain Python functions the kernel calls (host builtins by the kernel's global names): defined in
-  // the launch context's globals at each launch, where the simulator's host calls find them.
+  // The plain Python functions the kernel calls (host builtins by the kernel's global names): given to
+  // the launch context at each launch, where the simulator's host calls find them.
   void setHostFunctions(std::vector<std::pair<std::string, host::Value>> functions) { hostFunctions_ = std::move(functions); }
-  // kernel.cache: (specialization key, description) of each checked specialization, as the
-  // hand-written interpreter lists them.
+  // A redefinition of a kernel this session launched on the GPU: compiles the new code, in the
+  // background, for the old one's specializations (KernelLauncher::prefetchRedefined), after
+  // `resolveGlobals` gave it its globals. Nothing on the simulator.
+  void prefetchRedefined(const std::function<void()>& resolveGlobals);
+  // kernel.cache: (specialization key, description) of each checked specialization.
   std::vector<std::pair<std::string, std::string>> cachedSpecializations() const;
 
 private:

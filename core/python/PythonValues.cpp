@@ -1,9 +1,9 @@
 #include "core/python/PythonValues.h"
 
-#include "core/host/Containers.h"
+#include "core/python/Containers.h"
 #include "core/tensor/Tensor.h"
-#include "core/host/TensorObject.h"
-#include "core/host/TritonValues.h"
+#include "core/python/TensorObject.h"
+#include "core/python/TritonValues.h"
 #include "core/kernel/Builtins.h"
 
 namespace py = pybind11;

@@ -11,7 +11,7 @@
 #include "core/tensor/NestedValue.h"
 #include "core/tensor/Scalar.h"
 #include "core/tensor/TypePromotion.h"
-#include "core/host/Value.h"
+#include "core/python/Value.h"
 #include "core/kernel/Value.h"
 
 namespace tilescope::python {

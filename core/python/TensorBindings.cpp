@@ -20,7 +20,8 @@
 #include "core/tensor/TensorReduce.h"
 #include "core/tensor/TensorReorder.h"
 #include "core/tensor/TorchRandom.h"
-#include "core/host/AddressBook.h"
+#include "core/python/AddressBook.h"
+#include "core/python/GpuMatmul.h"
 #include "core/python/EngineSession.h"
 #include "core/python/PythonValues.h"
 #include "core/python/TilescopeModule.h"
@@ -136,7 +137,7 @@ void bindTensorClass(py::module_& m) {
       .def("is_contiguous", &Tensor::isContiguous)
       .def("is_floating_point", &Tensor::isFloatingPoint)
       // The address of element 0 as kernels understand it on the session's backend (a simulated
-      // address on the simulator, the device copy's on the GPU; core/host/AddressBook), which a kernel
+      // address on the simulator, the device copy's on the GPU; AddressBook), which a kernel
       // may load from memory and cast to a pointer (the grouped-GEMM tutorial); the host address only
       // when no session runs code.
       .def("data_ptr", [](const Tensor& x) -> int64_t {
@@ -246,7 +247,7 @@ void bindTensorClass(py::module_& m) {
 
 py::tuple valuesIndices(const host::ValuesIndices& vi) { return py::make_tuple(vi.values, vi.indices); }
 
-// The rest of the torch functions host code used with the hand-written interpreter's torch: one
+// The rest of the torch functions of the built-in torch: one
 // line each onto the tensor library; resources/python/torch gives them torch's signatures.
 void bindMoreFunctions(py::module_& m) {
   using host::UnaryOp;
@@ -336,7 +337,12 @@ void bindFunctions(py::module_& m) {
   m.def("log_softmax", [](const Tensor& x, int64_t dim, Dt dtype) {
     return host::logSoftmax(x, dim, dtype ? std::optional<host::DType>(dtype->dtype) : std::nullopt);
   });
-  m.def("matmul", [](const Tensor& a, const Tensor& b) { return host::matmul(a, b); });
+  // On the GPU backend, CUDA tensors multiply through cuBLAS (gpuMatmul), as in PyTorch.
+  m.def("matmul", [](const Tensor& a, const Tensor& b) {
+    if (EngineSession* session = EngineSession::active())
+      if (std::optional<Tensor> onGpu = host::gpuMatmul(session->launchContext(), a, b)) return std::move(*onGpu);
+    return host::matmul(a, b);
+  });
   m.def("layer_norm", [](const Tensor& x, const std::vector<int64_t>& shape, std::optional<Tensor> weight,
                          std::optional<Tensor> bias, double eps) { return host::layerNorm(x, shape, weight, bias, eps); });
   m.def("rand_like", [](const Tensor& x, Dt dtype, Dev device) { return host::randLike(x, optionsOf(dtype, device)); });

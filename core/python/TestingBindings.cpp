@@ -1,5 +1,5 @@
-// _tilescope's triton.testing part: what resources/python/triton/testing.py needs from the engine,
-// shared with the hand-written interpreter's triton.testing (core/host/BenchmarkRunner): one timed call
+// _tilescope's triton.testing part: what resources/python/triton/testing.py needs from the engine
+// (with BenchmarkRunner's constants and column format): one timed call
 // (host clock on the simulator, CUDA events with the L2 flushed on the GPU backend), pandas' float
 // column format, torch's assert_close message, and rich outputs (the benchmark series the GUI plots,
 // images) sent to the running cell through the worker's display_data path.
@@ -10,9 +10,9 @@
 #include <optional>
 
 #include "core/gpu/runtime/GpuRuntime.h"
-#include "core/host/BenchmarkRunner.h"
-#include "core/host/ExecutionBackend.h"
-#include "core/host/PyError.h"
+#include "core/python/BenchmarkRunner.h"
+#include "core/python/ExecutionBackend.h"
+#include "core/python/PyError.h"
 #include "core/tensor/TensorCompare.h"
 #include "core/python/EngineSession.h"
 #include "core/python/TilescopeModule.h"
@@ -53,7 +53,7 @@ double timeCall(const py::function& fn) {
   if (gpu::GpuRuntime* rt = activeGpuRuntime()) {
     const double start = nowMs();
     if (std::optional<double> ms = deviceCallMs(*rt, fn)) return *ms;
-    host::Interpreter& context = EngineSession::active()->launchContext();
+    host::LaunchContext& context = EngineSession::active()->launchContext();
     if (context.noteOnce("do_bench-host-time"))
       context.writeStderr("note: do_bench timed a call that ran no GPU work by the host clock\n");
     return nowMs() - start;

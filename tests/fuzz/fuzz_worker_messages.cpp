@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/host/WorkerRequest.h"
+#include "core/base/WorkerRequest.h"
 #include "core/base/FrameCodec.h"
 #include "core/base/MessageStream.h"
 

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "core/gpu/runtime/GpuRuntime.h"
-#include "core/host/HostExecutor.h"
-#include "tests/host/InterpTestUtil.h"
+#include "core/python/PythonExecutor.h"
+#include "tests/python/PythonTestUtil.h"
 
 using tilescope::testing::PyRun;
 using tilescope::testing::runPy;
@@ -58,7 +58,7 @@ std::vector<double> numbers(const std::string& text) {
 }
 
 PyRun runOn(tilescope::host::Backend b) {
-  tilescope::host::HostExecutor ex;
+  tilescope::python::PythonExecutor ex;
   ex.setBackend(b);
   return runPy(ex, kScript, false, "libdevice.py");
 }

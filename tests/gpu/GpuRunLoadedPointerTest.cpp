@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "core/gpu/runtime/GpuRuntime.h"
-#include "core/host/HostExecutor.h"
-#include "tests/host/InterpTestUtil.h"
+#include "core/python/PythonExecutor.h"
+#include "tests/python/PythonTestUtil.h"
 
 using tilescope::testing::PyRun;
 using tilescope::testing::runPy;
@@ -26,7 +26,7 @@ std::string pointerTableScript() {
 }
 
 PyRun runOn(tilescope::host::Backend backend, const std::string& code, const std::string& name) {
-  tilescope::host::HostExecutor ex;
+  tilescope::python::PythonExecutor ex;
   ex.setBackend(backend);
   return runPy(ex, code, false, name);
 }

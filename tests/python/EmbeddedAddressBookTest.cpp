@@ -1,4 +1,4 @@
-// Pointers loaded from memory on the simulator (core/host/AddressBook), from host code on embedded
+// Pointers loaded from memory on the simulator (core/python/AddressBook), from host code on embedded
 // CPython: host code puts tensors'
 // data_ptr() values into an int64 tensor, a kernel loads them and casts them to pointers, as
 // Triton's grouped GEMM does. Addresses outside every live tensor are out-of-bounds errors that

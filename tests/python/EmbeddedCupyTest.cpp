@@ -1,4 +1,4 @@
-// cupy.RawKernel on embedded CPython (resources/python/cupy over core/host/RawKernel): available only
+// cupy.RawKernel on embedded CPython (resources/python/cupy over core/python/RawKernel): available only
 // on the GPU backend, and on the simulator a call says so instead of running nothing.
 #include <gtest/gtest.h>
 

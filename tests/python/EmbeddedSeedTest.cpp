@@ -1,7 +1,6 @@
 // The seed tutorials (../shared/seeds, read at test time) on embedded CPython with the built-in torch
-// on the simulator: the vector add prints what the hand-written interpreter prints, and every code
-// piece of both seeds, run in order as notebook cells, runs embedded wherever it runs on the
-// hand-written interpreter.
+// on the simulator: the vector add prints its result and nothing on stderr, and every code piece of
+// both seeds, run in order as notebook cells, runs.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -9,7 +8,6 @@
 #include <iterator>
 #include <sstream>
 
-#include "core/host/HostExecutor.h"
 #include "core/testing/SeedSources.h"
 #include "tests/python/PythonTestUtil.h"
 
@@ -42,25 +40,15 @@ std::optional<Block> seedBlock(const std::string& seed, const std::string& marke
 
 }  // namespace
 
-TEST(EmbeddedSeed, VectorAddPrintsWhatTheInterpreterPrints) {
+TEST(EmbeddedSeed, VectorAddPrintsItsCheck) {
   const std::optional<Block> block = seedBlock("triton-from-zero.md", "def add_kernel(");
   if (!block) GTEST_SKIP() << "seed tutorials not found in " << TILESCOPE_SEEDS_DIR << " (shared/seeds)";
-  auto file = std::make_shared<tilescope::lang::SourceFile>("triton-from-zero.md", block->code, block->firstLine);
-
   PythonExecutor embedded;
   const auto run = runPython(embedded, block->code, "triton-from-zero.md", false, nullptr, block->firstLine);
   ASSERT_TRUE(run.ok()) << run.traceback << run.err;
 
-  tilescope::host::HostExecutor interpreter;
-  std::string expected;
-  tilescope::host::ExecutionCallbacks callbacks;
-  callbacks.stream = [&expected](const std::string& name, const std::string& text) {
-    if (name == "stdout") expected += text;
-  };
-  ASSERT_EQ(interpreter.run(file, false, callbacks, nullptr).status, tilescope::host::ExecutionOutcome::Status::Ok)
-      << interpreter.lastTraceback();
-  ASSERT_FALSE(expected.empty());
-  EXPECT_EQ(run.out, expected);
+  // The seed's own check: the largest difference from torch, and its pass line.
+  EXPECT_EQ(run.out, "\u6700\u5927\u8bef\u5dee: 0.0\n\u2713 \u6d4b\u8bd5\u901a\u8fc7!\n");
   EXPECT_EQ(run.err, "");
 }
 
@@ -77,35 +65,29 @@ void runSeedAsCells(const std::string& seed) {
 
   // As a notebook with {"tilescope": {"out_of_bounds": "warn"}}: the guide's unmasked matmuls read
   // past their inputs (docs/HOST_LANGUAGE.md, "Known differences").
-  tilescope::host::HostExecutor interpreter;
-  interpreter.setStopOnOutOfBounds(false);
   PythonExecutor embedded;
   embedded.setStopOnOutOfBounds(false);
-  int bothRun = 0;
+  int ran = 0;
   for (size_t i = 0; i < pieces.size(); ++i) {
     const auto& piece = pieces[i];
     const std::string cell = seed + "[" + std::to_string(i + 1) + "]";
-    tilescope::host::ExecutionCallbacks quiet;
-    const bool interpreted = interpreter.run(std::make_shared<tilescope::lang::SourceFile>(cell, piece.code, piece.firstLine),
-                                             true, quiet, nullptr).status == tilescope::host::ExecutionOutcome::Status::Ok;
     const auto run = runPython(embedded, piece.code, cell, true, nullptr, piece.firstLine);
-    std::printf("%s line %d: interpreter %s, embedded %s%s\n", seed.c_str(), piece.firstLine, interpreted ? "runs" : "stops",
-                run.ok() ? "runs" : "stops: ", run.ok() ? "" : firstLine(run.outcome.errorName + ": " + run.outcome.errorValue).c_str());
-    if (!interpreted || run.ok()) {
-      bothRun += interpreted && run.ok();
+    std::printf("%s line %d: %s%s\n", seed.c_str(), piece.firstLine, run.ok() ? "runs" : "stops: ",
+                run.ok() ? "" : firstLine(run.outcome.errorName + ": " + run.outcome.errorValue).c_str());
+    if (run.ok()) {
+      ++ran;
       continue;
     }
-    ADD_FAILURE() << seed << " line " << piece.firstLine << " runs on the interpreter but not embedded:\n"
-                  << run.traceback << run.err;
+    ADD_FAILURE() << seed << " line " << piece.firstLine << " does not run:\n" << run.traceback << run.err;
   }
-  std::printf("%s: %d of %zu pieces run on both\n", seed.c_str(), bothRun, pieces.size());
-  EXPECT_GT(bothRun, 0);
+  std::printf("%s: %d of %zu pieces run\n", seed.c_str(), ran, pieces.size());
+  EXPECT_EQ(ran, static_cast<int>(pieces.size()));
 }
 
 }  // namespace
 
-TEST(EmbeddedSeed, FromZeroRunsAsCellsWhereverTheInterpreterRunsIt) { runSeedAsCells("triton-from-zero.md"); }
+TEST(EmbeddedSeed, FromZeroRunsAsCells) { runSeedAsCells("triton-from-zero.md"); }
 
-TEST(EmbeddedSeed, PractitionersGuideRunsAsCellsWhereverTheInterpreterRunsIt) {
+TEST(EmbeddedSeed, PractitionersGuideRunsAsCells) {
   runSeedAsCells("triton-practitioners-guide.md");
 }

@@ -1,5 +1,5 @@
 // @triton.jit on embedded CPython: kernels from inspect.getsource, globals through fn.__globals__,
-// launches on the simulator through core/host's launch path, and kernel errors as Python exceptions
+// launches on the simulator through the launch path (KernelLauncher), and kernel errors as Python exceptions
 // whose message is the clang-style diagnostic naming the cell, line and column.
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <thread>
 
-#include "core/host/ExecutionBackend.h"
+#include "core/python/ExecutionBackend.h"
 #include "tests/python/PythonTestUtil.h"
 
 using tilescope::host::ExecutionOutcome;
@@ -137,7 +137,7 @@ TEST(PythonExecutor, InputSeesEndOfInputInsteadOfTheProtocolPipe) {
   EXPECT_NE(run.out.find("no input"), std::string::npos) << run.out;
 }
 
-// The executor asks core/host's one backend rule whether kernels run on a GPU (gpu-only cells).
+// The executor asks the one backend rule (ExecutionBackend) whether kernels run on a GPU (gpu-only cells).
 TEST(PythonExecutor, RunsKernelsOnTheGpuExactlyWhereTheBackendRuleSays) {
   PythonExecutor executor;
   for (tilescope::host::Backend choice : {tilescope::host::Backend::Simulator, tilescope::host::Backend::Gpu, tilescope::host::Backend::Auto}) {

@@ -52,6 +52,39 @@ inline std::string scriptError(const std::string& code) {
   return run.outcome.errorName + ": " + run.outcome.errorValue;
 }
 
+// The same run in the shape the GPU run tests check (tests/gpu/GpuRun*): ok, the error's name and
+// message, and the last display output's MIME types and data as text. A fresh cancel token each run.
+struct PyRun {
+  std::string out;
+  std::string err;
+  bool ok = false;
+  std::string errorName;
+  std::string errorValue;
+  std::string traceback;
+  std::string result;       // repr of a trailing expression (displayLast runs)
+  std::string displayMime;  // MIME types of display outputs, comma separated
+  std::string displayJson;  // the last display output's data
+};
+
+inline PyRun runPy(python::PythonExecutor& executor, const std::string& code, bool displayLast = false,
+                   const std::string& name = "test.py") {
+  host::CancelToken cancel;
+  const PythonRun run = runPython(executor, code, name, displayLast, &cancel);
+  PyRun r;
+  r.out = run.out;
+  r.err = run.err;
+  r.ok = run.ok();
+  r.errorName = run.outcome.errorName;
+  r.errorValue = run.outcome.errorValue;
+  r.traceback = run.traceback;
+  r.result = run.result();
+  for (const host::RichOutput& o : run.displays) {
+    for (auto it = o.data.begin(); it != o.data.end(); ++it) r.displayMime += it.key() + ",";
+    r.displayJson = o.data.dump();
+  }
+  return r;
+}
+
 // The imports every kernel cell starts with.
 inline constexpr const char* kPrelude = "import torch\nimport triton\nimport triton.language as tl\n";
 

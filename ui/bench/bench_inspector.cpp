@@ -16,7 +16,7 @@
 #include <iterator>
 #include <string>
 
-#include "core/host/HostExecutor.h"
+#include "core/python/PythonExecutor.h"
 #include "core/sim/Grid.h"
 #include "core/sim/Trace.h"
 #include "core/sim/TraceWriter.h"
@@ -123,7 +123,7 @@ std::string groupedMatmulTrace(bool forInspector, std::string* error) {
     return "";
   }
   QTemporaryDir dir;
-  tilescope::host::HostExecutor ex;
+  tilescope::python::PythonExecutor ex;
   tilescope::host::ExecutionCallbacks cb;
   std::string traced;
   if (forInspector) cb.launch = [&](const tilescope::host::LaunchRecord& l) { traced = l.trace; };

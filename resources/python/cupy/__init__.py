@@ -1,5 +1,5 @@
 """tilescope's `cupy`: only what comparing Triton with hand-written CUDA needs, `RawKernel` and
-`is_available`, backed by the engine (core/host/RawKernel: NVRTC, the GPU backend's device copies of
+`is_available`, backed by the engine (core/python/RawKernel: NVRTC, the GPU backend's device copies of
 tensors). A RawKernel runs on the GPU backend only; on the simulator calling one says so."""
 import _tilescope
 

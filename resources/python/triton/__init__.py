@@ -99,6 +99,9 @@ class JITFunction:
         self._kernel = _tilescope.Kernel(fn.__name__, self.src, fn.__code__.co_filename, max(first_line, 1),
                                          _parameter_names(fn, do_not_specialize, "do_not_specialize"),
                                          _parameter_names(fn, do_not_specialize_on_alignment, "do_not_specialize_on_alignment"))
+        # A kernel defined again (its notebook cell run again after an edit) starts compiling, in the
+        # background, for the specializations its previous definition was launched with on the GPU.
+        self._kernel.prefetch_redefined(self._resolve_globals)
 
     def __repr__(self):
         return f"JITFunction({self.fn.__module__}:{self.fn.__qualname__})"
@@ -258,8 +261,9 @@ def _named_arguments(fn, args, kwargs):
 
 
 class Autotuner:
-    """@triton.autotune: the embedded Python does not time configs yet; each key takes the first config
-    that checks for its arguments, and a note says so once."""
+    """@triton.autotune: on the GPU backend each key's configs are timed, as Triton times them, and the
+    fastest is kept; the simulator cannot time them, so there each key takes the first config that
+    checks for its arguments, and a note says so once."""
 
     def __init__(self, fn, configs, key):
         if not configs:
@@ -277,6 +281,10 @@ class Autotuner:
     def _choose(self, args, kwargs, grid):
         named = _named_arguments(self.fn, args, kwargs)
         key = tuple(repr(named.get(k)) for k in self.keys)
+        if key not in self.cache and not _tilescope.simulated():
+            fastest = self._time_configs(args, kwargs, grid)
+            if fastest is not None:
+                self.cache[key] = fastest
         if key not in self.cache:
             first_error = None
             for config in self.configs:
@@ -295,6 +303,35 @@ class Autotuner:
                 raise first_error
         self.best_config = self.cache[key]
         return self.best_config
+
+    def _time_configs(self, args, kwargs, grid):
+        """Each config launched once (it compiles), then timed by CUDA events: the median of 2 to 100
+        launches, about 100 ms of them. Configs the GPU cannot run (a CompilationError, too much
+        shared memory) are skipped, as Triton prunes them. Returns the fastest (None: none ran)."""
+        best, best_ms, table = None, 0.0, ""
+        for config in self.configs:
+            def launch(config=config):
+                self.fn.run(*args, grid=grid, **kwargs, **config.all_kwargs())
+            try:
+                launch()
+                samples = [_tilescope.time_call(launch)]
+                reps = min(max(int(100.0 / max(samples[0], 1e-3)), 2), 100)
+                samples += [_tilescope.time_call(launch) for _ in range(reps - 1)]
+            except Exception as e:
+                if not isinstance(e, CompilationError) and "shared memory" not in str(e):
+                    raise
+                table += f"  {config}: skipped ({str(e)[:120]})\n"
+                continue
+            samples.sort()
+            median = samples[len(samples) // 2]
+            table += f"  {config}: {median:.4f} ms\n"
+            if best is None or median < best_ms:
+                best, best_ms = config, median
+        if best is not None and not _noted.get(("timed", self.__name__)):
+            _noted[("timed", self.__name__)] = True
+            print(f"autotune: timed {len(self.configs)} configs of {self.__name__} on the GPU (median device time); "
+                  f"using {best}\n" + table, end="")
+        return best
 
     def run(self, *args, grid, **kwargs):
         config = self._choose(args, kwargs, grid)

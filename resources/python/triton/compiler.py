@@ -1,5 +1,5 @@
 """triton.compiler for host code on embedded CPython: CompilationError, and CompiledKernel, what
-kernel.warmup() returns (the hand-written interpreter's compiled kernel, core/host/CompiledKernelObject):
+kernel.warmup() returns (on the engine's side core/python/CompiledKernelObject):
 its registers, spills, threads, shared memory and options, its CUDA C++ and PTX, and handle[grid](*params)
 launching that specialization."""
 import types

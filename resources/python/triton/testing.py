@@ -1,8 +1,8 @@
 """triton.testing for host code on embedded CPython: do_bench, perf_report / Benchmark and
-assert_close, with the figures and outputs of the hand-written interpreter's triton.testing
-(core/host/BenchmarkRunner, shared through _tilescope): each sample is one call timed by the host
-clock on the simulator and by CUDA events (L2 flushed first) on the GPU backend, torch's events for a
-call of installed PyTorch's operations alone; Mark.run prints
+assert_close, with the engine's parts through _tilescope (TestingBindings, core/python/BenchmarkRunner's
+pandas column format): each sample is one call timed by the host clock on the simulator and by CUDA
+events (L2 flushed first) on the GPU backend, torch's events for a call of installed PyTorch's
+operations alone; Mark.run prints
 pandas' table, writes the CSV when save_path is given and sends the series to the cell as an
 application/vnd.tilescope.benchmark+json display output, which the GUI plots.
 """

@@ -1,5 +1,5 @@
 """set_trace() without IPython: tilescope's cells have no terminal to debug in, so it says once where
-to look instead (as the hand-written interpreter does) and returns."""
+to look instead and returns."""
 import sys
 
 _noted = False
