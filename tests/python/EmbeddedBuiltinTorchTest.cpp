@@ -35,6 +35,11 @@ TEST(EmbeddedBuiltinTorch, FactoriesWithDtype) {
   EXPECT_EQ(torchOut("print(torch.zeros((2,), dtype=torch.int32), torch.ones(2, 2, dtype=torch.float16).dtype, torch.full((2,), 7), torch.empty(3).shape)"),
             "tensor([0, 0], dtype=torch.int32) torch.float16 tensor([7, 7]) torch.Size([3])\n");
 }
+TEST(EmbeddedBuiltinTorch, FullLikeKeepsShapeDtypeAndDeviceUnlessGiven) {
+  EXPECT_EQ(torchOut("x = torch.zeros((2, 3), dtype=torch.float16, device='cuda')\ny = torch.full_like(x, -float('inf'))\n"
+                     "z = torch.full_like(x, 7, dtype=torch.int32)\nprint(y.shape, y.dtype, y.device, y[1, 2].item(), z.dtype, z.sum().item())"),
+            "torch.Size([2, 3]) torch.float16 cuda:0 -inf torch.int32 42\n");
+}
 TEST(EmbeddedBuiltinTorch, LikeFactories) {
   EXPECT_EQ(torchOut("x = torch.arange(6, device='cuda').view(2, 3)\nz = -torch.ones_like(x)\nprint(z.shape, z.dtype, z.device, torch.zeros_like(x, dtype=torch.float32).dtype)"),
             "torch.Size([2, 3]) torch.int64 cuda:0 torch.float32\n");

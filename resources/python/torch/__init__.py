@@ -242,6 +242,11 @@ def ones_like(input, dtype=None, device=None, requires_grad=False):
     return _tilescope.ones_like(input, dtype, _device(device))
 
 
+def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, **_layout):
+    return _tilescope.full(_size((tuple(input.shape),)), fill_value, input.dtype if dtype is None else dtype,
+                           _device(input.device if device is None else device))
+
+
 def manual_seed(seed):
     _tilescope.manual_seed(_builtins.int(seed))
 
