@@ -10,6 +10,7 @@
 #include "core/gpu/codegen/CudaCodegen.h"
 #include "core/gpu/runtime/GpuCompiler.h"
 #include "core/gpu/runtime/Nvrtc.h"
+#include "tests/gpu/DescriptorKernels.h"
 #include "tests/lang/CheckerTestUtil.h"
 
 using namespace tilescope;
@@ -72,25 +73,8 @@ TEST(CudaTensorDescriptor, CompilesToPtxWithGuardedGlobalAccesses) {
 
 namespace {
 
-// A K loop over descriptor boxes multiplied as a @ b.T (B given N x K), K a run-time value.
-constexpr const char* kMatmulBt = R"(import triton
-import triton.language as tl
-
-@triton.jit
-def mm_bt(a_ptr, bt_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    a = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
-    bt = tl.make_tensor_descriptor(bt_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
-    c = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
-    om = tl.program_id(0) * BM
-    on = tl.program_id(1) * BN
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BK)):
-        acc += tl.dot(a.load([om, k * BK]), bt.load([on, k * BK]).T)
-    c.store([om, on], acc)
-)";
-
 ir::KernelPtr matmulBtKernel(int64_t bn = 128) {
-  auto program = lang::test::programFrom(kMatmulBt, "mm_bt.py");
+  auto program = lang::test::programFrom(test::kDescriptorMatmulBtSource, "mm_bt.py");
   lang::Specialization spec;
   auto c = [](int64_t v) { return lang::ArgSpec::constexprValue(lang::ConstValue::integer(v)); };
   spec.args = {lang::ArgSpec::pointer(ir::DType::FP16), lang::ArgSpec::pointer(ir::DType::FP16), lang::ArgSpec::pointer(ir::DType::FP32),

@@ -17,6 +17,7 @@
 #include "core/gpu/runtime/GpuCompiler.h"
 #include "core/gpu/runtime/Nvrtc.h"
 #include "core/ir/IRPrinter.h"
+#include "tests/gpu/DescriptorKernels.h"
 #include "tests/lang/CheckerTestUtil.h"
 
 using namespace tilescope;
@@ -24,25 +25,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The tutorial's shape: descriptors made in the kernel, `a @ b.T` of boxes (B given N x K).
-constexpr const char* kMatmulBt = R"(import triton
-import triton.language as tl
-
-@triton.jit
-def mm_bt(a_ptr, bt_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    a = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
-    bt = tl.make_tensor_descriptor(bt_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
-    c = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
-    om = tl.program_id(0) * BM
-    on = tl.program_id(1) * BN
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BK)):
-        acc += tl.dot(a.load([om, k * BK]), bt.load([on, k * BK]).T)
-    c.store([om, on], acc)
-)";
-
+// The tutorial's shape (tests/gpu/DescriptorKernels.h) for a tile width, K step and element type.
 ir::KernelPtr matmulBt(int64_t bn, int64_t bk = 64, ir::DType elem = ir::DType::FP16) {
-  auto program = lang::test::programFrom(kMatmulBt, "mm_bt.py");
+  auto program = lang::test::programFrom(test::kDescriptorMatmulBtSource, "mm_bt.py");
   lang::Specialization spec;
   auto c = [](int64_t v) { return lang::ArgSpec::constexprValue(lang::ConstValue::integer(v)); };
   spec.args = {lang::ArgSpec::pointer(elem), lang::ArgSpec::pointer(elem), lang::ArgSpec::pointer(ir::DType::FP32),
