@@ -106,48 +106,30 @@ std::optional<Value> StrObject::compare(LaunchContext&, CmpOp op, const Value& o
   return std::nullopt;
 }
 
-// ------------------------------------------------------------------------------------------ tuple
+// ------------------------------------------------------------------------------------------ tuple, list
+
+std::optional<Value> SequenceObject::getItem(LaunchContext& in, const Value& index) {
+  return items[static_cast<size_t>(normalizeIndex(in, index, static_cast<int64_t>(items.size()), typeName().c_str()))];
+}
+
+std::optional<Value> SequenceObject::compare(LaunchContext& in, CmpOp op, const Value& other) {
+  auto* o = other.as<SequenceObject>();
+  if (!o || o->typeName() != typeName()) {
+    if (op == CmpOp::Eq) return Value::boolean(false);
+    if (op == CmpOp::Ne) return Value::boolean(true);
+    return std::nullopt;
+  }
+  return compareSequences(in, op, items, o->items);
+}
+
+std::unique_ptr<Iterator> SequenceObject::iterate(LaunchContext&) { return std::make_unique<VectorIterator>(items); }
 
 std::string TupleObject::repr(LaunchContext& in) const {
   if (items.size() == 1) return "(" + in.repr(items[0]) + ",)";
   return "(" + joinRepr(in, items) + ")";
 }
 
-std::optional<Value> TupleObject::getItem(LaunchContext& in, const Value& index) {
-  return items[static_cast<size_t>(normalizeIndex(in, index, static_cast<int64_t>(items.size()), "tuple"))];
-}
-
-std::optional<Value> TupleObject::compare(LaunchContext& in, CmpOp op, const Value& other) {
-  auto* o = other.as<TupleObject>();
-  if (!o) {
-    if (op == CmpOp::Eq) return Value::boolean(false);
-    if (op == CmpOp::Ne) return Value::boolean(true);
-    return std::nullopt;
-  }
-  return compareSequences(in, op, items, o->items);
-}
-
-std::unique_ptr<Iterator> TupleObject::iterate(LaunchContext&) { return std::make_unique<VectorIterator>(items); }
-
-// ------------------------------------------------------------------------------------------ list
-
 std::string ListObject::repr(LaunchContext& in) const { return "[" + joinRepr(in, items) + "]"; }
-
-std::optional<Value> ListObject::getItem(LaunchContext& in, const Value& index) {
-  return items[static_cast<size_t>(normalizeIndex(in, index, static_cast<int64_t>(items.size()), "list"))];
-}
-
-std::optional<Value> ListObject::compare(LaunchContext& in, CmpOp op, const Value& other) {
-  auto* o = other.as<ListObject>();
-  if (!o) {
-    if (op == CmpOp::Eq) return Value::boolean(false);
-    if (op == CmpOp::Ne) return Value::boolean(true);
-    return std::nullopt;
-  }
-  return compareSequences(in, op, items, o->items);
-}
-
-std::unique_ptr<Iterator> ListObject::iterate(LaunchContext&) { return std::make_unique<VectorIterator>(items); }
 
 // ------------------------------------------------------------------------------------------ dict
 

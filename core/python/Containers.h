@@ -25,11 +25,11 @@ public:
 // Python's repr of a str: 'text' with escapes, or "text" when it holds a single quote only.
 std::string pythonStrRepr(const std::string& s);
 
-class TupleObject : public Object {
+// What tuple and list share: an ordered run of values, indexed, iterated and compared in order
+// (a tuple equals no list, as in Python).
+class SequenceObject : public Object {
 public:
-  explicit TupleObject(ValueList items) : items(std::move(items)) {}
-  std::string typeName() const override { return "tuple"; }
-  std::string repr(LaunchContext& in) const override;
+  explicit SequenceObject(ValueList items) : items(std::move(items)) {}
   bool truthy(LaunchContext&) const override { return !items.empty(); }
   std::optional<Value> getItem(LaunchContext& in, const Value& index) override;
   std::optional<Value> compare(LaunchContext& in, CmpOp op, const Value& other) override;
@@ -39,18 +39,18 @@ public:
   ValueList items;
 };
 
-class ListObject : public Object {
+class TupleObject : public SequenceObject {
 public:
-  explicit ListObject(ValueList items = {}) : items(std::move(items)) {}
+  explicit TupleObject(ValueList items) : SequenceObject(std::move(items)) {}
+  std::string typeName() const override { return "tuple"; }
+  std::string repr(LaunchContext& in) const override;
+};
+
+class ListObject : public SequenceObject {
+public:
+  explicit ListObject(ValueList items = {}) : SequenceObject(std::move(items)) {}
   std::string typeName() const override { return "list"; }
   std::string repr(LaunchContext& in) const override;
-  bool truthy(LaunchContext&) const override { return !items.empty(); }
-  std::optional<Value> getItem(LaunchContext& in, const Value& index) override;
-  std::optional<Value> compare(LaunchContext& in, CmpOp op, const Value& other) override;
-  std::optional<int64_t> length(LaunchContext&) const override { return static_cast<int64_t>(items.size()); }
-  std::unique_ptr<Iterator> iterate(LaunchContext& in) override;
-
-  ValueList items;
 };
 
 // Insertion-ordered like Python's dict. Keys are indexed by LaunchContext::hashKey.
