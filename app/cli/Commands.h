@@ -21,7 +21,7 @@ int runRemoteRun(const Args& args);
 int runTrace(const Args& args);    // TraceCommand.cpp: summarises a trace or exports it as JSON
 int runCheck(const Args& args);    // CheckCommand.cpp: type-checks every kernel without a launch
 int runViz(const Args& args);      // VizCommand.cpp: draws an inspector view of a trace (PNG/SVG)
-int runCompile(const Args& args);  // CompileCommand.cpp: one kernel + signature -> IR (CUDA/PTX later)     // RunCommand.cpp: runs a script or notebook with the host interpreter
+int runCompile(const Args& args);  // CompileCommand.cpp: one kernel + signature -> IR, CUDA or PTX
 
 const std::vector<Command>& commands();
 

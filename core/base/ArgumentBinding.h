@@ -2,8 +2,8 @@
 // Python's rule for binding a call's arguments to a function's parameters, written once: positional
 // and keyword arguments, defaults, positional-only and keyword-only parameters, *args and **kwargs,
 // with CPython's error messages ("f() missing 1 required positional argument: 'x'"). It works on the
-// call's shape only (how many positional arguments, which keyword names), so the host interpreter
-// (values), the kernel checker (typed values with source ranges) and kernel launches all use it and
+// call's shape only (how many positional arguments, which keyword names), so launches from
+// Python (values), the kernel checker (typed values with source ranges) and kernel launches all use it and
 // map the result back onto their own arguments.
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #pragma once
-// Python's `//` and `%`, written once for every place that evaluates them: the host interpreter's
-// ints and floats, the tensor library (torch.floor_divide / remainder), and constexpr folding in the
+// Python's `//` and `%`, written once for every place in C++ that evaluates them: the tensor
+// library (torch.floor_divide / remainder), launch-site arithmetic and constexpr folding in the
 // kernel checker. The quotient rounds toward minus infinity and a nonzero remainder takes the sign
 // of the divisor, so a == q * b + r always holds. (Kernel tensors are different: Triton's `//` and
 // `%` on tensors are C's truncating division, see sim/Numerics intDiv and the CUDA prelude.)

@@ -156,7 +156,7 @@ LaunchResult Simulator::launch(const ir::Kernel& kernel, const Grid& grid, const
     L.recorder = recorder.get();
   }
 
-  // Host calls (print_if and friends) run in the single-threaded host interpreter.
+  // Host calls (print_if and friends) call back into Python, which runs one thread at a time.
   const bool sequential = L.facts.hasHostCalls;
   const int workers = workerCount(options, sequential, grid.count());
   RunState S;

@@ -1,5 +1,5 @@
 #pragma once
-// A Python number as the host interpreter hands it to tensor operations: bool, int or float. torch treats
+// A Python number as host code hands it to tensor operations: bool, int or float. torch treats
 // such "wrapped numbers" as weak in type promotion (int tensor + 2.5 -> float32, not float64), so the kind
 // is kept alongside the value.
 #include <concepts>

@@ -1,6 +1,6 @@
 #pragma once
 // tilescope's stand-in for torch.Tensor: a strided view (dtype, shape, strides in elements, storage offset,
-// device) on a shared Storage. Host code written for torch is interpreted by core/host on top of this.
+// device) on a shared Storage. core/python exposes it to host code as the built-in `torch`.
 //
 // Naming: methods keep torch's names where C++ allows (view, reshape, permute, transpose, t, T, contiguous,
 // clone, item, tolist, size, stride, numel, dim, ...). torch's `x.float()`, `x.half()`, `x.double()`,
