@@ -172,7 +172,9 @@ TEST(GpuCompiler, Bf16AndTf32TensorCoreLoopsAssemble) {
     std::vector<std::string> present;
   };
   for (const Case& c : {Case{ir::DType::BF16, {"wmma.mma.sync.aligned.row.row.m16n16k16.f32.bf16.bf16.f32", "cp.async.cg.shared.global"}},
-                        Case{ir::DType::FP32, {"wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32", "cvt.rna.tf32.f32"}}}) {
+                        // fp32 operands of a tf32 dot ride the same ring, 4 per chunk, rounded as read
+                        Case{ir::DType::FP32, {"wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32", "cvt.rna.tf32.f32",
+                                               "cp.async.cg.shared.global"}}}) {
     ir::KernelPtr k = matmulLoop(c.in, 64, 64, 32, 4);
     ASSERT_TRUE(k);
     for (const char* arch : {"sm_80", "sm_90"}) {
