@@ -50,7 +50,8 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
   VarCensus body;
   body.visitStmt(loop.body);
   // `a @ b.T` with b loaded N x K: only wgmma reads such a B (K-major) straight from the ring.
-  const bool bTransposed = !r.dot->b.as<ir::VarRef>() && transposedVarRef(r.dot->b) && warpgroupMmaFor(r.layout);
+  const bool bTransposed =
+      !r.dot->b.as<ir::VarRef>() && transposedVarRef(r.dot->b) && r.layout.elem != "tf32" && warpgroupMmaFor(r.layout);
   const std::map<int, const ir::Load*> loads = deferrableOperandLoads(loop, r, bTransposed);
   const auto* aRef = r.dot->a.as<ir::VarRef>();
   const auto* bRef = bTransposed ? transposedVarRef(r.dot->b) : r.dot->b.as<ir::VarRef>();
@@ -150,10 +151,16 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
     // transposed B is staged as loaded, N rows of K, like A.
     auto align = [](size_t x) { return (x + 1023) / 1024 * 1024; };
     p.a = OperandStream{p.a.load, l.m, l.k, l.k, 0, true, p.a.provenWhole};
-    const size_t offB = align(static_cast<size_t>(l.m * l.k * 2));
-    p.b = bTransposed ? OperandStream{p.b.load, l.n, l.k, l.k, offB, true, p.b.provenWhole}
-                      : OperandStream{p.b.load, l.k, l.n, l.n, offB, true, p.b.provenWhole};
-    p.stageBytes = align(p.b.offset + static_cast<size_t>(l.k * l.n * 2));
+    const size_t offB = align(static_cast<size_t>(l.m * l.k * l.elemBytes));
+    if (p.wgmma->transposed) {
+      // tf32: B stays in padded rows, read into registers; only A goes through descriptors.
+      p.b = OperandStream{p.b.load, l.k, l.n, l.ldb, offB, false, p.b.provenWhole};
+      p.stageBytes = align(p.b.offset + static_cast<size_t>(l.k * l.ldb * l.elemBytes));
+    } else {
+      p.b = bTransposed ? OperandStream{p.b.load, l.n, l.k, l.k, offB, true, p.b.provenWhole}
+                        : OperandStream{p.b.load, l.k, l.n, l.n, offB, true, p.b.provenWhole};
+      p.stageBytes = align(p.b.offset + static_cast<size_t>(l.k * l.n * 2));
+    }
     ringSlack = 1024;
   }
   p.bTransposed = bTransposed;
@@ -247,9 +254,11 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
     line("__builtin_assume(ts_c >= 0 && ts_c < " + n2s(perThread * threads_) + ");");
     line("const int ts_i0 = ts_c * " + n2s(kChunk) + ";");
     if (s.swizzled) {
+      // Panels of 128 bytes of columns: 64 16-bit or 32 fp32 elements.
+      const std::string panel = n2s(kChunk * 8);
       line("const int ts_row = ts_i0 / " + n2s(s.cols) + ", ts_col = ts_i0 % " + n2s(s.cols) + ";");
-      line("ts_u16* ts_dst = (ts_u16*)(" + base + " + " + std::to_string(s.offset) + " + (ts_col / 64) * " + n2s(s.rows * 128) +
-           " + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));");
+      line(E + "* ts_dst = (" + E + "*)(" + base + " + " + std::to_string(s.offset) + " + (ts_col / " + panel + ") * " +
+           n2s(s.rows * 128) + " + ts_row * 128 + ((((ts_col % " + panel + ") / " + n2s(kChunk) + ") ^ (ts_row % 8)) * 16));");
     } else {
       line(E + "* ts_dst = (" + E + "*)(" + base + " + " + std::to_string(s.offset) + ") + (ts_i0 / " + n2s(s.cols) + ") * " +
            n2s(s.ld) + " + ts_i0 % " + n2s(s.cols) + ";");
