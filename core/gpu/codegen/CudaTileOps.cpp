@@ -685,10 +685,12 @@ void CudaEmitter::multiplyStaged(const TensorCoreLayout& l, const std::string& f
          std::to_string(l.offB) + ") + ts_k * " + n2s(l.ldb) + " + (ts_bn + ts_v) * 16, " + n2s(l.ldb) + ");");
     if (l.elem == "tf32" && pipeline_) {
       // cp.async staged the fp32 operands as loaded: round them to tf32 as the simulator does.
-      line("#pragma unroll");
-      line("for (int ts_e = 0; ts_e < " + n2s(l.fm * l.fragRegs) + "; ++ts_e) (&ts_fa[0][0])[ts_e] = __float_as_uint(ts_tf32(__uint_as_float((&ts_fa[0][0])[ts_e])));");
-      line("#pragma unroll");
-      line("for (int ts_e = 0; ts_e < " + n2s(l.fn * l.fragRegs) + "; ++ts_e) (&ts_fb[0][0])[ts_e] = __float_as_uint(ts_tf32(__uint_as_float((&ts_fb[0][0])[ts_e])));");
+      for (const auto& [frag, count] : {std::pair{std::string("ts_fa"), l.fm}, std::pair{std::string("ts_fb"), l.fn}}) {
+        const std::string reg = "(&" + frag + "[0][0])[ts_e]";
+        line("#pragma unroll");
+        line("for (int ts_e = 0; ts_e < " + n2s(count * l.fragRegs) + "; ++ts_e) " + reg + " = __float_as_uint(ts_tf32(__uint_as_float(" +
+             reg + ")));");
+      }
     }
     line("#pragma unroll");
     open("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u)");
