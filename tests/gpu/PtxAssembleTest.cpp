@@ -172,7 +172,9 @@ TEST(GpuCompiler, Bf16AndTf32TensorCoreLoopsAssemble) {
     std::vector<std::string> present;
   };
   for (const Case& c : {Case{ir::DType::BF16, {"wmma.mma.sync.aligned.row.row.m16n16k16.f32.bf16.bf16.f32", "cp.async.cg.shared.global"}},
-                        Case{ir::DType::FP32, {"wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32", "cvt.rna.tf32.f32"}}}) {
+                        // fp32 operands of a tf32 dot ride the same ring, 4 per chunk, rounded as read
+                        Case{ir::DType::FP32, {"wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32", "cvt.rna.tf32.f32",
+                                               "cp.async.cg.shared.global"}}}) {
     ir::KernelPtr k = matmulLoop(c.in, 64, 64, 32, 4);
     ASSERT_TRUE(k);
     for (const char* arch : {"sm_80", "sm_90"}) {
@@ -205,6 +207,37 @@ TEST(GpuCompiler, WarpgroupMmaLoopsAssembleForSm90a) {
     auto portable = gpu::GpuCompiler::instance().compile(*k, "sm_90");
     EXPECT_EQ(portable->ptx.find("wgmma"), std::string::npos) << what;
     EXPECT_NE(portable->ptx.find("wmma.mma.sync"), std::string::npos) << what;
+  }
+}
+
+// tf32 (fp32 operands) on sm_90a: wgmma reads 32-bit operands from shared memory only K-major, so
+// the loop multiplies B^T (registers, rounded to tf32 as loaded) by A (K-major descriptors, rounded
+// in place): m64 x BM x k8 per warpgroup, two warpgroups over BN = 128. Plain sm_90 keeps wmma.
+TEST(GpuCompiler, Tf32LoopsRunTheTransposedProductOnWgmmaForSm90a) {
+  if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
+  const std::string ptxas = findPtxas();
+  if (ptxas.empty()) GTEST_SKIP() << "ptxas not found (looked in $CUDA_HOME/bin, /usr/local/cuda/bin and PATH)";
+  TempCache cache;
+  struct Case {
+    int64_t bm, bn, bk;
+    int warps;
+    const char* instruction;
+  };
+  for (const Case& c : {Case{128, 128, 32, 8, "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32"},
+                        Case{64, 128, 64, 4, "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32"}}) {
+    ir::KernelPtr k = matmulLoop(ir::DType::FP32, c.bm, c.bn, c.bk, c.warps);
+    ASSERT_TRUE(k);
+    const std::string what = std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk);
+    auto hopper = gpu::GpuCompiler::instance().compile(*k, "sm_90a");
+    EXPECT_NE(hopper->ptx.find(c.instruction), std::string::npos) << what;
+    EXPECT_NE(hopper->ptx.find("cvt.rna.tf32.f32"), std::string::npos) << what;
+    EXPECT_NE(hopper->ptx.find("fence.proxy.async.shared::cta"), std::string::npos) << what;
+    EXPECT_NE(hopper->ptx.find("cp.async.cg.shared.global"), std::string::npos) << what;
+    EXPECT_EQ(hopper->ptx.find("wmma.mma.sync"), std::string::npos) << what;
+    EXPECT_EQ(ptxasErrors(ptxas, cache, "mm.tf32." + what, "sm_90a", hopper->ptx), "") << what;
+    auto portable = gpu::GpuCompiler::instance().compile(*k, "sm_90");
+    EXPECT_EQ(portable->ptx.find("wgmma"), std::string::npos) << what;
+    EXPECT_NE(portable->ptx.find("wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32"), std::string::npos) << what;
   }
 }
 

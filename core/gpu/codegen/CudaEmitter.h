@@ -193,9 +193,22 @@ public:
   // both operands straight from the swizzled stages (CudaWarpgroupMma.cpp).
   struct WarpgroupMma {
     int64_t groups = 1, rowsPerGroup = 64, tiles = 1, n = 0;
-    std::string elem;  // "f16" or "bf16"
+    std::string elem;  // "f16", "bf16" or "tf32"
+    // tf32 (CudaTf32Wgmma.cpp): wgmma reads tf32 operands from shared memory only K-major, so the
+    // loop computes the transposed product, B^T A^T: the warpgroups own rows of B^T (columns of the
+    // result), fed from registers, and A, K-major, is read through descriptors; n is BM.
+    bool transposed = false;
   };
   std::optional<WarpgroupMma> warpgroupMmaFor(const TensorCoreLayout& l) const;
+  // --- tf32 on wgmma (CudaTf32Wgmma.cpp)
+  std::optional<WarpgroupMma> tf32WarpgroupMmaFor(const TensorCoreLayout& l) const;
+  // The prelude's wrapper of m64nNk8 tf32 with A from registers.
+  std::string tf32WarpgroupInstruction(int64_t n);
+  void tf32WarpgroupStep(const ResidentAccumulator& r);
+  // Between the transposed accumulators and the fp32 result tile in shared memory.
+  void moveTransposedAccumulator(const TensorCoreLayout& l, const WarpgroupMma& g, const std::string& acc, bool toShared);
+  // Rounds to tf32, in place, the 16-byte chunks of a swizzled stage that this thread copied.
+  void roundOwnChunks(const OperandStream& s, const std::string& base);
   // The PTX atom instruction for a read-modify-write the hardware does natively, or "" (CudaMemoryOps.cpp).
   std::string nativeAtomic(const ir::AtomicRMW& n, const std::string& ptr, const std::string& val) const;
   // The name of the prelude's wrapper of the m64nNk16 wgmma for elem, added to the kernel's prelude

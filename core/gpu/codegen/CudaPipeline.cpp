@@ -12,8 +12,11 @@ namespace tilescope::gpu {
 
 namespace {
 
-constexpr int kChunk = 8;                     // fp16 elements per 16-byte cp.async
+constexpr int kChunkBytes = 16;              // one cp.async
 constexpr size_t kSharedLimit = 200 * 1024;  // what one SM offers, with room for the compiler's own
+
+// Elements of a load per 16-byte chunk: 8 fp16/bf16, 4 fp32 (tf32 dots).
+int64_t chunkElems(const ir::Load& load) { return kChunkBytes / (ir::bitWidth(load.type.dtype()) / 8); }
 
 // Whether a loop body holds nothing but Lets and Assigns (in Seqs).
 bool onlyLetsAndAssigns(const ir::Stmt& s) {
@@ -47,7 +50,8 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
   VarCensus body;
   body.visitStmt(loop.body);
   // `a @ b.T` with b loaded N x K: only wgmma reads such a B (K-major) straight from the ring.
-  const bool bTransposed = !r.dot->b.as<ir::VarRef>() && transposedVarRef(r.dot->b) && warpgroupMmaFor(r.layout);
+  const bool bTransposed =
+      !r.dot->b.as<ir::VarRef>() && transposedVarRef(r.dot->b) && r.layout.elem != "tf32" && warpgroupMmaFor(r.layout);
   const std::map<int, const ir::Load*> loads = deferrableOperandLoads(loop, r, bTransposed);
   const auto* aRef = r.dot->a.as<ir::VarRef>();
   const auto* bRef = bTransposed ? transposedVarRef(r.dot->b) : r.dot->b.as<ir::VarRef>();
@@ -115,21 +119,25 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
   std::set<int> maskAtEnds;  // load var ids
   for (const ir::VarRef* ref : {aRef, bRef}) {
     const ir::Load* load = loads.at(ref->var->id);
-    if (ir::bitWidth(load->type.dtype()) != 16 || load->isVolatile) return std::nullopt;
-    if (axes.of(load->ptr, p.unitParams).contiguity < kChunk) return std::nullopt;
-    if (load->mask.defined() && axes.of(load->mask, p.unitParams).constancy < kChunk) {
-      if (!axes.intervalOverRuns(load->mask, kChunk, p.unitParams)) return std::nullopt;
+    // 16-bit operands, or fp32 ones of a tf32 dot (staged as loaded, rounded as the fragments are read).
+    const int bits = ir::bitWidth(load->type.dtype());
+    if (!(bits == 16 || (bits == 32 && r.layout.elem == "tf32")) || load->isVolatile) return std::nullopt;
+    const int64_t chunk = chunkElems(*load);
+    if (axes.of(load->ptr, p.unitParams).contiguity < chunk) return std::nullopt;
+    if (load->mask.defined() && axes.of(load->mask, p.unitParams).constancy < chunk) {
+      if (!axes.intervalOverRuns(load->mask, chunk, p.unitParams)) return std::nullopt;
       maskAtEnds.insert(ref->var->id);
     }
   }
 
-  // Chunk starts (multiples of 8 elements) on 16-byte boundaries, with nothing masked and no stride
-  // assumed: then every chunk is one cp.async (the seed's `a_ptr + rm * stride_am + rk` with
-  // 16-divisible strides and offsets).
+  // Chunk starts (multiples of 16 bytes of elements) on 16-byte boundaries, with nothing masked and
+  // no stride assumed: then every chunk is one cp.async (the seed's `a_ptr + rm * stride_am + rk`
+  // with 16-divisible strides and offsets).
   auto provenWhole = [&](const ir::Load* load) {
     std::set<int> assumed;
     const AxisInfo info = axes.of(load->ptr, assumed);
-    return !load->mask.defined() && assumed.empty() && info.divisibilityAt(kChunk) >= kChunk;
+    const int64_t chunk = chunkElems(*load);
+    return !load->mask.defined() && assumed.empty() && info.divisibilityAt(chunk) >= chunk;
   };
   const TensorCoreLayout& l = r.layout;
   p.a = OperandStream{loads.at(aRef->var->id), l.m, l.k, l.lda, 0};
@@ -143,10 +151,16 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
     // transposed B is staged as loaded, N rows of K, like A.
     auto align = [](size_t x) { return (x + 1023) / 1024 * 1024; };
     p.a = OperandStream{p.a.load, l.m, l.k, l.k, 0, true, p.a.provenWhole};
-    const size_t offB = align(static_cast<size_t>(l.m * l.k * 2));
-    p.b = bTransposed ? OperandStream{p.b.load, l.n, l.k, l.k, offB, true, p.b.provenWhole}
-                      : OperandStream{p.b.load, l.k, l.n, l.n, offB, true, p.b.provenWhole};
-    p.stageBytes = align(p.b.offset + static_cast<size_t>(l.k * l.n * 2));
+    const size_t offB = align(static_cast<size_t>(l.m * l.k * l.elemBytes));
+    if (p.wgmma->transposed) {
+      // tf32: B stays in padded rows, read into registers; only A goes through descriptors.
+      p.b = OperandStream{p.b.load, l.k, l.n, l.ldb, offB, false, p.b.provenWhole};
+      p.stageBytes = align(p.b.offset + static_cast<size_t>(l.k * l.ldb * l.elemBytes));
+    } else {
+      p.b = bTransposed ? OperandStream{p.b.load, l.n, l.k, l.k, offB, true, p.b.provenWhole}
+                        : OperandStream{p.b.load, l.k, l.n, l.n, offB, true, p.b.provenWhole};
+      p.stageBytes = align(p.b.offset + static_cast<size_t>(l.k * l.n * 2));
+    }
     ringSlack = 1024;
   }
   p.bTransposed = bTransposed;
@@ -221,10 +235,15 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   const Pipeline& p = *pipeline_;
   const ir::Load& load = *s.load;
   const ir::DType dt = load.type.dtype();
+  const int64_t kChunk = chunkElems(load);
+  // The staged element's bits: 16-bit floats as stored, fp32 as its bits (rounded to tf32 later).
+  const bool wide = ir::bitWidth(dt) == 32;
+  const std::string E = wide ? "ts_u32" : "ts_u16";
   const int64_t chunks = s.rows * s.cols / kChunk;
   const std::string ptr = expr(load.ptr);
   const std::string mask = load.mask.defined() ? expr(load.mask) : "";
-  const std::string other = load.other.defined() ? toMemory(dt, expr(load.other)) : "(ts_u16)0";
+  const std::string other = load.other.defined() ? (wide ? "__float_as_uint(" + expr(load.other) + ")" : toMemory(dt, expr(load.other)))
+                                                 : "(" + E + ")0";
   const int64_t perThread = (chunks + threads_ - 1) / threads_;
   // Chunk ts_r of this thread: its first element ts_i0 and where it goes in the stage.
   auto chunkHead = [&] {
@@ -235,11 +254,13 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
     line("__builtin_assume(ts_c >= 0 && ts_c < " + n2s(perThread * threads_) + ");");
     line("const int ts_i0 = ts_c * " + n2s(kChunk) + ";");
     if (s.swizzled) {
+      // Panels of 128 bytes of columns: 64 16-bit or 32 fp32 elements.
+      const std::string panel = n2s(kChunk * 8);
       line("const int ts_row = ts_i0 / " + n2s(s.cols) + ", ts_col = ts_i0 % " + n2s(s.cols) + ";");
-      line("ts_u16* ts_dst = (ts_u16*)(" + base + " + " + std::to_string(s.offset) + " + (ts_col / 64) * " + n2s(s.rows * 128) +
-           " + ts_row * 128 + ((((ts_col % 64) / 8) ^ (ts_row % 8)) * 16));");
+      line(E + "* ts_dst = (" + E + "*)(" + base + " + " + std::to_string(s.offset) + " + (ts_col / " + panel + ") * " +
+           n2s(s.rows * 128) + " + ts_row * 128 + ((((ts_col % " + panel + ") / " + n2s(kChunk) + ") ^ (ts_row % 8)) * 16));");
     } else {
-      line("ts_u16* ts_dst = (ts_u16*)(" + base + " + " + std::to_string(s.offset) + ") + (ts_i0 / " + n2s(s.cols) + ") * " +
+      line(E + "* ts_dst = (" + E + "*)(" + base + " + " + std::to_string(s.offset) + ") + (ts_i0 / " + n2s(s.cols) + ") * " +
            n2s(s.ld) + " + ts_i0 % " + n2s(s.cols) + ";");
     }
   };
@@ -250,8 +271,8 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
     line("#pragma unroll 1");
     open("for (int ts_k = 0; ts_k < " + n2s(kChunk) + "; ++ts_k)");
     line("const int ts_i = ts_i0 + ts_k;");
-    if (mask.empty()) line("ts_dst[ts_k] = *(const ts_u16*)(" + ptr + ");");
-    else line("ts_dst[ts_k] = (" + mask + ") ? *(const ts_u16*)(" + ptr + ") : " + other + ";");
+    if (mask.empty()) line("ts_dst[ts_k] = *(const " + E + "*)(" + ptr + ");");
+    else line("ts_dst[ts_k] = (" + mask + ") ? *(const " + E + "*)(" + ptr + ") : " + other + ";");
     close();
   };
   if (s.provenWhole) {

@@ -610,7 +610,8 @@ std::optional<CudaEmitter::TensorCoreLayout> CudaEmitter::tensorCoreLayout(const
   // 32-byte aligned.
   const int64_t pad = 16 / l.elemBytes;
   l.lda = l.k + pad;
-  l.ldb = l.n + pad;
+  // tf32 B fragments read a column of 4 rows per 8 lanes: rows 8 banks apart are conflict-free.
+  l.ldb = l.n + (l.elem == "tf32" ? 8 : pad);
   l.ldc = l.n + 4;
   auto align = [](size_t x) { return (x + 127) / 128 * 128; };
   l.offB = align(static_cast<size_t>(l.m * l.lda * l.elemBytes));
@@ -682,6 +683,15 @@ void CudaEmitter::multiplyStaged(const TensorCoreLayout& l, const std::string& f
     line("#pragma unroll");
     line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_load_b_" + l.elem + "(ts_fb[ts_v], (" + T + ")(" + base + " + " +
          std::to_string(l.offB) + ") + ts_k * " + n2s(l.ldb) + " + (ts_bn + ts_v) * 16, " + n2s(l.ldb) + ");");
+    if (l.elem == "tf32" && pipeline_) {
+      // cp.async staged the fp32 operands as loaded: round them to tf32 as the simulator does.
+      for (const auto& [frag, count] : {std::pair{std::string("ts_fa"), l.fm}, std::pair{std::string("ts_fb"), l.fn}}) {
+        const std::string reg = "(&" + frag + "[0][0])[ts_e]";
+        line("#pragma unroll");
+        line("for (int ts_e = 0; ts_e < " + n2s(count * l.fragRegs) + "; ++ts_e) " + reg + " = __float_as_uint(ts_tf32(__uint_as_float(" +
+             reg + ")));");
+      }
+    }
     line("#pragma unroll");
     open("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u)");
     line("#pragma unroll");

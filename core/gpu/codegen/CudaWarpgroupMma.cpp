@@ -19,7 +19,8 @@ constexpr int64_t kMaxAccumulators = 128;  // fp32 registers per thread for the 
 
 std::optional<CudaEmitter::WarpgroupMma> CudaEmitter::warpgroupMmaFor(const TensorCoreLayout& l) const {
   if (!options_.archSpecific || options_.smArch != 90) return std::nullopt;
-  if (l.elem != "f16" && l.elem != "bf16") return std::nullopt;  // tf32 B cannot be read transposed
+  if (l.elem == "tf32") return tf32WarpgroupMmaFor(l);
+  if (l.elem != "f16" && l.elem != "bf16") return std::nullopt;
   if (l.warps % 4 != 0) return std::nullopt;
   WarpgroupMma g;
   g.groups = l.warps / 4;
@@ -58,6 +59,10 @@ void CudaEmitter::declareWarpgroupAccumulator(const WarpgroupMma& g, const std::
 
 void CudaEmitter::moveWarpgroupAccumulator(const TensorCoreLayout& l, const WarpgroupMma& g, const std::string& acc,
                                            bool toShared) {
+  if (g.transposed) {
+    moveTransposedAccumulator(l, g, acc, toShared);
+    return;
+  }
   // wgmma's m64nN fp32 fragment: register 4i + j of thread t (warp w = t / 32 of its warpgroup, lane
   // t % 32) holds row 16w + lane / 4 + 8 (j / 2), column 8i + 2 (lane % 4) + j % 2 of the 64-row tile.
   open("");
@@ -83,6 +88,10 @@ void CudaEmitter::moveWarpgroupAccumulator(const TensorCoreLayout& l, const Warp
 void CudaEmitter::warpgroupStep(const ResidentAccumulator& r) {
   const Pipeline& p = *pipeline_;
   const WarpgroupMma& g = *p.wgmma;
+  if (g.transposed) {
+    tf32WarpgroupStep(r);
+    return;
+  }
   const TensorCoreLayout& l = r.layout;
   // The stage is complete; cp.async and element-wise writes become visible to the tensor cores'
   // (async proxy) reads through the fence, to every warpgroup through the barrier.

@@ -51,6 +51,17 @@ run(64, 64, 64, 2, misaligned_a=True)    # a[1:]: no chunk of A is 16-byte align
 run(64, 64, 32, 4)                       # one iteration, a ring of four
 run(96, 80, 48, 3, BM=32, BN=16, BK=16, warps=2)
 run(128, 128, 160, 3, dtype=torch.bfloat16)  # bf16 through the same ring
+# fp32 operands (tf32 dots) through the same ring, four elements per 16-byte chunk, rounded to tf32
+# as the fragments are read: whole chunks, a masked K tail, a strided B, a misaligned A, 8 warps.
+run(128, 128, 256, 3, dtype=torch.float32)
+run(128, 64, 84, 3, dtype=torch.float32)
+run(128, 64, 82, 3, dtype=torch.float32)       # a chunk cut by the mask; rows of 82 floats: misaligned chunks
+run(64, 128, 96, 4, transposed_b=True, dtype=torch.float32)
+run(64, 64, 64, 2, misaligned_a=True, dtype=torch.float32)
+run(128, 128, 96, 3, warps=8, dtype=torch.float32)     # 8 warps over 64 columns: the wmma loop on sm_90a too
+# On sm_90a the others take wgmma's transposed product (BN a multiple of 64 per warpgroup, BK of 32):
+run(128, 256, 160, 3, BM=64, BN=128, BK=64, warps=8, dtype=torch.float32)  # two warpgroups, two K panels, a tail
+run(256, 64, 96, 3, BM=128, BN=64, dtype=torch.float32)  # wgmma's N = BM = 128
 # BK a multiple of 64 and 4 or 8 warps: on sm_90a these take wgmma over swizzled stages.
 run(128, 128, 320, 3, BK=64, warps=8)                 # two warpgroups, 64 rows each
 run(64, 256, 192, 3, BM=64, BN=256, BK=64)            # one warpgroup, N = 256
