@@ -132,11 +132,11 @@ TEST_F(Tutorial, TheirNotebooksOpenAndRunLikeTheScripts) {
 // Issue 23: the grouped-GEMM tutorial's second kernel (tensor descriptors, autotuned) in the simulator,
 // beyond the tutorial's own square problems: tests/python/data/grouped_gemm_tma_kernel.py loads the
 // tutorial's kernel text unmodified and launches it as that host code does, on problems whose boxes
-// run past the matrices' edges.
+// run past the matrices' edges, with float16 matrices and with FP8=True on float8_e4m3fn ones.
 TEST_F(Tutorial, GroupedGemmsTmaKernelMatchesTorchInTheSimulator) {
   if (!fs::exists(fs::path(dir_) / "08-grouped-gemm.py")) GTEST_SKIP() << "08-grouped-gemm.py is not in TILESCOPE_TUTORIALS_DIR";
   const fs::path program = fs::path(TILESCOPE_TEST_DATA_DIR) / "python" / "data" / "grouped_gemm_tma_kernel.py";
   const auto r = runCli("run --python embedded --backend sim " + program.string() + " --out-of-bounds stop");
   EXPECT_EQ(r.exitCode, 0) << r.output;
-  EXPECT_TRUE(has(r.output, "tutorial TMA kernel matches torch on 3 problems")) << r.output;
+  EXPECT_TRUE(has(r.output, "tutorial TMA kernel matches torch on 3 problems, float16 and float8_e4m3fn")) << r.output;
 }
