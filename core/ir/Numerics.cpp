@@ -17,6 +17,9 @@ struct FloatFormat {
   bool hasInf;     // IEEE-style: the all-ones exponent holds Inf and NaN
   bool satfinite;  // overflow and Inf give +-max finite (the fp8 cvt instructions)
   uint32_t nanBits;
+  // PyTorch's c10 conversions: NaN keeps its sign, and a format without Inf turns overflow and Inf
+  // into NaN (c10::Float8_e4m3fn) instead of saturating.
+  bool torchSpecials;
 
   int bias() const { return (1 << (ebits - 1)) - 1; }
   uint32_t signBit() const { return uint32_t{1} << (ebits + mbits); }
@@ -29,11 +32,13 @@ struct FloatFormat {
   uint32_t infBits() const { return ((uint32_t{1} << ebits) - 1) << mbits; }
 };
 
-constexpr FloatFormat kHalf{5, 10, true, false, 0x7FFF};
-constexpr FloatFormat kBf16{8, 7, true, false, 0x7FFF};
-constexpr FloatFormat kFp32{8, 23, true, false, 0x7FFFFFFF};
-constexpr FloatFormat kE4M3{4, 3, false, true, 0x7F};
-constexpr FloatFormat kE5M2{5, 2, true, true, 0x7F};
+constexpr FloatFormat kHalf{5, 10, true, false, 0x7FFF, false};
+constexpr FloatFormat kBf16{8, 7, true, false, 0x7FFF, false};
+constexpr FloatFormat kFp32{8, 23, true, false, 0x7FFFFFFF, false};
+constexpr FloatFormat kE4M3{4, 3, false, true, 0x7F, false};
+constexpr FloatFormat kE5M2{5, 2, true, true, 0x7F, false};
+constexpr FloatFormat kTorchE4M3{4, 3, false, false, 0x7F, true};
+constexpr FloatFormat kTorchE5M2{5, 2, true, false, 0x7F, true};
 
 // Rounds x once to the format. Works on the double's bits so that no intermediate rounding happens.
 uint32_t encode(double x, const FloatFormat& f, ir::RoundingMode mode) {
@@ -43,8 +48,10 @@ uint32_t encode(double x, const FloatFormat& f, ir::RoundingMode mode) {
   const uint64_t mant = b & ((uint64_t{1} << 52) - 1);
   const bool rtz = mode == ir::RoundingMode::RTZ;
 
+  const bool overflowIsNaN = f.torchSpecials && !f.hasInf;
   if (exp == 0x7FF) {
-    if (mant != 0) return f.nanBits;
+    if (mant != 0) return f.torchSpecials ? sign | f.nanBits : f.nanBits;
+    if (overflowIsNaN) return sign | f.nanBits;
     if (f.satfinite || !f.hasInf) return sign | f.maxFiniteBits();
     return sign | f.infBits();
   }
@@ -75,6 +82,7 @@ uint32_t encode(double x, const FloatFormat& f, ir::RoundingMode mode) {
   uint64_t mag = expField == 0 ? q : (expField << f.mbits) + (q - (uint64_t{1} << f.mbits));
   const uint64_t maxFinite = f.maxFiniteBits();
   if (mag > maxFinite) {
+    if (overflowIsNaN) return sign | f.nanBits;
     if (rtz || f.satfinite || !f.hasInf) return sign | static_cast<uint32_t>(maxFinite);
     return sign | f.infBits();
   }
@@ -126,6 +134,14 @@ uint8_t doubleToFp8E5M2Bits(double x, ir::RoundingMode mode) {
   return static_cast<uint8_t>(encode(x, kE5M2, normalize(mode)));
 }
 double fp8E5M2BitsToDouble(uint8_t bits) { return decode(bits, kE5M2); }
+
+uint8_t floatToTorchFp8Bits(ir::DType t, float x) {
+  switch (t) {
+    case ir::DType::FP8E4NV: return static_cast<uint8_t>(encode(x, kTorchE4M3, ir::RoundingMode::RTNE));
+    case ir::DType::FP8E5: return static_cast<uint8_t>(encode(x, kTorchE5M2, ir::RoundingMode::RTNE));
+    default: throw lang::InternalError("floatToTorchFp8Bits: not an fp8 dtype");
+  }
+}
 
 float doubleToFloat(double x, ir::RoundingMode mode) {
   if (normalize(mode) == ir::RoundingMode::RTNE) return static_cast<float>(x);

@@ -34,6 +34,11 @@ uint8_t doubleToFp8E4M3Bits(double x, ir::RoundingMode mode = ir::RoundingMode::
 double fp8E4M3BitsToDouble(uint8_t bits);
 uint8_t doubleToFp8E5M2Bits(double x, ir::RoundingMode mode = ir::RoundingMode::RTNE);
 double fp8E5M2BitsToDouble(uint8_t bits);
+// The same formats as PyTorch's c10::Float8_e4m3fn and c10::Float8_e5m2 store them (host tensors'
+// .to()): from a float, round to nearest even, subnormals kept; NaN gives 0x7F with its sign; e4m3fn
+// has no Inf, so overflow (anything that rounds past 448) and +-Inf give NaN; e5m2 overflows to +-Inf.
+// Decoding is the same as above (fp8E4M3BitsToDouble, fp8E5M2BitsToDouble). t is FP8E4NV or FP8E5.
+uint8_t floatToTorchFp8Bits(ir::DType t, float x);
 
 // fp32 from a double, rounded once. RTZ overflow gives +-FLT_MAX like cvt.rz.f32.f64.
 float doubleToFloat(double x, ir::RoundingMode mode = ir::RoundingMode::RTNE);

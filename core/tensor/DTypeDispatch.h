@@ -1,14 +1,18 @@
 #pragma once
 // Compile-time side of host tensors: the C++ storage type of each dtype, the type arithmetic happens in,
 // torch's value conversions, and dispatchDType(), which turns a run-time dtype into a template argument
-// once per operation so that inner loops are tight, branch-free and vectorisable.
+// once per operation so that inner loops are tight, branch-free and vectorisable. fp8 tensors, like
+// PyTorch's on the CPU, only move and convert values: dispatchStorageDType reaches their types,
+// dispatchDType (arithmetic) refuses them with a message saying to convert first.
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "core/tensor/BFloat16.h"
+#include "core/tensor/Float8.h"
 #include "core/tensor/Half.h"
 #include "core/tensor/TensorError.h"
 #include "core/tensor/TypePromotion.h"
@@ -21,7 +25,9 @@ struct TypeTag {
 };
 
 template <class T>
-inline constexpr bool kIsReducedFloat = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+inline constexpr bool kIsFp8 = std::is_same_v<T, Float8E4M3Fn> || std::is_same_v<T, Float8E5M2>;
+template <class T>
+inline constexpr bool kIsReducedFloat = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16> || kIsFp8<T>;
 template <class T>
 inline constexpr bool kIsFloating = std::is_floating_point_v<T> || kIsReducedFloat<T>;
 
@@ -36,6 +42,10 @@ struct ComputeTypeOf<Half> {
 };
 template <>
 struct ComputeTypeOf<BFloat16> {
+  using type = float;
+};
+template <ir::DType Format>
+struct ComputeTypeOf<Float8<Format>> {
   using type = float;
 };
 template <class T>
@@ -103,7 +113,16 @@ inline T fromCompute(C v) {
                     TensorError::Kind::TypeError);
 }
 
-// Calls f(TypeTag<T>{}) with T the storage type of `t`.
+// What an operation that computes on an fp8 tensor says (PyTorch's CPU kernels lack them too).
+[[noreturn]] inline void throwFp8NotImplemented(DType t) {
+  throw TensorError("this operation is not implemented for " + torchDTypeName(t) +
+                        " tensors: like PyTorch's, the built-in torch's fp8 tensors are for storage and conversion "
+                        "only (.to(), copies, views, printing, kernel arguments); convert first, e.g. "
+                        "x.to(torch.float16)",
+                    TensorError::Kind::RuntimeError);
+}
+
+// Calls f(TypeTag<T>{}) with T the storage type of `t`; for operations that compute on the values.
 template <class F>
 decltype(auto) dispatchDType(DType t, F&& f) {
   switch (t) {
@@ -117,7 +136,20 @@ decltype(auto) dispatchDType(DType t, F&& f) {
     case DType::BF16: return f(TypeTag<BFloat16>{});
     case DType::FP32: return f(TypeTag<float>{});
     case DType::FP64: return f(TypeTag<double>{});
+    case DType::FP8E4NV:
+    case DType::FP8E5: throwFp8NotImplemented(t);
     default: throwUnsupportedDType(t);
+  }
+}
+
+// dispatchDType that also reaches the fp8 storage types: for operations that only move or convert
+// values (copies, .to(), fills, element access, indexing).
+template <class F>
+decltype(auto) dispatchStorageDType(DType t, F&& f) {
+  switch (t) {
+    case DType::FP8E4NV: return f(TypeTag<Float8E4M3Fn>{});
+    case DType::FP8E5: return f(TypeTag<Float8E5M2>{});
+    default: return dispatchDType(t, std::forward<F>(f));
   }
 }
 
@@ -132,6 +164,8 @@ constexpr DType dtypeOf() {
   else if constexpr (std::is_same_v<T, uint8_t>) return DType::U8;
   else if constexpr (std::is_same_v<T, Half>) return DType::FP16;
   else if constexpr (std::is_same_v<T, BFloat16>) return DType::BF16;
+  else if constexpr (std::is_same_v<T, Float8E4M3Fn>) return DType::FP8E4NV;
+  else if constexpr (std::is_same_v<T, Float8E5M2>) return DType::FP8E5;
   else if constexpr (std::is_same_v<T, float>) return DType::FP32;
   else return DType::FP64;
 }

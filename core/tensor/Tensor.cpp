@@ -452,7 +452,7 @@ Tensor& Tensor::fill_(const Scalar& value) {
 }
 
 Scalar Tensor::loadElement(int64_t elementOffset) const {
-  return dispatchDType(dtype_, [&](auto tag) {
+  return dispatchStorageDType(dtype_, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return toScalar(reinterpret_cast<const T*>(storage_->data())[elementOffset]);
   });

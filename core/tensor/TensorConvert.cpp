@@ -70,9 +70,9 @@ void copyInto(const Tensor& dst, const Tensor& srcIn) {
   while (src.dim() > dst.dim() && src.shape()[0] == 1) src = src.squeeze(0);
   src = src.expand(dst.shape());
   if (mayOverlap(dst, src)) src = src.clone();
-  dispatchDType(dst.dtype(), [&](auto toTag) {
+  dispatchStorageDType(dst.dtype(), [&](auto toTag) {
     using To = typename decltype(toTag)::type;
-    dispatchDType(src.dtype(), [&](auto fromTag) {
+    dispatchStorageDType(src.dtype(), [&](auto fromTag) {
       using From = typename decltype(fromTag)::type;
       convertLoop<To, From>(dst, src);
     });
@@ -81,7 +81,7 @@ void copyInto(const Tensor& dst, const Tensor& srcIn) {
 }
 
 void fillInto(const Tensor& dst, const Scalar& value) {
-  dispatchDType(dst.dtype(), [&](auto tag) {
+  dispatchStorageDType(dst.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     T v;
     if (value.isFloat()) v = convertValue<T>(value.toDouble());
@@ -104,9 +104,9 @@ Tensor convertTo(const Tensor& src, DType dtype, const Device& device) {
   // A copy of never-written elements is still never-written: the simulator must keep warning about them.
   const bool srcComplete = src.storage()->fullyInitialised();
   Tensor out = Tensor::allocate(src.shape(), dtype, device, /*initialised=*/srcComplete);
-  dispatchDType(dtype, [&](auto toTag) {
+  dispatchStorageDType(dtype, [&](auto toTag) {
     using To = typename decltype(toTag)::type;
-    dispatchDType(src.dtype(), [&](auto fromTag) {
+    dispatchStorageDType(src.dtype(), [&](auto fromTag) {
       using From = typename decltype(fromTag)::type;
       convertLoop<To, From>(out, src);
     });

@@ -94,7 +94,7 @@ Tensor tensor(std::span<const Scalar> values, const Shape& shape, TensorOptions 
                       TensorError::Kind::ValueError);
   }
   Tensor out = allocate(shape, options, inferDType(values), true);
-  dispatchDType(out.dtype(), [&](auto tag) {
+  dispatchStorageDType(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* data = out.data<T>();
     for (size_t i = 0; i < values.size(); ++i) {

@@ -238,7 +238,7 @@ Tensor getItem(const Tensor& self, std::span<const TensorIndex> indices) {
   if (p.advancedIndices.empty()) return p.view;
   const Gather g = gatherOffsets(p);
   Tensor out = Tensor::allocate(g.shape, self.dtype(), self.device(), true);
-  dispatchDType(self.dtype(), [&](auto tag) {
+  dispatchStorageDType(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* src = reinterpret_cast<const T*>(self.storage()->data());
     T* dst = out.data<T>();
@@ -268,7 +268,7 @@ void setItem(const Tensor& self, std::span<const TensorIndex> indices, const Ten
   }
   Storage& storage = *self.storage();
   const int64_t es = self.elementSize();
-  dispatchDType(self.dtype(), [&](auto tag) {
+  dispatchStorageDType(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* dst = reinterpret_cast<T*>(storage.data());
     const T* in = src.data<T>();

@@ -6,6 +6,8 @@
 
 namespace tilescope::host {
 
+using ir::isFp8;
+
 namespace {
 
 // Row/column order of the promotion table below.
@@ -52,6 +54,7 @@ std::optional<DType> combineCategories(std::optional<DType> higher, std::optiona
 }  // namespace
 
 bool isTorchDType(DType t) {
+  if (isFp8(t)) return true;
   for (DType d : kTableOrder) {
     if (d == t) return true;
   }
@@ -70,6 +73,8 @@ std::string torchDTypeName(DType t) {
     case DType::BF16: return "torch.bfloat16";
     case DType::FP32: return "torch.float32";
     case DType::FP64: return "torch.float64";
+    case DType::FP8E4NV: return "torch.float8_e4m3fn";
+    case DType::FP8E5: return "torch.float8_e5m2";
     default: return "torch." + std::string(ir::dtypePythonName(t));
   }
 }
@@ -78,8 +83,11 @@ std::optional<DType> parseTorchDType(std::string_view text) {
   if (text.substr(0, 6) == "torch.") text.remove_prefix(6);
   // torch.int is int32 and torch.long int64; ir::parseDType agrees on those aliases.
   if (text == "int1") return std::nullopt;  // Triton's spelling, not torch's
+  // ir::parseDType also takes Triton's fp8 spellings (float8e4nv, fp8e5, ...); torch has only these.
+  if (text == "float8_e4m3fn") return DType::FP8E4NV;
+  if (text == "float8_e5m2") return DType::FP8E5;
   auto parsed = ir::parseDType(text);
-  if (!parsed || !isTorchDType(*parsed)) return std::nullopt;
+  if (!parsed || !isTorchDType(*parsed) || isFp8(*parsed)) return std::nullopt;
   return parsed;
 }
 
@@ -95,6 +103,8 @@ std::string_view scalarTypeName(DType t) {
     case DType::BF16: return "BFloat16";
     case DType::FP32: return "Float";
     case DType::FP64: return "Double";
+    case DType::FP8E4NV: return "Float8_e4m3fn";
+    case DType::FP8E5: return "Float8_e5m2";
     default: return ir::dtypePythonName(t);
   }
 }
@@ -111,6 +121,8 @@ std::string_view typeMetaName(DType t) {
     case DType::BF16: return "c10::BFloat16";
     case DType::FP32: return "float";
     case DType::FP64: return "double";
+    case DType::FP8E4NV: return "c10::Float8_e4m3fn";
+    case DType::FP8E5: return "c10::Float8_e5m2";
     default: return ir::dtypePythonName(t);
   }
 }
@@ -126,6 +138,11 @@ bool isIntegralType(DType t, bool includeBool) {
 
 DType promoteTypes(DType a, DType b) {
   if (a == b) return a;
+  if (isFp8(a) || isFp8(b)) {
+    // c10::promoteTypes refuses every mix with an fp8 type (a RuntimeError), in these words.
+    throw TensorError("Promotion for Float8 Types is not supported, attempted to promote " +
+                          std::string(scalarTypeName(a)) + " and " + std::string(scalarTypeName(b)));
+  }
   return kPromote[tableIndex(a)][tableIndex(b)];
 }
 

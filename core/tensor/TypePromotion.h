@@ -1,6 +1,7 @@
 #pragma once
-// torch's dtype rules for the ten dtypes a host tensor can have (float16, bfloat16, float32, float64, int8,
-// int16, int32, int64, uint8, bool), expressed with ir::DType.
+// torch's dtype rules for the dtypes a host tensor can have (float16, bfloat16, float32, float64, int8,
+// int16, int32, int64, uint8, bool, and the storage-only float8_e4m3fn and float8_e5m2), expressed
+// with ir::DType.
 #include <optional>
 #include <span>
 #include <string>
@@ -15,7 +16,7 @@ using ir::DType;
 // The default floating dtype (torch.get_default_dtype()).
 inline constexpr DType kDefaultFloat = DType::FP32;
 
-// True for the dtypes host tensors support (torch has no uint16/32/64 arithmetic or fp8 tensors here).
+// True for the dtypes host tensors support (no uint16/32/64 here; fp8 only stores and converts).
 bool isTorchDType(DType t);
 // "torch.float32", "torch.int64", "torch.bool", ...
 std::string torchDTypeName(DType t);
@@ -31,7 +32,8 @@ int64_t elementSize(DType t);
 bool isFloatingType(DType t);
 bool isIntegralType(DType t, bool includeBool);
 
-// c10::promoteTypes: the lattice torch uses for two tensors of equal standing.
+// c10::promoteTypes: the lattice torch uses for two tensors of equal standing. A mix with an fp8
+// type is an error, as in torch.
 DType promoteTypes(DType a, DType b);
 
 // One operand of torch.result_type: its dtype and how much say it has. Dimensioned tensors win over

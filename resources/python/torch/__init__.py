@@ -599,10 +599,17 @@ globals().update({
     "double": dtype("float64"), "int8": dtype("int8"), "int16": dtype("int16"), "short": dtype("int16"),
     "int32": dtype("int32"), "int": dtype("int32"), "int64": dtype("int64"), "long": dtype("int64"),
     "uint8": dtype("uint8"), "bool": dtype("bool"),
+    # fp8 tensors store and convert (.to(), copies, views, printing, kernel arguments); arithmetic on
+    # them is an error saying to convert first, as with PyTorch's CPU tensors.
+    "float8_e4m3fn": dtype("float8_e4m3fn"), "float8_e5m2": dtype("float8_e5m2"),
 })
 
 
 def __getattr__(name):
+    if name in ("float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn_x2"):
+        raise AttributeError(f"module 'torch' has no attribute '{name}': tilescope's built-in torch has the fp8 "
+                             "dtypes float8_e4m3fn and float8_e5m2 (NVIDIA's, tl.float8e4nv and tl.float8e5), "
+                             "not this one" + _USE_INSTALLED)
     if name in _AUTOGRAD:
         raise AttributeError(f"module 'torch' has no attribute '{name}': tilescope's built-in torch has no autograd"
                              + _USE_INSTALLED)
