@@ -77,7 +77,8 @@ def layer_of(core_path, layers):
 def source_files(root):
     for folder, dirs, files in os.walk(root):
         rel_folder = os.path.relpath(folder, root)
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("build"))
+        # Hidden folders (.git, the git-ignored .device-shared copies of other trees) hold no sources of this tree.
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith(("build", ".")))
         if rel_folder == ".":
             rel_folder = ""
         for name in sorted(files):
