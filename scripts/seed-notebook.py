@@ -84,8 +84,9 @@ def has_code(source):
 
 
 def code_end(lines):
-    """Where a run's code ends: comments and bare names after its last real statement, past a blank
-    line, are the prose that follows (a heading, a rule), not part of the cell."""
+    """Where a run's code ends: the lines right under its last real statement (a value shown, a
+    comment) belong to it; after a blank line or at a rule or list item, comments and bare names are
+    the prose that follows (a heading, a rule), not part of the cell."""
     body = ast.parse("".join(l + "\n" for l in lines)).body
     last = max(s.end_lineno for s in body if not prose_like(s))
     stop = last
@@ -220,7 +221,7 @@ class Offline:
     def __init__(self, image):
         self.image = image
         self.unavailable = set()  # names bound by the modules left out, and functions that use them
-        self.changes = []  # (cell number, what was done) for the notebook's first cell
+        self.changes = []  # numbers of the code cells changed, listed in the notebook's first cell
 
     @staticmethod
     def offline_module(name):
@@ -246,16 +247,13 @@ class Offline:
         except SyntaxError:
             return lines
         out = list(lines)
-        # Last statement first, so earlier line numbers stay valid.
         replacements = []
         for stmt in tree.body:
             replacement = self.replace(stmt, lines)
             if replacement is not None:
                 replacements.append((stmt.lineno, stmt.end_lineno, replacement))
-        for first, last, new in reversed(replacements):
-            indent = ""
-            old = [OFFLINE + l for l in lines[first - 1:last]]
-            out[first - 1:last] = old + [indent + n for n in new]
+        for first, last, new in reversed(replacements):  # the last first: earlier line numbers stay valid
+            out[first - 1:last] = [OFFLINE + l for l in lines[first - 1:last]] + new
         if replacements:
             self.changes.append(number)
         return out
