@@ -1,7 +1,9 @@
 // tilescope-cli run: runs a Python script, or every code cell of a notebook in order, on the embedded
 // CPython (core/python), printing output as it comes.
+#include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <ctime>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -96,6 +98,18 @@ nlohmann::json errorOutput(const host::ExecutionOutcome& outcome, const std::str
   return {{"output_type", "error"}, {"ename", outcome.errorName}, {"evalue", outcome.errorValue}, {"traceback", lines}};
 }
 
+// A moment as nbformat's cell timing writes it (ISO 8601 UTC, microseconds), e.g. 2026-11-26T17:30:08.123456Z.
+std::string isoTimestamp(std::chrono::system_clock::time_point when) {
+  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(when.time_since_epoch()).count();
+  const std::time_t seconds = static_cast<std::time_t>(micros / 1000000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[40];
+  const size_t n = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
+  std::snprintf(text + n, sizeof text - n, ".%06lldZ", static_cast<long long>(micros % 1000000));
+  return text;
+}
+
 // Prints and records what a run produces.
 struct Recorder {
   nlohmann::json* outputs = nullptr;  // the cell's outputs when writing a notebook
@@ -163,7 +177,12 @@ int runNotebook(python::PythonExecutor& executor, const Options& o, host::Cancel
     }
     // Cells are named like "nb.ipynb[3]" so that tracebacks and kernel errors say which cell.
     auto file = std::make_shared<lang::SourceFile>(o.path + "[" + std::to_string(count) + "]", cell.source);
+    const auto started = std::chrono::system_clock::now();
     const host::ExecutionOutcome outcome = executor.run(file, true, cb, &cancel);
+    // When the cell started and ended, in the metadata that Jupyter's nbclient records
+    // (cell.metadata.execution): --out notebooks tell where a run's time went, cell by cell.
+    cell.metadata["execution"] = {{"iopub.execute_input", isoTimestamp(started)},
+                                  {"shell.execute_reply", isoTimestamp(std::chrono::system_clock::now())}};
     if (outcome.result) {
       const std::string text = outcome.result->data.value("text/plain", "");
       std::printf("%s\n", text.c_str());

@@ -98,12 +98,12 @@ void ExprEvaluator::checkInterrupt() const {
 
 TileRef ExprEvaluator::eval(const ir::Expr& e) {
   if (!e.defined()) internal("evaluating an undefined expression");
-  if (program_.invariantCache && launch_.facts.invariant.count(e.get())) {
-    auto& cache = *program_.invariantCache;
-    if (auto it = cache.find(e.get()); it != cache.end()) return it->second;
-    TileRef v = compute(e);
-    cache.emplace(e.get(), v);
-    return v;
+  if (program_.invariantCache) {
+    if (const int slot = launch_.facts.invariant.indexOf(e.get()); slot >= 0) {
+      TileRef& cached = (*program_.invariantCache)[static_cast<size_t>(slot)];
+      if (!cached) cached = compute(e);  // the cache never grows, so `cached` stays valid
+      return cached;
+    }
   }
   return compute(e);
 }

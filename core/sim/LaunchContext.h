@@ -95,8 +95,9 @@ struct ProgramState {
   ProgramTrace* trace = nullptr;     // recording target when this program is traced
   bool printEnabled = true;          // the pid filter matched
   std::vector<std::string> output;   // printed lines of this program
-  // Per-worker cache of program-invariant expressions (see InvariantAnalysis.h).
-  std::unordered_map<const ir::ExprNode*, TileRef>* invariantCache = nullptr;
+  // Per-worker cache of program-invariant expressions (see InvariantAnalysis.h), by their slot in
+  // KernelFacts::invariant; null until computed.
+  std::vector<TileRef>* invariantCache = nullptr;
 
   // Spin locks this program holds (Triton's `while tl.atomic_cas(lock, 0, 1) == 1: pass` ...
   // `tl.atomic_xchg(lock, 0)`): taken by a successful atomic_cas from zero to nonzero, given back

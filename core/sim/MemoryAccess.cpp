@@ -612,9 +612,11 @@ TileRef load(LaunchContext& L, ProgramState& P, const ir::Load& node, const Tile
              const Tile* other) {
   const ir::DType t = ptr.dtype();
   Plan pl = planRecorded(L, P, "load", MemOpKind::Load, node.range, ptr, mask, [] { return TileRef(); });
-  Tile out(t, false, ptr.shape());
   const int64_t* m = maskOf(mask);
   const int64_t n = ptr.numel();
+  // Every lane in bounds and none masked: gather writes them all, so the zero fill is skipped.
+  const bool everyLaneRead = !m && pl.inBoundsMask.empty() && pl.active == n;
+  Tile out = everyLaneRead ? Tile::uninitialized(ir::Type(t, false, ptr.shape())) : Tile(t, false, ptr.shape());
   if (m && other) {
     // Masked-off lanes yield `other`; active lanes are overwritten below.
     if (out.hasFloatStorage())

@@ -44,7 +44,7 @@ struct RunState {
 
 void runWorker(LaunchContext& L, RunState& S, OrderedOutput& out, TraceRecorder* recorder) {
   const int64_t total = L.grid.count();
-  std::unordered_map<const ir::ExprNode*, TileRef> cache;
+  std::vector<TileRef> cache(static_cast<size_t>(L.facts.invariant.size()));
   ProgramState P;
   P.invariantCache = &cache;
   // Counted here and added to the shared totals once, when this worker leaves.

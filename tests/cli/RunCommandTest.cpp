@@ -1,8 +1,10 @@
 // tilescope-cli run: scripts, notebooks (--out), exit codes, backends.
 #include <gtest/gtest.h>
 
+#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -92,6 +94,48 @@ TEST(RunCommand, NotebookWithOutWritesOutputs) {
   EXPECT_EQ(cells[2]["outputs"][0]["traceback"].back(), "ZeroDivisionError: division by zero");
   EXPECT_TRUE(cells[3]["outputs"].empty());
   EXPECT_TRUE(cells[3]["execution_count"].is_null());
+}
+
+namespace {
+
+// Seconds since the epoch of an nbclient timestamp (2026-11-26T17:30:08.123456Z); -1 when malformed.
+double isoSeconds(const nlohmann::json& value) {
+  if (!value.is_string()) return -1;
+  const std::string text = value.get<std::string>();
+  std::tm utc{};
+  std::istringstream in(text);
+  in >> std::get_time(&utc, "%Y-%m-%dT%H:%M:%S");
+  char dot = 0;
+  std::string micros;
+  if (in.fail() || !(in >> dot) || dot != '.' || !std::getline(in, micros, 'Z') || micros.size() != 6 || text.back() != 'Z')
+    return -1;
+  return static_cast<double>(timegm(&utc)) + std::stod(micros) / 1e6;
+}
+
+}  // namespace
+
+TEST(RunCommand, NotebookWithOutRecordsWhenEachCellRan) {
+  const std::string nb = tempFile("timed.ipynb", "{\"cells\": [" + cell("import time\ntime.sleep(0.3)") + "," + cell("x = 1") +
+                                                      "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
+  const std::string out = (std::filesystem::temp_directory_path() / "tilescope_run_timed_out.ipynb").string();
+  const CliRun r = runCli("run " + nb + " --out " + out);
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const nlohmann::json cells = nlohmann::json::parse(readFile(out))["cells"];
+  ASSERT_EQ(cells.size(), 2u);
+  double previousEnd = 0;
+  std::vector<double> seconds;
+  for (const auto& c : cells) {
+    const nlohmann::json timing = c["metadata"].value("execution", nlohmann::json::object());
+    const double start = isoSeconds(timing.value("iopub.execute_input", nlohmann::json()));
+    const double end = isoSeconds(timing.value("shell.execute_reply", nlohmann::json()));
+    ASSERT_GT(start, 0) << c.dump();
+    ASSERT_GE(end, start) << c.dump();
+    EXPECT_GE(start, previousEnd) << "cells run one after another";
+    previousEnd = end;
+    seconds.push_back(end - start);
+  }
+  EXPECT_GE(seconds[0], 0.29) << "the sleeping cell's time";
+  EXPECT_LT(seconds[1], seconds[0]);
 }
 
 TEST(RunCommand, AllowErrorsRunsTheRemainingCells) {

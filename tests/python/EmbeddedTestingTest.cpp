@@ -115,6 +115,22 @@ TEST(EmbeddedTesting, DoBenchOnTheSimulatorStopsOnceRepIsSpent) {
   EXPECT_EQ(run.out, "True True\n1\n");
 }
 
+// A call much shorter than `rep` (a sweep's small sizes) is timed ten times on the simulator, not
+// until `rep` is spent: the first call and SIMULATED_SAMPLES more.
+TEST(EmbeddedTesting, DoBenchOnTheSimulatorTimesAtMostTenCalls) {
+  PythonExecutor embedded;
+  const auto run = runPython(embedded,
+                             "import triton\n"
+                             "calls = []\n"
+                             "def quick():\n"
+                             "    calls.append(1)\n"
+                             "q = triton.testing.do_bench(quick, rep=1000, quantiles=[0.5, 0.2, 0.8])\n"
+                             "print(len(calls), triton.testing.SIMULATED_SAMPLES, q[1] <= q[0] <= q[2])\n",
+                             "bench.py", false);
+  ASSERT_TRUE(run.ok()) << run.traceback << run.err;
+  EXPECT_EQ(run.out, "11 10 True\n");
+}
+
 TEST(EmbeddedTesting, AssertCloseUsesTritonsTolerance) {
   PythonExecutor embedded;
   EXPECT_TRUE(runPython(embedded, "import torch, triton.testing\n"
