@@ -235,8 +235,10 @@ TEST(RegisterLoop, HopperRunsBothDotsAsWarpgroupMmas) {
 }
 
 // The suite's attention kernel (core/bench/gpu/attention.py) as generated, compiled for the CPU
-// against WarpEmulation.h and run over 2 heads of 256 tokens: fp16 causal on 8 warps (128x64x64)
-// and bf16 on 4 warps (64x32x32), each within the dtype's rounding of a float64 attention.
+// against WarpEmulation.h and run over 2 heads of 256 tokens: for sm_80 (mma.sync) fp16 causal on 8
+// warps (128x64x64) and bf16 on 4 warps (64x32x32); for sm_90a (wgmma, swizzled stages) fp16 causal
+// on 8 warps (128x64x64) and bf16 on 4 warps with head dim 128 (two 64-column panels per tile);
+// each within the dtype's rounding of a float64 attention.
 TEST(RegisterLoop, GeneratedAttentionIsRightOnEmulatedWarps) {
   auto program = lang::test::programFrom(
       lang::test::readFile(fs::path(TILESCOPE_SOURCE_DIR) / "core" / "bench" / "gpu" / "attention.py"), "attention.py");
@@ -247,8 +249,11 @@ TEST(RegisterLoop, GeneratedAttentionIsRightOnEmulatedWarps) {
     bool causal;
     int bm, bn, dim, warps;
     double tolerance;
+    bool hopper = false;  // sm_90a: wgmma
   };
-  for (const Case& c : {Case{ir::DType::FP16, true, 128, 64, 64, 8, 5e-3}, Case{ir::DType::BF16, false, 64, 32, 32, 4, 2e-2}}) {
+  for (const Case& c : {Case{ir::DType::FP16, true, 128, 64, 64, 8, 5e-3}, Case{ir::DType::BF16, false, 64, 32, 32, 4, 2e-2},
+                        Case{ir::DType::FP16, true, 128, 64, 64, 8, 5e-3, true},
+                        Case{ir::DType::BF16, false, 64, 64, 128, 4, 2e-2, true}}) {
     using lang::ArgSpec;
     const auto constant = [](int64_t v) { return ArgSpec::constexprValue(lang::ConstValue::integer(v)); };
     lang::Specialization spec;
@@ -260,9 +265,10 @@ TEST(RegisterLoop, GeneratedAttentionIsRightOnEmulatedWarps) {
     lang::CheckResult r = lang::checkKernel(*program, "attention_forward", spec);
     ASSERT_TRUE(r.ok()) << r.diagnostics.render();
     gpu::CudaCodegenOptions options;
-    options.smArch = 80;
+    options.smArch = c.hopper ? 90 : 80;
+    options.archSpecific = c.hopper;
     const std::string cuda = gpu::CudaCodegen::generate(*r.kernel, options).source;
-    ASSERT_NE(cuda.find("ts_mma16816_"), std::string::npos);
+    ASSERT_NE(cuda.find(c.hopper ? "ts_wgmma_" : "ts_mma16816_"), std::string::npos);
     // The kernel without the prelude, its shared memory a buffer of the emulation.
     std::string body = cuda.substr(cuda.find("extern \"C\" __global__") + 11);
     const std::string smem = "extern __shared__ __align__(128) unsigned char ts_smem[];";
@@ -283,7 +289,7 @@ TEST(RegisterLoop, GeneratedAttentionIsRightOnEmulatedWarps) {
     ASSERT_NE(at, std::string::npos) << out;
     EXPECT_NE(out.find("status 0,"), std::string::npos) << out;
     EXPECT_LT(std::stod(out.substr(at + 14)), c.tolerance) << out << " (causal " << c.causal << ", " << c.bm << "x" << c.bn
-                                                            << "x" << c.dim << ", " << c.warps << " warps)";
+                                                            << "x" << c.dim << ", " << c.warps << " warps, hopper " << c.hopper << ")";
   }
   std::error_code ec;
   fs::remove_all(dir, ec);
