@@ -3,14 +3,15 @@
 namespace tilescope::ir {
 
 std::string TileLayout::str() const {
-  const std::string mma = "#mma<m16n8k16, warps=" + std::to_string(warpsM) + "x1>";
+  const std::string mma = std::string("#mma<") + (warpgroup ? "wgmma m64" : "m16n8k16") + ", warps=" + std::to_string(warpsM) + "x1>";
   switch (kind) {
     case LayoutKind::Mma: return mma;
     case LayoutKind::RowSlice: return "#slice<dim=1, " + mma + ">";
     case LayoutKind::DotOperandA:
       return "#dot_op<a, " + mma + ">" + std::string(convertedOnEntry ? " (converted on loop entry)" : "");
     case LayoutKind::SharedOperand:
-      return std::string("#shared<b") + (transposed ? ", transposed" : "") + ", cp.async 1 ahead>";
+      return std::string("#shared<b") + (transposed ? ", transposed" : "") + (warpgroup ? ", swizzle 128B" : "") + ", cp.async " +
+             std::to_string(stages - 1) + " ahead>";
   }
   return "?";
 }

@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "core/gpu/codegen/CudaCodegen.h"
+#include "core/gpu/runtime/GpuCompiler.h"
 #include "core/gpu/runtime/GpuRuntime.h"
+#include "core/gpu/runtime/Nvrtc.h"
 #include "core/ir/passes/GpuPipeline.h"
 #include "core/ir/passes/IRDumpObserver.h"
 #include "core/kernel/Checker.h"
@@ -83,8 +85,8 @@ ir::KernelPtr checked(const std::string& kernel, int warps, bool aligned = true)
   return r.kernel;
 }
 
-ir::Kernel lowered(const ir::Kernel& k, int sm) {
-  return ir::passes::lowerForGpu(k, ir::passes::GpuTarget{sm, false}, nullptr, ir::passes::Verify::Always);
+ir::Kernel lowered(const ir::Kernel& k, int sm, bool archSpecific = false) {
+  return ir::passes::lowerForGpu(k, ir::passes::GpuTarget{sm, archSpecific}, nullptr, ir::passes::Verify::Always);
 }
 
 std::string layoutOf(const ir::Kernel& k, const std::string& name) {
@@ -166,9 +168,77 @@ TEST(RegisterLoop, TheLoopKeepsItsValuesInRegisters) {
   EXPECT_NE(plain.find("ts_mma16816_f16("), std::string::npos);
 }
 
+// On sm_90a both dots are warpgroup MMAs with A from registers (q's fragments, p packed from the
+// first dot's registers) and B from 128-byte-swizzled stages, the ring num_stages (3) deep; the
+// accumulator, row slices and reductions keep mma.sync's register layout, which is wgmma's too.
+TEST(RegisterLoop, HopperRunsBothDotsAsWarpgroupMmas) {
+  ir::KernelPtr k = checked("attn", 8);
+  ASSERT_TRUE(k);
+  const ir::Kernel low = lowered(*k, 90, true);
+  ASSERT_EQ(low.registerLoops.size(), 1u) << low.dump();
+  const std::string mma = "#mma<wgmma m64, warps=8x1>";
+  EXPECT_EQ(layoutOf(low, "scores"), mma) << low.dump();
+  EXPECT_EQ(layoutOf(low, "new_max"), "#slice<dim=1, " + mma + ">");
+  EXPECT_EQ(layoutOf(low, "q"), "#dot_op<a, " + mma + "> (converted on loop entry)");
+  EXPECT_EQ(layoutOf(low, "k"), "#shared<b, transposed, swizzle 128B, cp.async 2 ahead>");
+  EXPECT_EQ(layoutOf(low, "v"), "#shared<b, swizzle 128B, cp.async 2 ahead>");
+  // Plain sm_90 has no wgmma: mma.sync as on sm_80.
+  EXPECT_EQ(layoutOf(lowered(*k, 90, false), "scores"), "#mma<m16n8k16, warps=8x1>");
+
+  gpu::CudaCodegenOptions options;
+  options.smArch = 90;
+  options.archSpecific = true;
+  const std::string cuda = gpu::CudaCodegen::generate(*k, options).source;
+  const size_t loop = cuda.find("for (ts_i64 ts_iv");
+  const size_t end = cuda.find("ts_rslot = ts_rslot == 2 ? 0 : ts_rslot + 1;", loop);
+  ASSERT_NE(loop, std::string::npos) << cuda;
+  ASSERT_NE(end, std::string::npos) << cuda;
+  const std::string body = cuda.substr(loop, end - loop);
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = body.find(what); at != std::string::npos; at = body.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("ts_wgmma_ra_m64n64_f16("), 1u) << body;    // s = q @ k.T: k K-major
+  EXPECT_EQ(count("ts_wgmma_ra_m64n64_f16_t("), 1u) << body;  // p @ v: v read transposed
+  EXPECT_EQ(count("ts_mma16816"), 0u) << body;
+  EXPECT_EQ(count("ts_ldsm4"), 0u) << body;
+  EXPECT_EQ(count("ts_wgmma_wait<0>()"), 2u) << body;
+  EXPECT_EQ(count("__syncthreads()"), 1u) << body;
+  EXPECT_EQ(count("ts_cp_wait<1>()"), 1u) << body;
+  EXPECT_EQ(count("ts_fence_async_shared()"), 1u) << body;
+  EXPECT_EQ(count("__shfl_xor_sync"), 4u) << body;
+
+  if (!gpu::Nvrtc::instance().available()) GTEST_SKIP() << "NVRTC not available: " << gpu::Nvrtc::instance().unavailableReason();
+  auto compiled = gpu::GpuCompiler::instance().compile(*k, "sm_90a");
+  const std::string& ptx = compiled->ptx;
+  size_t wgmmas = 0;
+  for (size_t at = ptx.find("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"); at != std::string::npos;
+       at = ptx.find("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16", at + 1))
+    ++wgmmas;
+  EXPECT_EQ(wgmmas, 8u) << "4 k-steps of each dot";
+  fs::path ptxas = "/usr/local/cuda/bin/ptxas";
+  if (const char* home = std::getenv("CUDA_HOME")) ptxas = fs::path(home) / "bin" / "ptxas";
+  if (!fs::exists(ptxas)) GTEST_SKIP() << "ptxas not found at " << ptxas << ": NVRTC's PTX checked, not assembled";
+  const fs::path dir = fs::temp_directory_path() / ("tilescope-attn-wgmma-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "k.ptx") << ptx;
+  const std::string cmd = "\"" + ptxas.string() + "\" -arch=sm_90a -v \"" + (dir / "k.ptx").string() + "\" -o /dev/null > \"" +
+                          (dir / "log").string() + "\" 2>&1";
+  const int rc = std::system(cmd.c_str());
+  const std::string log = lang::test::readFile(dir / "log");
+  fs::remove_all(dir);
+  EXPECT_EQ(rc, 0) << log;
+  // ptxas serialises wgmmas it cannot keep in flight (warning C7510 and the like): none here.
+  EXPECT_EQ(log.find("serialized"), std::string::npos) << log;
+  EXPECT_NE(log.find(" 0 bytes spill stores"), std::string::npos) << log;
+}
+
 // The suite's attention kernel (core/bench/gpu/attention.py) as generated, compiled for the CPU
-// against WarpEmulation.h and run over 2 heads of 256 tokens: fp16 causal on 8 warps (128x64x64)
-// and bf16 on 4 warps (64x32x32), each within the dtype's rounding of a float64 attention.
+// against WarpEmulation.h and run over 2 heads of 256 tokens: for sm_80 (mma.sync) fp16 causal on 8
+// warps (128x64x64) and bf16 on 4 warps (64x32x32); for sm_90a (wgmma, swizzled stages) fp16 causal
+// on 8 warps (128x64x64) and bf16 on 4 warps with head dim 128 (two 64-column panels per tile);
+// each within the dtype's rounding of a float64 attention.
 TEST(RegisterLoop, GeneratedAttentionIsRightOnEmulatedWarps) {
   auto program = lang::test::programFrom(
       lang::test::readFile(fs::path(TILESCOPE_SOURCE_DIR) / "core" / "bench" / "gpu" / "attention.py"), "attention.py");
@@ -179,8 +249,11 @@ TEST(RegisterLoop, GeneratedAttentionIsRightOnEmulatedWarps) {
     bool causal;
     int bm, bn, dim, warps;
     double tolerance;
+    bool hopper = false;  // sm_90a: wgmma
   };
-  for (const Case& c : {Case{ir::DType::FP16, true, 128, 64, 64, 8, 5e-3}, Case{ir::DType::BF16, false, 64, 32, 32, 4, 2e-2}}) {
+  for (const Case& c : {Case{ir::DType::FP16, true, 128, 64, 64, 8, 5e-3}, Case{ir::DType::BF16, false, 64, 32, 32, 4, 2e-2},
+                        Case{ir::DType::FP16, true, 128, 64, 64, 8, 5e-3, true},
+                        Case{ir::DType::BF16, false, 64, 64, 128, 4, 2e-2, true}}) {
     using lang::ArgSpec;
     const auto constant = [](int64_t v) { return ArgSpec::constexprValue(lang::ConstValue::integer(v)); };
     lang::Specialization spec;
@@ -192,9 +265,10 @@ TEST(RegisterLoop, GeneratedAttentionIsRightOnEmulatedWarps) {
     lang::CheckResult r = lang::checkKernel(*program, "attention_forward", spec);
     ASSERT_TRUE(r.ok()) << r.diagnostics.render();
     gpu::CudaCodegenOptions options;
-    options.smArch = 80;
+    options.smArch = c.hopper ? 90 : 80;
+    options.archSpecific = c.hopper;
     const std::string cuda = gpu::CudaCodegen::generate(*r.kernel, options).source;
-    ASSERT_NE(cuda.find("ts_mma16816_"), std::string::npos);
+    ASSERT_NE(cuda.find(c.hopper ? "ts_wgmma_" : "ts_mma16816_"), std::string::npos);
     // The kernel without the prelude, its shared memory a buffer of the emulation.
     std::string body = cuda.substr(cuda.find("extern \"C\" __global__") + 11);
     const std::string smem = "extern __shared__ __align__(128) unsigned char ts_smem[];";
@@ -215,7 +289,7 @@ TEST(RegisterLoop, GeneratedAttentionIsRightOnEmulatedWarps) {
     ASSERT_NE(at, std::string::npos) << out;
     EXPECT_NE(out.find("status 0,"), std::string::npos) << out;
     EXPECT_LT(std::stod(out.substr(at + 14)), c.tolerance) << out << " (causal " << c.causal << ", " << c.bm << "x" << c.bn
-                                                            << "x" << c.dim << ", " << c.warps << " warps)";
+                                                            << "x" << c.dim << ", " << c.warps << " warps, hopper " << c.hopper << ")";
   }
   std::error_code ec;
   fs::remove_all(dir, ec);

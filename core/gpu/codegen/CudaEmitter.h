@@ -235,6 +235,9 @@ public:
   std::string registerDot(const ir::Dot& n);
   // cp.async copies of the B operands of the iteration whose induction value is in scope into `slot`.
   void stageRegisterOperands(const std::string& slot);
+  // A register loop's dot as wgmma (layouts marked `warpgroup`): A fragments in registers, B from
+  // its swizzled stage through a descriptor, waited for before the result is read.
+  void registerWarpgroupDot(const ir::Dot& n, const std::string& c, const std::string& frags, const std::string& stage);
   struct RegisterStage {
     const ir::Load* load = nullptr;
     int64_t rows = 0, cols = 0, ld = 0;
@@ -242,6 +245,7 @@ public:
     bool transposed = false;
     bool wholeChunks = false;  // 16-byte cp.async chunks (proven whole and aligned), else element copies
     bool bf16 = false;
+    bool swizzled = false;     // wgmma's 128-byte swizzle (panels of 64 columns), unpadded
   };
   struct Pipeline {
     const ir::For* loop = nullptr;
@@ -361,6 +365,7 @@ private:
   std::map<int, std::string> operandFrags_;
   std::map<int, RegisterStage> registerStages_;
   size_t registerStageBytes_ = 0;
+  int registerStageCount_ = 2;
   std::string registerRing_ = "ts_smem";
   std::string tmaTop_;  // declarations at the kernel's top: TMA barriers, map keys
   int tmaMaps_ = 0;     // tensor maps in each program's global scratch (128 bytes each)

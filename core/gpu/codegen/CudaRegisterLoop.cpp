@@ -203,6 +203,11 @@ std::string CudaEmitter::registerDot(const ir::Dot& n) {
   const ir::VarRef* bref = n.b.as<ir::VarRef>();
   if (!bref) bref = n.b.as<ir::Permute>()->value.as<ir::VarRef>();
   const RegisterStage& s = registerStages_.at(bref->var->id);
+  if (s.swizzled) {
+    registerWarpgroupDot(n, c, frags,
+                         registerRing_ + " + ts_rslot * " + std::to_string(registerStageBytes_) + " + " + std::to_string(s.offset));
+    return c + "[ts_j]";
+  }
   const std::string base = "((const ts_u16*)(" + registerRing_ + " + ts_rslot * " + std::to_string(registerStageBytes_) + " + " +
                            std::to_string(s.offset) + "))";
   const std::string mma = bf16 ? "ts_mma16816_bf16" : "ts_mma16816_f16";
@@ -239,8 +244,15 @@ void CudaEmitter::stageRegisterOperands(const std::string& slot) {
       open("for (int ts_c = ts_tid; ts_c < " + n2s(chunks) + "; ts_c += " + std::to_string(threads_) + ")");
       const std::string index = "(ts_c / " + n2s(cols / 8) + " * " + n2s(cols) + " + ts_c % " + n2s(cols / 8) + " * 8)";
       const std::string ptr = withIndex(index, load.ptr);
-      line("ts_cp_async16(" + dst + " + ts_c / " + n2s(cols / 8) + " * " + n2s(s.ld) + " + ts_c % " + n2s(cols / 8) + " * 8, " +
-           ptr + ");");
+      if (s.swizzled) {
+        // Chunk c8 of row r: panel c8 / 8, then chunk (c8 % 8) ^ (r % 8) of the row's 128 bytes.
+        line("const int ts_r = ts_c / " + n2s(cols / 8) + ", ts_c8 = ts_c % " + n2s(cols / 8) + ";");
+        line("ts_cp_async16(" + dst + " + (ts_c8 >> 3) * " + n2s(rows * 64) + " + ts_r * 64 + (((ts_c8 & 7) ^ (ts_r & 7)) << 3), " +
+             ptr + ");");
+      } else {
+        line("ts_cp_async16(" + dst + " + ts_c / " + n2s(cols / 8) + " * " + n2s(s.ld) + " + ts_c % " + n2s(cols / 8) + " * 8, " +
+             ptr + ");");
+      }
       close();
     } else {
       line("#pragma unroll 4");
@@ -253,11 +265,16 @@ void CudaEmitter::stageRegisterOperands(const std::string& slot) {
             load.other.defined() ? std::string(s.bf16 ? "ts_f2b(" : "ts_f2h(") + withIndex("ts_e", load.other) + ")" : "(ts_u16)0";
         value = "((" + withIndex("ts_e", load.mask) + ") ? " + value + " : " + other + ")";
       }
-      line(dst + "[ts_e / " + n2s(cols) + " * " + n2s(s.ld) + " + ts_e % " + n2s(cols) + "] = " + value + ";");
+      if (s.swizzled) {
+        line("const int ts_r = ts_e / " + n2s(cols) + ", ts_cc = ts_e % " + n2s(cols) + ";");
+        line(dst + "[(ts_cc >> 6) * " + n2s(rows * 64) + " + ts_r * 64 + ((((ts_cc & 63) >> 3) ^ (ts_r & 7)) << 3) + (ts_cc & 7)] = " +
+             value + ";");
+      } else {
+        line(dst + "[ts_e / " + n2s(cols) + " * " + n2s(s.ld) + " + ts_e % " + n2s(cols) + "] = " + value + ";");
+      }
       close();
     }
   }
-  line("ts_cp_commit();");
 }
 
 void CudaEmitter::registerLoop(const ir::For& n) {
@@ -281,8 +298,10 @@ void CudaEmitter::registerLoop(const ir::For& n) {
     st.load = let->value.as<ir::Load>();
     st.rows = let->var->type.shape()[0];
     st.cols = let->var->type.shape()[1];
-    st.ld = st.cols + 8;
+    st.swizzled = l->warpgroup;
+    st.ld = st.swizzled ? st.cols : st.cols + 8;
     st.transposed = l->transposed;
+    registerStageCount_ = l->stages;
     st.offset = registerStageBytes_;
     std::set<int> unit;
     const AxisInfo info = axisAnalysis().of(st.load->ptr, unit);
@@ -292,14 +311,21 @@ void CudaEmitter::registerLoop(const ir::For& n) {
     registerStageBytes_ += static_cast<size_t>(st.rows * st.ld * 2);
     registerStages_[let->var->id] = st;
   }
+  const bool swizzled = !registerStages_.empty() && registerStages_.begin()->second.swizzled;
+  const int S = registerStageCount_;
   registerRing_ = "ts_smem";
+  if (swizzled) {
+    // The 128-byte swizzle repeats every 8 rows of 128 bytes: the ring starts on a 1024-byte boundary.
+    registerRing_ = "ts_rring";
+    line("unsigned char* const ts_rring = ts_smem + ((1024u - (ts_shared_addr(ts_smem) & 1023u)) & 1023u);");
+  }
   // The body's index-pure tiles (offsets, pointers) are recomputed where used, so the copies one
   // iteration ahead can evaluate them before the body binds them.
   for (const ir::Stmt& s : body)
     if (const auto* let = s.as<ir::Let>();
         let && !layoutOf(let->var->id) && let->var->type.isTile() && !let->var->isMutable && inlinable(let->value))
       inlined_[let->var->id] = let->value;
-  size_t sharedNeeded = 2 * registerStageBytes_;
+  size_t sharedNeeded = S * registerStageBytes_ + (swizzled ? 1024 : 0);
   // Values defined before the loop that it reads as A fragments: through shared memory once.
   line("__syncthreads();");
   for (const auto& [id, l] : kernel_.layouts) {
@@ -377,19 +403,29 @@ void CudaEmitter::registerLoop(const ir::For& n) {
   line("const ts_i64 " + s + " = (ts_i64)(" + expr(n.start) + "), " + e + " = (ts_i64)(" + expr(n.end) + "), " + st + " = (ts_i64)(" +
        expr(n.step) + ");");
   line("int ts_rslot = 0;");
-  open("if (" + s + " < " + e + ")");
-  line("const " + T + " " + varName(n.iv) + " = (" + T + ")" + s + ";");
-  memo_.clear();
-  stageRegisterOperands("0");
-  close();
+  // The prologue: iterations 0 .. S - 2 into slots 0 .. S - 2, one commit group each (empty past the
+  // end, so that waiting for all but the last S - 2 groups always means this iteration's landed).
+  for (int ahead = 0; ahead < S - 1; ++ahead) {
+    const std::string at = ahead == 0 ? s : s + " + " + std::to_string(ahead) + " * " + st;
+    open("if (" + at + " < " + e + ")");
+    line("const " + T + " " + varName(n.iv) + " = (" + T + ")(" + at + ");");
+    memo_.clear();
+    stageRegisterOperands(std::to_string(ahead));
+    close();
+    line("ts_cp_commit();");
+  }
   open("for (ts_i64 " + c + " = " + s + "; " + c + " < " + e + "; " + c + " += " + st + ")");
-  line("ts_cp_wait<0>();");
+  line("ts_cp_wait<" + std::to_string(S - 2) + ">();");
+  // cp.async's writes become visible to the tensor cores' (async proxy) reads.
+  if (swizzled) line("ts_fence_async_shared();");
   line("__syncthreads();");
-  open("if (" + c + " + " + st + " < " + e + ")");
-  line("const " + T + " " + varName(n.iv) + " = (" + T + ")(" + c + " + " + st + ");");
+  const std::string next = S == 2 ? c + " + " + st : c + " + " + std::to_string(S - 1) + " * " + st;
+  open("if (" + next + " < " + e + ")");
+  line("const " + T + " " + varName(n.iv) + " = (" + T + ")(" + next + ");");
   memo_.clear();
-  stageRegisterOperands("ts_rslot ^ 1");
+  stageRegisterOperands(S == 2 ? "ts_rslot ^ 1" : "ts_rslot == 0 ? " + std::to_string(S - 1) + " : ts_rslot - 1");
   close();
+  line("ts_cp_commit();");
   line("const " + T + " " + varName(n.iv) + " = (" + T + ")" + c + ";");
   inRegisterLoop_ = true;
   for (const ir::Stmt& stmtInBody : body) {
@@ -418,7 +454,7 @@ void CudaEmitter::registerLoop(const ir::For& n) {
     close();
   }
   inRegisterLoop_ = false;
-  line("ts_rslot ^= 1;");
+  line(S == 2 ? "ts_rslot ^= 1;" : "ts_rslot = ts_rslot == " + std::to_string(S - 1) + " ? 0 : ts_rslot + 1;");
   close();
   // After the loop: every copy landed; the carried values back in the blocked layout.
   memo_.clear();

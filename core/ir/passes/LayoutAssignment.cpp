@@ -294,6 +294,37 @@ private:
   }
 };
 
+// On Hopper (sm_90a) the loop's dots become warpgroup MMAs when each warpgroup of 4 warps owns 64
+// rows (16 per warp, as in mma.sync's layout), every B tile's contiguous rows are whole 128-byte
+// panels (64 16-bit columns) of whole 8-row swizzle groups, and each dot's N fits one m64nNk16; the
+// ring is then num_stages deep (at most 3) where shared memory allows, since wgmma keeps the tensor
+// cores busy enough for the copies to be the wait.
+void useWarpgroupMma(const Kernel& kernel, const For& loop, const std::map<int, const Let*>& lets,
+                     std::map<int, TileLayout>& layouts, const GpuTarget& target) {
+  if (target.smArch != 90 || !target.archSpecific || kernel.options.numWarps % 4 != 0) return;
+  DotFinder dots;
+  dots.visitStmt(loop.body);
+  for (const Dot* d : dots.dots) {
+    const int64_t n = d->type.shape()[1];
+    if (n % 8 != 0 || n > 256) return;
+  }
+  int64_t stage = 0;
+  for (const auto& [id, l] : layouts) {
+    if (l.kind != LayoutKind::SharedOperand) continue;
+    const Type& t = lets.at(id)->var->type;
+    if (t.shape()[1] % 64 != 0 || t.shape()[0] % 16 != 0) return;
+    stage += t.numel() * 2;
+  }
+  constexpr int64_t kSharedLimit = 160 * 1024;
+  int stages = std::clamp(kernel.options.numStages, 2, 3);
+  while (stages > 2 && stages * stage + 1024 > kSharedLimit) --stages;
+  if (stages * stage + 1024 > kSharedLimit) return;
+  for (auto& [id, l] : layouts) {
+    l.warpgroup = true;
+    if (l.kind == LayoutKind::SharedOperand) l.stages = stages;
+  }
+}
+
 class LoopFinder : public IRVisitor {
 public:
   std::vector<const For*> loops;
@@ -314,6 +345,7 @@ Kernel assignLayouts(const Kernel& kernel, const GpuTarget& target) {
   for (const For* loop : finder.loops) {
     std::map<int, TileLayout> layouts = LoopLayouts(kernel, *loop, table.lets).run();
     if (layouts.empty()) continue;
+    useWarpgroupMma(kernel, *loop, table.lets, layouts, target);
     // One loop per kernel: the emitter's shared-memory plan holds one.
     out.registerLoops.insert(loop->iv->id);
     out.layouts.insert(layouts.begin(), layouts.end());

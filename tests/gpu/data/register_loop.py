@@ -1,7 +1,7 @@
 # Loops the assign-layouts pass keeps in tensor-core registers (fused attention's two chained dots,
 # row max/sum by quad shuffles, p fed to the second dot from registers, k and v copied ahead with
 # cp.async), on the GPU with every launch cross-checked against the simulator by the test
-# (TILESCOPE_GPU_CROSSCHECK): fp16 and bf16, causal, 4 and 8 warps, head dims 32 and 64, masked
+# (TILESCOPE_GPU_CROSSCHECK): fp16 and bf16, causal, 4 and 8 warps, head dims 32, 64 and 128, masked
 # tails with run-time strides (the seed tutorial's form), and a result checked against softmax.
 import math
 import torch
@@ -81,8 +81,10 @@ def reference(q, k, v, causal, scale):
 
 
 torch.manual_seed(0)
+# On sm_90a the 64-column cases run both dots as wgmma (swizzled stages), the others on mma.sync.
 for dtype, causal, bm, bn, dim, warps in [(torch.float16, False, 128, 64, 64, 8), (torch.bfloat16, False, 64, 32, 32, 4),
-                                          (torch.float16, True, 128, 64, 64, 8), (torch.float16, True, 64, 64, 32, 4)]:
+                                          (torch.float16, True, 128, 64, 64, 8), (torch.float16, True, 64, 64, 32, 4),
+                                          (torch.bfloat16, True, 128, 64, 64, 8), (torch.float16, False, 64, 64, 128, 4)]:
     heads, seq = 2, 256
     q, k, v = [torch.randn((heads, seq, dim), dtype=dtype) for _ in range(3)]
     o = torch.empty_like(q)

@@ -4,13 +4,18 @@
 // for __syncthreads and for the warp collectives (__shfl_xor_sync, ldmatrix .x4 with and without
 // .trans, mma.sync m16n8k16 f16/bf16 with the PTX ISA's fragment layouts: A a0a1 (row g, cols 2q,
 // 2q+1), a2a3 (row g+8), a4a5 (row g, cols +8), a6a7; B b0b1 (rows 2q, 2q+1, col g), b2b3 (rows +8);
-// C c0c1 (row g), c2c3 (row g+8)), cp.async as a copy, the 16-bit conversions in software. It checks
-// the emitter's index arithmetic, stages and barriers without a GPU; the device tests check the
-// hardware.
+// C c0c1 (row g), c2c3 (row g+8)), cp.async as a copy, the 16-bit conversions in software; and
+// Hopper's wgmma m64nNk16 (a warpgroup collective, done at once: commit and wait are no-ops) with A
+// from registers (mma.sync's A layout per warp) or a descriptor, B from a descriptor, shared memory
+// read as the PTX ISA's canonical 128-byte-swizzled layouts say (K-major: 8-row groups SBO apart,
+// rows 128 bytes; MN-major: 64-element atoms along N LBO apart, 8-row groups along K SBO apart;
+// the swizzle XORs address bits 4-6 with bits 7-9). It checks the emitter's index arithmetic,
+// stages and barriers without a GPU; the device tests check the hardware.
 #include <barrier>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -18,9 +23,10 @@ typedef signed char ts_i8; typedef short ts_i16; typedef int ts_i32; typedef lon
 typedef unsigned char ts_u8; typedef unsigned short ts_u16; typedef unsigned int ts_u32; typedef unsigned long long ts_u64;
 struct Dim { unsigned x = 0, y = 0, z = 0; };
 thread_local Dim threadIdx, blockIdx;
-static unsigned char g_smem[232448];
+alignas(1024) static unsigned char g_smem[232448];
 static std::barrier<>* g_block;
 static std::barrier<>* g_warp[32];
+static std::barrier<>* g_group[8];
 static float g_xf[1024];
 static ts_u32 g_xu[1024][6];
 static const void* g_ptr[1024];
@@ -120,3 +126,72 @@ template <class M, int V> TS_DEV bool ts_vec_ok(M* const (&p)[V], const bool (&m
   for (int k = 0; k < V; ++k) ok = ok & m[k];
   return ok;
 }
+
+// ---- Hopper: warpgroup MMA (wgmma) ----
+TS_DEV unsigned ts_shared_addr(const void* p) { return (unsigned)((const unsigned char*)p - g_smem); }
+TS_DEV void ts_fence_async_shared() {}
+TS_DEV void ts_wgmma_fence() {}
+TS_DEV void ts_wgmma_commit() {}
+template <int N> TS_DEV void ts_wgmma_wait() {}
+TS_DEV void ts_hold_register(float&) {}
+TS_DEV ts_u64 ts_wgmma_desc(unsigned addr, unsigned leading, unsigned stride) {
+  return (ts_u64)((addr & 0x3FFFFu) >> 4) | ((ts_u64)(leading >> 4) << 16) | ((ts_u64)(stride >> 4) << 32) | (1ull << 62);
+}
+static inline void groupsync() { g_group[tid() >> 7]->arrive_and_wait(); }
+// The 16-bit element at byte offset `off` from the descriptor's start, through the 128-byte swizzle.
+static inline ts_u16 wg_load(ts_u64 desc, unsigned off) {
+  if ((desc >> 62) != 1) { printf("wgmma: not a 128-byte-swizzle descriptor\n"); std::abort(); }
+  unsigned addr = (unsigned)((desc & 0x3FFFu) << 4) + off;
+  addr ^= ((addr >> 7) & 7u) << 4;
+  ts_u16 v;
+  memcpy(&v, g_smem + addr, 2);
+  return v;
+}
+static inline unsigned wg_lbo(ts_u64 d) { return (unsigned)((d >> 16) & 0x3FFFu) << 4; }
+static inline unsigned wg_sbo(ts_u64 d) { return (unsigned)((d >> 32) & 0x3FFFu) << 4; }
+static ts_u32 g_wa[1024][4];
+static ts_u64 g_wdesc[1024][2];
+// d (N/2 registers a thread) += A (64 x 16) * B (16 x N): A from `a` (registers) or `adesc` (K-major),
+// B K-major (N rows of K) or MN-major (K rows of N).
+template <int N> TS_DEV void wg_mma(float* d, const ts_u32* a, ts_u64 adesc, ts_u64 bdesc, bool bMn, bool bf16) {
+  const int t = tid(), base = t & ~127;
+  if (a)
+    for (int i = 0; i < 4; ++i) g_wa[t][i] = a[i];
+  g_wdesc[t][0] = adesc;
+  g_wdesc[t][1] = bdesc;
+  groupsync();
+  auto conv = [&](ts_u16 x) { return bf16 ? ts_b2f(x) : ts_h2f(x); };
+  auto A = [&](int m, int k) -> float {
+    if (!a) return conv(wg_load(g_wdesc[base][0], (unsigned)(m / 8) * wg_sbo(g_wdesc[base][0]) + (m % 8) * 128 + 2 * k));
+    const int warp = m / 16, g = m % 8, reg = ((m % 16) >= 8 ? 1 : 0) + (k >= 8 ? 2 : 0);
+    const int lane = g * 4 + (k % 8) / 2;
+    return conv(ts_half(g_wa[base + warp * 32 + lane][reg], k % 2));
+  };
+  auto B = [&](int k, int n) -> float {
+    const ts_u64 bd = g_wdesc[base][1];
+    if (!bMn) return conv(wg_load(bd, (unsigned)(n / 8) * wg_sbo(bd) + (n % 8) * 128 + 2 * k));
+    return conv(wg_load(bd, (unsigned)(n / 64) * wg_lbo(bd) + (unsigned)(k / 8) * wg_sbo(bd) + (k % 8) * 128 + 2 * (n % 64)));
+  };
+  float out[N / 2];
+  const int warp = (t & 127) >> 5, l = t & 31;
+  for (int r = 0; r < N / 2; ++r) {
+    const int row = 16 * warp + l / 4 + 8 * ((r & 3) >> 1), col = 8 * (r >> 2) + 2 * (l % 4) + (r & 1);
+    float s = d[r];
+    for (int k = 0; k < 16; ++k) s += A(row, k) * B(k, col);
+    out[r] = s;
+  }
+  groupsync();
+  for (int r = 0; r < N / 2; ++r) d[r] = out[r];
+}
+// The wrappers the emitter generates (their text is in the prelude the test strips), by name.
+#define TS_WG(n, e, bf)                                                                                                 \
+  TS_DEV void ts_wgmma_ra_m64n##n##_##e(float (&d)[n / 2], const ts_u32* a, ts_u64 b) { wg_mma<n>(d, a, 0, b, false, bf); } \
+  TS_DEV void ts_wgmma_ra_m64n##n##_##e##_t(float (&d)[n / 2], const ts_u32* a, ts_u64 b) { wg_mma<n>(d, a, 0, b, true, bf); } \
+  TS_DEV void ts_wgmma_m64n##n##_##e(float (&d)[n / 2], ts_u64 a, ts_u64 b) { wg_mma<n>(d, nullptr, a, b, true, bf); }     \
+  TS_DEV void ts_wgmma_m64n##n##_##e##_kb(float (&d)[n / 2], ts_u64 a, ts_u64 b) { wg_mma<n>(d, nullptr, a, b, false, bf); }
+TS_WG(32, f16, false)
+TS_WG(64, f16, false)
+TS_WG(128, f16, false)
+TS_WG(32, bf16, true)
+TS_WG(64, bf16, true)
+TS_WG(128, bf16, true)

@@ -17,6 +17,7 @@ int main() {
   std::barrier<> block(threads);
   g_block = &block;
   for (int w = 0; w < threads / 32; ++w) g_warp[w] = new std::barrier<>(32);
+  for (int g = 0; g < (threads + 127) / 128; ++g) g_group[g] = new std::barrier<>(std::min(threads, 128));
   for (int by = 0; by < H; ++by)
     for (int bx = 0; bx < N / BM; ++bx) {
       std::vector<std::thread> ts;
