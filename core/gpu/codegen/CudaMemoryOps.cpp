@@ -238,7 +238,22 @@ std::string CudaEmitter::storedValue(const ir::Expr& value, DType dt) {
   if (cast && (dt == DType::FP16 || dt == DType::BF16 || ir::isFp8(dt)) && value.type().dtype() == dt && !cast->bitcast &&
       cast->rounding == ir::RoundingMode::None && !value.type().isPointer() && cast->value.type().dtype() == DType::FP32)
     return toMemory(dt, expr(cast->value));
-  return toMemory(dt, expr(value));
+  const std::string e = expr(value);
+  // A 16-bit value read from 16-bit bits (a packed load, a transposed fp16 tile) is stored as those bits.
+  const std::string widened = dt == DType::FP16 ? "ts_h2f(" : dt == DType::BF16 ? "ts_b2f(" : "";
+  if (!widened.empty() && value.type().dtype() == dt && e.rfind(widened, 0) == 0 && e.back() == ')') {
+    int depth = 0;
+    size_t closes = 0;
+    for (size_t i = widened.size() - 1; i < e.size(); ++i) {
+      depth += e[i] == '(' ? 1 : e[i] == ')' ? -1 : 0;
+      if (depth == 0) {
+        closes = i;
+        break;
+      }
+    }
+    if (closes == e.size() - 1) return e.substr(widened.size(), e.size() - widened.size() - 1);
+  }
+  return toMemory(dt, e);
 }
 
 std::string CudaEmitter::maskOfGroup(const ir::Expr& maskExpr, const std::string& mask, int vec) {

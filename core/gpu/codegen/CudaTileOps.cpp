@@ -82,6 +82,7 @@ std::string CudaEmitter::broadcast(const ir::Broadcast& n) {
 }
 
 std::string CudaEmitter::permute(const ir::Permute& n) {
+  if (canTranspose16(n)) return transpose16(n);
   const ir::Type& src = n.value.type();
   const ir::Type& dst = n.type;
   const std::string v = expr(n.value);
@@ -129,10 +130,7 @@ std::string CudaEmitter::permute(const ir::Permute& n) {
   return out + "[ts_j]";
 }
 
-namespace {
-
-// The simulator's combine for op on dtype t, as an expression of x and y.
-std::string combine(ir::ReduceOp op, DType t, const std::string& x, const std::string& y) {
+std::string reduceCombine(ir::ReduceOp op, DType t, const std::string& x, const std::string& y) {
   const std::string T = regType(t), U = unsignedType(t), A = arithmeticType(t);
   const bool flt = ir::isFloat(t), dbl = t == DType::FP64;
   switch (op) {
@@ -152,6 +150,8 @@ std::string combine(ir::ReduceOp op, DType t, const std::string& x, const std::s
   throw lang::InternalError("cuda codegen: combine of an arg reduction");
 }
 
+namespace {
+std::string combine(ir::ReduceOp op, DType t, const std::string& x, const std::string& y) { return reduceCombine(op, t, x, y); }
 }  // namespace
 
 namespace {
@@ -389,6 +389,7 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
 
 std::string CudaEmitter::reduce(const ir::Reduce& n) {
   if (canReduceFast(n)) return reduceFast(n);
+  if (canReduceRegrouped(n)) return reduceRegrouped(n);
   const ir::Type& in = n.value.type();
   const ir::Type& out = n.type;
   const std::string v = expr(n.value);

@@ -1,0 +1,124 @@
+// The code paths of issue 26's memory-bound rows, checked in the generated CUDA without a GPU (their
+// results against the simulator are GpuRun.LayoutScriptMatchesTheSimulator's, tests/gpu/data/layout.py):
+// row sums of a tile with many slots per thread regrouped through shared memory, fp16/bf16
+// transposes staged as swizzled 16-bit chunks, tl.exp lowered as Triton lowers it.
+#include <gtest/gtest.h>
+
+#include "core/gpu/codegen/CudaCodegen.h"
+#include "tests/gpu/GpuSeedCases.h"
+
+using namespace tilescope;
+using gpu::CudaCodegen;
+
+namespace {
+
+ir::KernelPtr kernelFrom(const std::string& source, const std::string& name, const lang::Specialization& spec) {
+  auto program = lang::test::programFrom(source, "k.py");
+  lang::CheckResult r = lang::checkKernel(*program, name, spec);
+  EXPECT_TRUE(r.ok()) << r.diagnostics.render();
+  return r.kernel;
+}
+
+lang::ArgSpec P(ir::DType t) { return lang::ArgSpec::pointer(t); }
+lang::ArgSpec C(int64_t v) { return lang::ArgSpec::constexprValue(lang::ConstValue::integer(v)); }
+
+gpu::CudaCodegenOptions hopper() {
+  gpu::CudaCodegenOptions options;
+  options.smArch = 90;
+  options.archSpecific = true;
+  return options;
+}
+
+}  // namespace
+
+// The atomics suite's [8, 2048] fp32 tile over 4 warps: 128 slots per thread (unrolled on sm_90a),
+// 32 live after the two in-register levels. Before: the shared-memory tree, a barrier per level.
+TEST(CudaMemoryBoundRows, ManySlotRowSumsAreRegroupedThroughSharedMemoryOnce) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
+    r = tl.arange(0, R)
+    c = tl.arange(0, C)
+    x = tl.load(x_ptr + r[:, None] * C + c[None, :])
+    tl.store(y_ptr + r, tl.sum(x, axis=1))
+)";
+  lang::Specialization spec;
+  spec.args = {P(ir::DType::FP32), P(ir::DType::FP32), C(8), C(2048)};
+  ir::KernelPtr k = kernelFrom(src, "k", spec);
+  ASSERT_TRUE(k);
+  const std::string text = CudaCodegen::generate(*k, hopper()).source;
+  EXPECT_EQ(text.find("ts_len"), std::string::npos) << text;  // no shared-memory tree
+  // Element bits 10 and 9 in registers first (elements 1024 and 512 apart: slots 8 and 4).
+  EXPECT_LT(text.find("ts_x[0] = (ts_x[0] + ts_x[8]);"), text.find("ts_x[0] = (ts_x[0] + ts_x[4]);")) << text;
+  EXPECT_NE(text.find("ts_x[0] = (ts_x[0] + ts_x[4]);"), std::string::npos) << text;
+  // 512 values per row regrouped into rows of 528 (16 lanes a row, 16 words of padding), 32 per lane.
+  EXPECT_NE(text.find("const int ts_q = ts_tid & 15;"), std::string::npos) << text;
+  EXPECT_NE(text.find("ts_y[31] = ts_sx[ts_o * 528 + 496 + ts_q];"), std::string::npos) << text;
+  // Then the tree's low levels: the lane's values (bit 8 of the row first), then 4 shuffles.
+  EXPECT_LT(text.find("ts_y[0] = (ts_y[0] + ts_y[16]);"), text.find("ts_shfl_xor(ts_y[0], 8)")) << text;
+  EXPECT_NE(text.find("ts_shfl_xor(ts_y[0], 1)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("ts_shfl_xor(ts_y[0], 16)"), std::string::npos) << text;
+  // Three barriers: after the regrouping, after the results, before the buffer's reuse.
+  size_t barriers = 0;
+  for (size_t at = text.find("__syncthreads()"); at != std::string::npos; at = text.find("__syncthreads()", at + 1)) ++barriers;
+  EXPECT_EQ(barriers, 3u) << text;
+}
+
+TEST(CudaMemoryBoundRows, SixteenBitTransposesStageSwizzledChunks) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, o_ptr, R: tl.constexpr, C: tl.constexpr):
+    r = tl.arange(0, R)
+    c = tl.arange(0, C)
+    t = tl.trans(tl.load(x_ptr + r[:, None] * C + c[None, :]))
+    tl.store(o_ptr + c[:, None] * R + r[None, :], t)
+)";
+  for (ir::DType dt : {ir::DType::FP16, ir::DType::BF16}) {
+    lang::Specialization spec;
+    spec.args = {P(dt), P(dt), C(64), C(64)};
+    ir::KernelPtr k = kernelFrom(src, "k", spec);
+    ASSERT_TRUE(k);
+    const std::string text = CudaCodegen::generate(*k, hopper()).source;
+    // The loaded words go to shared memory as one 16-byte store per group, chunk q of row r at q ^ (r / 8).
+    EXPECT_NE(text.find("const int ts_c = (((ts_i0 % 64) >> 3) ^ ((ts_r >> 3) & 7)) << 3;"), std::string::npos) << text;
+    EXPECT_NE(text.find("*(uint4*)(ts_s + ts_r * 64 + ts_c) = make_uint4(v"), std::string::npos) << text;
+    // Read back as 16-bit elements and stored as such: no float conversion on the way.
+    EXPECT_NE(text.find("ts_s[ts_r * 64 + ((((ts_c >> 3) ^ ((ts_r >> 3) & 7)) << 3) | (ts_c & 7))];"), std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("ts_f2h(t"), std::string::npos) << text;
+    EXPECT_EQ(text.find("ts_f2b(t"), std::string::npos) << text;
+    EXPECT_NE(text.find("__builtin_assume(ts_tid >= 0 && ts_tid < 128);"), std::string::npos) << text;
+  }
+  // fp32 keeps the float staging with its per-element swizzle.
+  lang::Specialization spec;
+  spec.args = {P(ir::DType::FP32), P(ir::DType::FP32), C(64), C(64)};
+  ir::KernelPtr k = kernelFrom(src, "k", spec);
+  ASSERT_TRUE(k);
+  const std::string text = CudaCodegen::generate(*k, hopper()).source;
+  EXPECT_EQ(text.find("make_uint4"), std::string::npos) << text;
+}
+
+TEST(CudaMemoryBoundRows, ExpIsTheHardwaresExp2OfTheScaledArgument) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, y_ptr, z_ptr, B: tl.constexpr):
+    i = tl.arange(0, B)
+    tl.store(y_ptr + i, tl.exp(tl.load(x_ptr + i)))
+    tl.store(z_ptr + i, tl.exp(tl.load(x_ptr + i).to(tl.float64)))
+)";
+  lang::Specialization spec;
+  spec.args = {P(ir::DType::FP32), P(ir::DType::FP32), P(ir::DType::FP64), C(256)};
+  ir::KernelPtr k = kernelFrom(src, "k", spec);
+  ASSERT_TRUE(k);
+  const std::string text = CudaCodegen::generate(*k).source;
+  EXPECT_NE(text.find(") * __int_as_float(0x3fb8aa3b))"), std::string::npos) << text;
+  EXPECT_NE(text.find("exp2f(("), std::string::npos) << text;
+  EXPECT_EQ(text.find("expf("), std::string::npos) << text;
+  EXPECT_NE(text.find(" exp(("), std::string::npos) << text;  // fp64 stays exact
+}
