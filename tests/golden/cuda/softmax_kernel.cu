@@ -115,7 +115,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
   #pragma unroll
   for (int ts_j = 0; ts_j < 8; ++ts_j) {
     const int ts_i = ts_j / 4 * 512 + ts_tid * 4 + ts_j % 4;
-    v9_numerator[ts_j] = expf(((v6_row[ts_j]) - (v7_row_max)));
+    v9_numerator[ts_j] = exp2f((((v6_row[ts_j]) - (v7_row_max))) * __int_as_float(0x3fb8aa3b));
   }
 #line 292 "triton-from-zero.md"
   float t2;
