@@ -55,10 +55,10 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
     ts_x[2] = fmaxf(ts_x[2], ts_x[6]);
     ts_x[3] = fmaxf(ts_x[3], ts_x[7]);
     float* ts_sx = (float*)ts_smem;
-    ts_sx[ts_pad((0 + ts_tid * 4))] = ts_x[0];
-    ts_sx[ts_pad((1 + ts_tid * 4))] = ts_x[1];
-    ts_sx[ts_pad((2 + ts_tid * 4))] = ts_x[2];
-    ts_sx[ts_pad((3 + ts_tid * 4))] = ts_x[3];
+    ts_sx[ts_pad(ts_tid * 4) + 0] = ts_x[0];
+    ts_sx[ts_pad(ts_tid * 4) + 1] = ts_x[1];
+    ts_sx[ts_pad(ts_tid * 4) + 2] = ts_x[2];
+    ts_sx[ts_pad(ts_tid * 4) + 3] = ts_x[3];
     __syncthreads();
     __shared__ __align__(16) float ts_sr1[4];
     float* ts_sr = ts_sr1;
@@ -68,9 +68,9 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
       {
         float ts_y[4];
         ts_y[0] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4))];
-        ts_y[1] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 128)];
-        ts_y[2] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 256)];
-        ts_y[3] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 384)];
+        ts_y[1] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 132];
+        ts_y[2] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 264];
+        ts_y[3] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 396];
         ts_y[0] = fmaxf(ts_y[0], ts_y[2]);
         ts_y[1] = fmaxf(ts_y[1], ts_y[3]);
         ts_y[0] = fmaxf(ts_y[0], ts_y[1]);
@@ -131,10 +131,10 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
     ts_x[2] = (ts_x[2] + ts_x[6]);
     ts_x[3] = (ts_x[3] + ts_x[7]);
     float* ts_sx = (float*)ts_smem;
-    ts_sx[ts_pad((0 + ts_tid * 4))] = ts_x[0];
-    ts_sx[ts_pad((1 + ts_tid * 4))] = ts_x[1];
-    ts_sx[ts_pad((2 + ts_tid * 4))] = ts_x[2];
-    ts_sx[ts_pad((3 + ts_tid * 4))] = ts_x[3];
+    ts_sx[ts_pad(ts_tid * 4) + 0] = ts_x[0];
+    ts_sx[ts_pad(ts_tid * 4) + 1] = ts_x[1];
+    ts_sx[ts_pad(ts_tid * 4) + 2] = ts_x[2];
+    ts_sx[ts_pad(ts_tid * 4) + 3] = ts_x[3];
     __syncthreads();
     __shared__ __align__(16) float ts_sr3[4];
     float* ts_sr = ts_sr3;
@@ -144,9 +144,9 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
       {
         float ts_y[4];
         ts_y[0] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4))];
-        ts_y[1] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 128)];
-        ts_y[2] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 256)];
-        ts_y[3] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 384)];
+        ts_y[1] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 132];
+        ts_y[2] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 264];
+        ts_y[3] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 396];
         ts_y[0] = (ts_y[0] + ts_y[2]);
         ts_y[1] = (ts_y[1] + ts_y[3]);
         ts_y[0] = (ts_y[0] + ts_y[1]);
