@@ -1,7 +1,8 @@
 // The code paths of issue 26's memory-bound rows, checked in the generated CUDA without a GPU (their
 // results against the simulator are GpuRun.LayoutScriptMatchesTheSimulator's, tests/gpu/data/layout.py):
 // row sums of a tile with many slots per thread regrouped through shared memory, fp16/bf16
-// transposes staged as swizzled 16-bit chunks, tl.exp lowered as Triton lowers it.
+// transposes staged as swizzled 16-bit chunks, tl.exp lowered as Triton lowers it, loads proven
+// whole and aligned without the element-wise path, a tile divided by a scalar through ts_div_by.
 #include <gtest/gtest.h>
 
 #include "core/gpu/codegen/CudaCodegen.h"
@@ -20,6 +21,7 @@ ir::KernelPtr kernelFrom(const std::string& source, const std::string& name, con
 }
 
 lang::ArgSpec P(ir::DType t) { return lang::ArgSpec::pointer(t); }
+lang::ArgSpec S(bool divisibleBy16) { return lang::ArgSpec::scalar(ir::DType::I32, divisibleBy16); }
 lang::ArgSpec C(int64_t v) { return lang::ArgSpec::constexprValue(lang::ConstValue::integer(v)); }
 
 gpu::CudaCodegenOptions hopper() {
@@ -121,4 +123,39 @@ def k(x_ptr, y_ptr, z_ptr, B: tl.constexpr):
   EXPECT_NE(text.find("exp2f(("), std::string::npos) << text;
   EXPECT_EQ(text.find("expf("), std::string::npos) << text;
   EXPECT_NE(text.find(" exp(("), std::string::npos) << text;  // fp64 stays exact
+}
+
+// The fp16 softmax row: with 16-byte aligned pointers and a width divisible by 16 the loads, like the
+// stores, are proven consecutive and aligned with one mask value per group: `other`, then the vector
+// load where the group's mask holds; no ts_vec_ok and no element-wise reads. A misaligned or odd
+// width keeps the checked path. The row is divided by its sum through ts_div_by.
+TEST(CudaMemoryBoundRows, ProvenLoadsSkipTheElementWisePathAndRowsDivideByTheirSumOnce) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(src, dst, width, pitch, LANES: tl.constexpr):
+    row = tl.program_id(0)
+    c = tl.arange(0, LANES)
+    x = tl.load(src + row * pitch + c, mask=c < width, other=-float('inf')).to(tl.float32)
+    e = tl.exp(x - tl.max(x, axis=0))
+    tl.store(dst + row * pitch + c, (e / tl.sum(e, axis=0)).to(tl.float16), mask=c < width)
+)";
+  for (const bool divisible : {true, false}) {
+    SCOPED_TRACE(divisible ? "i32:16" : "i32");
+    lang::Specialization spec;
+    spec.args = {P(ir::DType::FP16), P(ir::DType::FP16), S(divisible), S(divisible), C(4096)};
+    spec.options.numWarps = 8;
+    ir::KernelPtr k = kernelFrom(src, "k", spec);
+    ASSERT_TRUE(k);
+    const std::string text = CudaCodegen::generate(*k, hopper()).source;
+    const std::string body = text.substr(text.find("__global__ void"));
+    EXPECT_EQ(body.find("if (ts_vec_ok(") == std::string::npos, divisible) << body;
+    EXPECT_EQ(body.find("ts_vld_words<8>(ts_vp[0], &v") != std::string::npos &&
+                  body.find("]);  // proven consecutive and aligned") != std::string::npos,
+              divisible)
+        << body;
+    EXPECT_NE(body.find("ts_div_by(v"), std::string::npos) << body;
+    EXPECT_NE(body.find(", ts_rcp1(t"), std::string::npos) << body;
+  }
 }

@@ -791,7 +791,12 @@ std::string CudaEmitter::binary(const ir::Binary& n) {
       case BinaryOp::Add: return roundTo(t, op2("+"));
       case BinaryOp::Sub: return roundTo(t, op2("-"));
       case BinaryOp::Mul: return roundTo(t, op2("*"));
-      case BinaryOp::TrueDiv: return roundTo(t, op2("/"));
+      // A tile divided by a scalar: ts_div_by (the prelude), the same bits as `/` with the divisor's
+      // reciprocal refined once and no call of the slow path in line after each element's division.
+      case BinaryOp::TrueDiv:
+        if (!dbl && n.type.isTile() && (!n.b.type().isTile() || n.b.as<ir::Splat>()))
+          return roundTo(t, "ts_div_by(" + a + ", " + b + ", ts_rcp1(" + b + "))");
+        return roundTo(t, op2("/"));
       case BinaryOp::Mod: return std::string(dbl ? "fmod(" : "fmodf(") + a + ", " + b + ")";
       case BinaryOp::Min:
         return n.propagateNan ? "ts_minnan(" + a + ", " + b + ")" : std::string(dbl ? "fmin(" : "fminf(") + a + ", " + b + ")";

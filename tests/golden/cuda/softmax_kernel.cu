@@ -202,7 +202,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
     #pragma unroll
     for (int ts_k = 0; ts_k < 4; ++ts_k) {
       const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-      ts_vp[ts_k] = ts_p0 + ts_k; ts_vv[ts_k] = ((v9_numerator[ts_j]) / (v10_denominator)); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p4));
+      ts_vp[ts_k] = ts_p0 + ts_k; ts_vv[ts_k] = ts_div_by(v9_numerator[ts_j], v10_denominator, ts_rcp1(v10_denominator)); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p4));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
       ts_vst(ts_vp[0], ts_vv);
