@@ -1,12 +1,19 @@
-// The code paths of issue 26's memory-bound rows, checked in the generated CUDA without a GPU (their
-// results against the simulator are GpuRun.LayoutScriptMatchesTheSimulator's, tests/gpu/data/layout.py):
+// The code paths of issue 26's memory-bound rows, checked in the generated CUDA without a GPU, and run
+// on emulated warps (their results against the simulator on a GPU are GpuRun's layout script,
+// tests/gpu/data/layout.py):
 // row sums of a tile with many slots per thread regrouped through shared memory, fp16/bf16
 // transposes staged as swizzled 16-bit chunks, tl.exp lowered as Triton lowers it, loads proven
 // whole and aligned without the element-wise path, a tile divided by a scalar through ts_div_by.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "core/gpu/codegen/CudaCodegen.h"
 #include "tests/gpu/GpuSeedCases.h"
+#include "tests/lang/CheckerTestUtil.h"
 
 using namespace tilescope;
 using gpu::CudaCodegen;
@@ -158,4 +165,63 @@ def k(src, dst, width, pitch, LANES: tl.constexpr):
     EXPECT_NE(body.find("ts_div_by(v"), std::string::npos) << body;
     EXPECT_NE(body.find(", ts_rcp1(t"), std::string::npos) << body;
   }
+}
+
+// The three kernels as generated for sm_90a, compiled for the CPU against WarpEmulation.h (a thread
+// per CUDA thread, warp shuffles, barriers) and run against CPU references (tests/gpu/emulation/
+// rows_main.cpp): the regrouped row sums bit for bit as the simulator's tree, the fp16 transpose
+// exactly, the fp16 softmax rows within fp16 rounding.
+TEST(CudaMemoryBoundRows, GeneratedKernelsAreRightOnEmulatedWarps) {
+  namespace fs = std::filesystem;
+  const char* sums = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def row_sums(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
+    r = tl.arange(0, R)
+    c = tl.arange(0, C)
+    x = tl.load(x_ptr + r[:, None] * C + c[None, :])
+    tl.store(y_ptr + r, tl.sum(x, axis=1))
+)";
+  const fs::path bench = fs::path(TILESCOPE_SOURCE_DIR) / "core" / "bench" / "gpu";
+  auto generate = [](const std::string& source, const std::string& file, const std::string& name,
+                     const lang::Specialization& spec) {
+    auto program = lang::test::programFrom(source, file);
+    lang::CheckResult r = lang::checkKernel(*program, name, spec);
+    EXPECT_TRUE(r.ok()) << r.diagnostics.render();
+    if (!r.ok()) return std::string();
+    const std::string cuda = CudaCodegen::generate(*r.kernel, hopper()).source;
+    std::string body = cuda.substr(cuda.find("extern \"C\" __global__") + 11);
+    const std::string smem = "extern __shared__ __align__(128) unsigned char ts_smem[];";
+    body.replace(body.find(smem), smem.size(), "unsigned char* ts_smem = g_smem;");
+    return body;
+  };
+  const lang::ArgSpec i16 = S(true);
+  lang::Specialization s1, s2, s3;
+  s1.args = {P(ir::DType::FP32), P(ir::DType::FP32), C(8), C(2048)};
+  s2.args = {P(ir::DType::FP16), P(ir::DType::FP16), i16, i16, i16, i16, C(64)};
+  s3.args = {P(ir::DType::FP16), P(ir::DType::FP16), i16, i16, C(4096)};
+  s3.options.numWarps = 8;
+  const std::string bodies =
+      generate(sums, "k.py", "row_sums", s1) +
+      generate(lang::test::readFile(bench / "transpose.py"), "transpose.py", "transpose_tiles", s2) +
+      generate(lang::test::readFile(bench / "norm_variants.py"), "norm_variants.py", "half_softmax", s3);
+  ASSERT_NE(bodies.find("const int ts_q = ts_tid & 15;"), std::string::npos);  // the regrouped reduction
+  ASSERT_NE(bodies.find("make_uint4"), std::string::npos);                      // the 16-bit transpose
+  ASSERT_NE(bodies.find("ts_div_by("), std::string::npos);
+  const fs::path dir = fs::temp_directory_path() / ("tilescope-emulated-rows-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "kernel_body.inc") << bodies;
+  const fs::path emulation = fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "emulation";
+  const std::string command = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -w -pthread -I" + emulation.string() + " -I" +
+                              dir.string() + " " + (emulation / "rows_main.cpp").string() + " -o " + (dir / "emulated").string() +
+                              " && " + (dir / "emulated").string() + " > " + (dir / "out.txt").string();
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const std::string out = lang::test::readFile(dir / "out.txt");
+  EXPECT_NE(out.find("status 0, sums 0, transpose 0, softmax "), std::string::npos) << out;
+  const size_t at = out.find("softmax ");
+  ASSERT_NE(at, std::string::npos) << out;
+  EXPECT_LT(std::stod(out.substr(at + 8)), 1e-3) << out;
+  std::error_code ec;
+  fs::remove_all(dir, ec);
 }
