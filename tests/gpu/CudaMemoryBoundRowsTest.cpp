@@ -170,7 +170,8 @@ def k(src, dst, width, pitch, LANES: tl.constexpr):
 // The three kernels as generated for sm_90a, compiled for the CPU against WarpEmulation.h (a thread
 // per CUDA thread, warp shuffles, barriers) and run against CPU references (tests/gpu/emulation/
 // rows_main.cpp): the regrouped row sums bit for bit as the simulator's tree, the fp16 transpose
-// exactly, the fp16 softmax rows within fp16 rounding.
+// exactly, the fp16 softmax rows within fp16 rounding, fp32 and fp16 layer-norm rows within their
+// dtype's rounding of a float64 layer norm.
 TEST(CudaMemoryBoundRows, GeneratedKernelsAreRightOnEmulatedWarps) {
   namespace fs = std::filesystem;
   const char* sums = R"(import triton
@@ -202,13 +203,26 @@ def row_sums(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
   s2.args = {P(ir::DType::FP16), P(ir::DType::FP16), i16, i16, i16, i16, C(64)};
   s3.args = {P(ir::DType::FP16), P(ir::DType::FP16), i16, i16, C(4096)};
   s3.options.numWarps = 8;
+  // Layer norm rows of 8192, fp32 and fp16: masked loads proven aligned, with `other` (0 and 1).
+  lang::Specialization s4, s5;
+  for (auto [spec, dt] : {std::pair{&s4, ir::DType::FP32}, std::pair{&s5, ir::DType::FP16}}) {
+    spec->args = {P(dt), P(dt), P(dt), P(dt), P(ir::DType::FP32), P(ir::DType::FP32), i16, i16,
+                  lang::ArgSpec::scalar(ir::DType::FP32), C(8192)};
+    spec->options.numWarps = 8;
+  }
+  const std::string layerNorm = lang::test::readFile(bench / "layer_norm.py");
+  std::string layerNorm16 = generate(layerNorm, "layer_norm.py", "normalise_rows", s5);
+  layerNorm16.replace(layerNorm16.find("ts_normalise_rows("), 18, "ts_normalise_rows16(");
   const std::string bodies =
       generate(sums, "k.py", "row_sums", s1) +
       generate(lang::test::readFile(bench / "transpose.py"), "transpose.py", "transpose_tiles", s2) +
-      generate(lang::test::readFile(bench / "norm_variants.py"), "norm_variants.py", "half_softmax", s3);
+      generate(lang::test::readFile(bench / "norm_variants.py"), "norm_variants.py", "half_softmax", s3) +
+      generate(layerNorm, "layer_norm.py", "normalise_rows", s4) + layerNorm16;
   ASSERT_NE(bodies.find("const int ts_q = ts_tid & 15;"), std::string::npos);  // the regrouped reduction
   ASSERT_NE(bodies.find("make_uint4"), std::string::npos);                      // the 16-bit transpose
   ASSERT_NE(bodies.find("ts_div_by("), std::string::npos);
+  ASSERT_NE(bodies.find("ts_vld(ts_vp[0], ts_vv);  // proven consecutive and aligned"), std::string::npos);  // fp32 rows
+  ASSERT_NE(bodies.find("]);  // proven consecutive and aligned"), std::string::npos);                        // fp16 rows
   const fs::path dir = fs::temp_directory_path() / ("tilescope-emulated-rows-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / "kernel_body.inc") << bodies;
@@ -219,9 +233,12 @@ def row_sums(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   const std::string out = lang::test::readFile(dir / "out.txt");
   EXPECT_NE(out.find("status 0, sums 0, transpose 0, softmax "), std::string::npos) << out;
-  const size_t at = out.find("softmax ");
-  ASSERT_NE(at, std::string::npos) << out;
-  EXPECT_LT(std::stod(out.substr(at + 8)), 1e-3) << out;
+  for (const auto& [what, tolerance] : {std::pair{"softmax ", 1e-3}, std::pair{"layer norm fp32 ", 1e-4},
+                                        std::pair{"layer norm fp16 ", 2e-2}}) {
+    const size_t at = out.find(what);
+    ASSERT_NE(at, std::string::npos) << out;
+    EXPECT_LT(std::stod(out.substr(at + std::string(what).size())), tolerance) << what << out;
+  }
   std::error_code ec;
   fs::remove_all(dir, ec);
 }

@@ -3,7 +3,9 @@
 // (swizzled 16-bit chunks), fp16 softmax rows of 4096 over 8 warps (proven loads, exp2f, the
 // exchange's immediate offsets, ts_div_by), against CPU references: the row sums bit for bit
 // against the simulator's pairwise tree, the transpose exactly, the softmax within fp16 rounding of
-// a float64 one. Prints "sums W, transpose W, softmax E" (W: wrong elements, E: largest absolute error).
+// a float64 one, layer-norm rows (fp32, fp16: masked loads with `other`) within their rounding.
+// Prints "sums W, transpose W, softmax E, layer norm fp32 E, layer norm fp16 E" (W: wrong elements,
+// E: largest absolute error).
 #include "WarpEmulation.h"
 #include <algorithm>
 #include <random>
@@ -89,6 +91,39 @@ int main() {
       worst = std::isnan(err) ? 1e9 : std::max(worst, err);
     }
   }
-  printf("status %u, sums %d, transpose %d, softmax %.6f\n", status, wrongSums, wrongTranspose, worst);
+  // Layer norm: 3 rows of 8192 (fp32, then fp16), gain and bias random; out = (x - mean) / std * g + b.
+  const int LR = 3, LC = 8192;
+  double worstLayerNorm[2] = {0, 0};
+  for (int half = 0; half < 2; ++half) {
+    std::vector<float> xf(LR * LC), gf(LC), bf(LC), of(LR * LC, NAN), mean(LR), inv(LR);
+    std::vector<ts_u16> xh(LR * LC), gh(LC), bh(LC), oh(LR * LC, 0x7e00);
+    for (int i = 0; i < LR * LC; ++i) xh[i] = ts_f2h(xf[i] = nd(rng) + 0.5f);
+    for (int i = 0; i < LC; ++i) gh[i] = ts_f2h(gf[i] = nd(rng)), bh[i] = ts_f2h(bf[i] = nd(rng));
+    if (half) {
+      for (int i = 0; i < LR * LC; ++i) xf[i] = ts_h2f(xh[i]);
+      for (int i = 0; i < LC; ++i) gf[i] = ts_h2f(gh[i]), bf[i] = ts_h2f(bh[i]);
+      launch(LR, 1, 256, [&] {
+        ts_normalise_rows16(xh.data(), oh.data(), gh.data(), bh.data(), mean.data(), inv.data(), LC, LC, 1e-5f, &status);
+      });
+      for (int i = 0; i < LR * LC; ++i) of[i] = ts_h2f(oh[i]);
+    } else {
+      launch(LR, 1, 256, [&] {
+        ts_normalise_rows(xf.data(), of.data(), gf.data(), bf.data(), mean.data(), inv.data(), LC, LC, 1e-5f, &status);
+      });
+    }
+    for (int r = 0; r < LR; ++r) {
+      double m = 0, v = 0;
+      for (int c = 0; c < LC; ++c) m += xf[r * LC + c];
+      m /= LC;
+      for (int c = 0; c < LC; ++c) v += (xf[r * LC + c] - m) * (xf[r * LC + c] - m);
+      const double is = 1 / std::sqrt(v / LC + 1e-5);
+      for (int c = 0; c < LC; ++c) {
+        const double err = std::fabs(of[r * LC + c] - ((xf[r * LC + c] - m) * is * gf[c] + bf[c]));
+        worstLayerNorm[half] = std::isnan(err) ? 1e9 : std::max(worstLayerNorm[half], err);
+      }
+    }
+  }
+  printf("status %u, sums %d, transpose %d, softmax %.6f, layer norm fp32 %.6f, layer norm fp16 %.6f\n", status, wrongSums,
+         wrongTranspose, worst, worstLayerNorm[0], worstLayerNorm[1]);
   return 0;
 }
