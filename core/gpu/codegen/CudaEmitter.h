@@ -104,10 +104,17 @@ public:
   // --- data movement between threads (CudaTileOps.cpp)
   std::string broadcast(const ir::Broadcast& n);
   std::string permute(const ir::Permute& n);
+  // A 2-D tl.trans of fp16/bf16 in 8-element groups: staged as 16-bit chunks, swizzled (CudaTranspose16.cpp).
+  bool canTranspose16(const ir::Permute& n) const;
+  std::string transpose16(const ir::Permute& n);
   std::string reduce(const ir::Reduce& n);
   // Power-of-two shapes and thread counts: the tree in registers, warp shuffles and one shared-memory step.
   bool canReduceFast(const ir::Reduce& n) const;
   std::string reduceFast(const ir::Reduce& n);
+  // Many slots per thread along the axis: the thread's levels in registers, then the partial values
+  // regrouped through shared memory so each output's are in consecutive lanes (CudaRegroupedReduce.cpp).
+  bool canReduceRegrouped(const ir::Reduce& n) const;
+  std::string reduceRegrouped(const ir::Reduce& n);
   std::string scan(const ir::Scan& n);
   // tl.reduce / tl.associative_scan with a general combine function: the inputs staged in shared
   // memory, one thread per line of the axis folding it in the simulator's order (sequentially), the
@@ -373,6 +380,9 @@ private:
 
 // The helpers of register loops (mma.sync, ldmatrix, packing), added to a kernel that has one.
 std::string registerLoopPrelude();
+
+// The simulator's combine of a reduction (not arg) on dtype t, as an expression of x and y (CudaTileOps.cpp).
+std::string reduceCombine(ir::ReduceOp op, ir::DType t, const std::string& x, const std::string& y);
 
 // Simple per-statement helpers shared by the generator's files.
 bool containsStore(const ir::Stmt& s);

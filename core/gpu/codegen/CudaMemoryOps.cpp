@@ -193,34 +193,65 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   line(at);
   line("ts_vp[ts_k] = " + groupPtr + ";" + (mask.empty() ? "" : " ts_vm[ts_k] = " + groupMask + ";"));
   close();
-  open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
-  if (packed) {
-    line("ts_vld_words<" + V + ">(ts_vp[0], &" + words + "[ts_g * " + W + "]);");
+  // Groups the axis analysis proves consecutive and aligned, under one mask value each (as for
+  // stores below): the vector load alone, or `other` where the group's mask is false; no run-time
+  // check and no element-wise path, whose branch per group kept the loads of a row apart.
+  std::set<int> assumedUnit;
+  const AxisInfo ptrInfo = axisAnalysis().of(n.ptr, assumedUnit);
+  if (assumedUnit.empty() && ptrInfo.contiguity >= vec && ptrInfo.divisibilityAt(vec) >= vec &&
+      (mask.empty() || groupMask == "ts_m0")) {
+    if (!mask.empty()) {
+      if (packed) line(mt + " ts_ev[" + V + "];");
+      line("#pragma unroll");
+      open(each);
+      line(at);
+      line((packed ? std::string("ts_ev[ts_k] = ") + toMemory(t.dtype(), other) : name + "[ts_j] = " + other) + ";");
+      close();
+      if (packed) {
+        line("#pragma unroll");
+        line("for (int ts_w = 0; ts_w < " + W + "; ++ts_w) " + words + "[ts_g * " + W + " + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);");
+      }
+    }
+    open(std::string(mask.empty() ? "" : "if (ts_m0)"));
+    if (packed) {
+      line("ts_vld_words<" + V + ">(ts_vp[0], &" + words + "[ts_g * " + W + "]);  // proven consecutive and aligned");
+    } else {
+      line(mt + " ts_vv[" + V + "];");
+      line("ts_vld(ts_vp[0], ts_vv);  // proven consecutive and aligned");
+      line("#pragma unroll");
+      line(each + " " + name + "[" + slot + "] = " + fromMemory(t.dtype(), "ts_vv[ts_k]") + ";");
+    }
+    close();
   } else {
-    line(mt + " ts_vv[" + V + "];");
-    line("ts_vld(ts_vp[0], ts_vv);");
+    open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
+    if (packed) {
+      line("ts_vld_words<" + V + ">(ts_vp[0], &" + words + "[ts_g * " + W + "]);");
+    } else {
+      line(mt + " ts_vv[" + V + "];");
+      line("ts_vld(ts_vp[0], ts_vv);");
+      line("#pragma unroll");
+      line(each + " " + name + "[" + slot + "] = " + fromMemory(t.dtype(), "ts_vv[ts_k]") + ";");
+    }
+    close("} else {");
+    ++indent_;
+    // Element-wise: memory elements (then packed) or register values.
+    const std::string E = packed ? mt : T;
+    const std::string element = packed ? "*ts_vp[ts_k]" : fromMemory(t.dtype(), "*ts_vp[ts_k]");
+    const std::string target = packed ? "ts_ev[ts_k]" : name + "[ts_j]";
+    if (packed) line(mt + " ts_ev[" + V + "];");
     line("#pragma unroll");
-    line(each + " " + name + "[" + slot + "] = " + fromMemory(t.dtype(), "ts_vv[ts_k]") + ";");
+    open(each);
+    line(at);
+    if (mask.empty()) line(target + " = " + element + ";");
+    else line("{ " + E + " ts_v = " + (packed ? toMemory(t.dtype(), other) : other) + "; if (ts_vm[ts_k]) ts_v = " + element + "; " +
+              target + " = ts_v; }");
+    close();
+    if (packed) {
+      line("#pragma unroll");
+      line("for (int ts_w = 0; ts_w < " + W + "; ++ts_w) " + words + "[ts_g * " + W + " + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);");
+    }
+    close();
   }
-  close("} else {");
-  ++indent_;
-  // Element-wise: memory elements (then packed) or register values.
-  const std::string E = packed ? mt : T;
-  const std::string element = packed ? "*ts_vp[ts_k]" : fromMemory(t.dtype(), "*ts_vp[ts_k]");
-  const std::string target = packed ? "ts_ev[ts_k]" : name + "[ts_j]";
-  if (packed) line(mt + " ts_ev[" + V + "];");
-  line("#pragma unroll");
-  open(each);
-  line(at);
-  if (mask.empty()) line(target + " = " + element + ";");
-  else line("{ " + E + " ts_v = " + (packed ? toMemory(t.dtype(), other) : other) + "; if (ts_vm[ts_k]) ts_v = " + element + "; " +
-            target + " = ts_v; }");
-  close();
-  if (packed) {
-    line("#pragma unroll");
-    line("for (int ts_w = 0; ts_w < " + W + "; ++ts_w) " + words + "[ts_g * " + W + " + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);");
-  }
-  close();
   closeGroups(numel);
   if (packedVar >= 0) {
     packedLoads_[packedVar] = words;
@@ -238,7 +269,22 @@ std::string CudaEmitter::storedValue(const ir::Expr& value, DType dt) {
   if (cast && (dt == DType::FP16 || dt == DType::BF16 || ir::isFp8(dt)) && value.type().dtype() == dt && !cast->bitcast &&
       cast->rounding == ir::RoundingMode::None && !value.type().isPointer() && cast->value.type().dtype() == DType::FP32)
     return toMemory(dt, expr(cast->value));
-  return toMemory(dt, expr(value));
+  const std::string e = expr(value);
+  // A 16-bit value read from 16-bit bits (a packed load, a transposed fp16 tile) is stored as those bits.
+  const std::string widened = dt == DType::FP16 ? "ts_h2f(" : dt == DType::BF16 ? "ts_b2f(" : "";
+  if (!widened.empty() && value.type().dtype() == dt && e.rfind(widened, 0) == 0 && e.back() == ')') {
+    int depth = 0;
+    size_t closes = 0;
+    for (size_t i = widened.size() - 1; i < e.size(); ++i) {
+      depth += e[i] == '(' ? 1 : e[i] == ')' ? -1 : 0;
+      if (depth == 0) {
+        closes = i;
+        break;
+      }
+    }
+    if (closes == e.size() - 1) return e.substr(widened.size(), e.size() - widened.size() - 1);
+  }
+  return toMemory(dt, e);
 }
 
 std::string CudaEmitter::maskOfGroup(const ir::Expr& maskExpr, const std::string& mask, int vec) {

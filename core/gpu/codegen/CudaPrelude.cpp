@@ -257,6 +257,23 @@ template <class M, int V> TS_DEV void ts_vst(M* p, const M (&v)[V]) {
   for (int c = 0; c < ts_vec<M, V>::chunks; ++c) ts_st_raw((R*)p + c, r[c]);
 }
 
+// x / y correctly rounded, as `/` (div.rn.f32), for a tile divided by one scalar y: r = ts_rcp1(y)
+// is computed once, and where both operands lie in (2^-60, 2^60) (every step normal, far from
+// overflow) the quotient is the fast path of CUDA's own division, the same instructions, which that
+// division takes there too; elsewhere the division itself, out of line. In line, each division's
+// slow-path call kept the next one from starting.
+TS_DEV float ts_rcp1(float y) {
+  const float r = __fdividef(1.0f, y);  // the hardware's approximate reciprocal
+  return __fmaf_rn(r, __fmaf_rn(-y, r, 1.0f), r);
+}
+__device__ __noinline__ float ts_div_slow(float x, float y) { return x / y; }
+TS_DEV float ts_div_by(float x, float y, float r) {
+  const float q0 = __fmaf_rn(x, r, 0.0f);
+  const float q = __fmaf_rn(r, __fmaf_rn(-y, q0, x), q0);
+  const float ax = fabsf(x), ay = fabsf(y);
+  return ax > 0x1p-60f && ax < 0x1p60f && ay > 0x1p-60f && ay < 0x1p60f ? q : ts_div_slow(x, y);
+}
+
 // Shared-memory index with one padding word per 32 (reductions that read with a power-of-two stride).
 TS_DEV int ts_pad(int i) { return i + (i >> 5); }
 

@@ -82,6 +82,7 @@ std::string CudaEmitter::broadcast(const ir::Broadcast& n) {
 }
 
 std::string CudaEmitter::permute(const ir::Permute& n) {
+  if (canTranspose16(n)) return transpose16(n);
   const ir::Type& src = n.value.type();
   const ir::Type& dst = n.type;
   const std::string v = expr(n.value);
@@ -129,10 +130,7 @@ std::string CudaEmitter::permute(const ir::Permute& n) {
   return out + "[ts_j]";
 }
 
-namespace {
-
-// The simulator's combine for op on dtype t, as an expression of x and y.
-std::string combine(ir::ReduceOp op, DType t, const std::string& x, const std::string& y) {
+std::string reduceCombine(ir::ReduceOp op, DType t, const std::string& x, const std::string& y) {
   const std::string T = regType(t), U = unsignedType(t), A = arithmeticType(t);
   const bool flt = ir::isFloat(t), dbl = t == DType::FP64;
   switch (op) {
@@ -152,6 +150,8 @@ std::string combine(ir::ReduceOp op, DType t, const std::string& x, const std::s
   throw lang::InternalError("cuda codegen: combine of an arg reduction");
 }
 
+namespace {
+std::string combine(ir::ReduceOp op, DType t, const std::string& x, const std::string& y) { return reduceCombine(op, t, x, y); }
 }  // namespace
 
 namespace {
@@ -254,9 +254,16 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
     const int r = whi - wlo;
     // One padding word per 32: threads reading with a stride of vec (or count) words hit distinct banks.
     auto pad = [](const std::string& i) { return "ts_pad(" + i + ")"; };
+    // pad(a + b) = pad(a) + pad(b) where a is a multiple of 32, and pad(tid * vec + k) = pad(tid * vec)
+    // + k for k < vec (vec divides 32): so a slot's padded index is one register plus a constant,
+    // which the shared-memory access takes as its immediate offset.
+    auto paddedElem = [&](int j) {
+      const int64_t base = static_cast<int64_t>(j / l.vec) * threads_ * l.vec;
+      return "ts_pad(ts_tid * " + n2s(l.vec) + ") + " + n2s(base + base / 32 + j % l.vec);
+    };
     line(T + "* ts_sx = (" + T + "*)ts_smem;");
     for (int j = 0; j < S; ++j)
-      if (live[j]) line((partial ? "if (" + active + ") " : std::string()) + "ts_sx[" + pad(elem(j)) + "] = " + xs(j) + ";");
+      if (live[j]) line((partial ? "if (" + active + ") " : std::string()) + "ts_sx[" + paddedElem(j) + "] = " + xs(j) + ";");
     sync();
     const int64_t tmask = ((int64_t{1} << r) - 1) << (wlo - lv);
     const int64_t partners = int64_t{1} << r;
@@ -267,7 +274,9 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
       open("");
       line(T + " ts_y[" + n2s(partners) + "];");
       line("ts_y[0] = " + (own.empty() ? "ts_sx[" + pad(e) + "]" : own) + ";");
-      for (int64_t q = 1; q < partners; ++q) line("ts_y[" + n2s(q) + "] = ts_sx[" + pad(e + " + " + n2s(q << wlo)) + "];");
+      // The partners are (1 << wlo) elements apart, a multiple of 32: pad(e + d) = pad(e) + d + d / 32.
+      for (int64_t q = 1; q < partners; ++q)
+        line("ts_y[" + n2s(q) + "] = ts_sx[" + pad(e) + " + " + n2s((q << wlo) + (q << wlo) / 32) + "];");
       for (int64_t half = partners / 2; half >= 1; half /= 2)
         for (int64_t q = 0; q < half; ++q) line(combineInto("ts_y[" + n2s(q) + "]", "ts_y[" + n2s(q + half) + "]"));
       line(into + " = ts_y[0];");
@@ -327,7 +336,9 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
       } else {
         open("if ((ts_tid & " + n2s(tmask) + ") == 0)");
         for (int64_t k = 0; k < count; ++k)
-          line(xs(liveSlots[static_cast<size_t>(k)]) + " = ts_sr[" + pad("ts_tid * " + n2s(count) + " + " + n2s(k)) + "];");
+          line(xs(liveSlots[static_cast<size_t>(k)]) + " = ts_sr[" +
+               (32 % count == 0 ? pad("ts_tid * " + n2s(count)) + " + " + n2s(k) : pad("ts_tid * " + n2s(count) + " + " + n2s(k))) +
+               "];");
         close();
       }
       if (!resultEverywhere) outOffset += (static_cast<size_t>((threads_ * count + threads_ * count / 32 + 1) * bytes) + 15) / 16 * 16;
@@ -389,6 +400,7 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
 
 std::string CudaEmitter::reduce(const ir::Reduce& n) {
   if (canReduceFast(n)) return reduceFast(n);
+  if (canReduceRegrouped(n)) return reduceRegrouped(n);
   const ir::Type& in = n.value.type();
   const ir::Type& out = n.type;
   const std::string v = expr(n.value);

@@ -53,10 +53,10 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       ts_x[ts_j] = ts_h2f(ts_half(v5_tmp_words[ts_j / 2], ts_j % 2));
     }
     float* ts_sx = (float*)ts_smem;
-    ts_sx[ts_pad((0 + ts_tid * 4))] = ts_x[0];
-    ts_sx[ts_pad((1 + ts_tid * 4))] = ts_x[1];
-    ts_sx[ts_pad((2 + ts_tid * 4))] = ts_x[2];
-    ts_sx[ts_pad((3 + ts_tid * 4))] = ts_x[3];
+    ts_sx[ts_pad(ts_tid * 4) + 0] = ts_x[0];
+    ts_sx[ts_pad(ts_tid * 4) + 1] = ts_x[1];
+    ts_sx[ts_pad(ts_tid * 4) + 2] = ts_x[2];
+    ts_sx[ts_pad(ts_tid * 4) + 3] = ts_x[3];
     __syncthreads();
     __shared__ __align__(16) float ts_sr1[4];
     float* ts_sr = ts_sr1;
@@ -66,9 +66,9 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       {
         float ts_y[4];
         ts_y[0] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4))];
-        ts_y[1] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 128)];
-        ts_y[2] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 256)];
-        ts_y[3] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 384)];
+        ts_y[1] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 132];
+        ts_y[2] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 264];
+        ts_y[3] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 396];
         ts_y[0] = (ts_y[0] + ts_y[2]);
         ts_y[1] = (ts_y[1] + ts_y[3]);
         ts_y[0] = (ts_y[0] + ts_y[1]);
@@ -118,10 +118,10 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       ts_x[ts_j] = ((((ts_h2f(ts_half(v5_tmp_words[ts_j / 2], ts_j % 2))) - (v7_mean))) * (((ts_h2f(ts_half(v5_tmp_words[ts_j / 2], ts_j % 2))) - (v7_mean))));
     }
     float* ts_sx = (float*)ts_smem;
-    ts_sx[ts_pad((0 + ts_tid * 4))] = ts_x[0];
-    ts_sx[ts_pad((1 + ts_tid * 4))] = ts_x[1];
-    ts_sx[ts_pad((2 + ts_tid * 4))] = ts_x[2];
-    ts_sx[ts_pad((3 + ts_tid * 4))] = ts_x[3];
+    ts_sx[ts_pad(ts_tid * 4) + 0] = ts_x[0];
+    ts_sx[ts_pad(ts_tid * 4) + 1] = ts_x[1];
+    ts_sx[ts_pad(ts_tid * 4) + 2] = ts_x[2];
+    ts_sx[ts_pad(ts_tid * 4) + 3] = ts_x[3];
     __syncthreads();
     __shared__ __align__(16) float ts_sr3[4];
     float* ts_sr = ts_sr3;
@@ -131,9 +131,9 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       {
         float ts_y[4];
         ts_y[0] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4))];
-        ts_y[1] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 128)];
-        ts_y[2] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 256)];
-        ts_y[3] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 384)];
+        ts_y[1] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 132];
+        ts_y[2] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 264];
+        ts_y[3] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 396];
         ts_y[0] = (ts_y[0] + ts_y[2]);
         ts_y[1] = (ts_y[1] + ts_y[3]);
         ts_y[0] = (ts_y[0] + ts_y[1]);

@@ -55,10 +55,10 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
     ts_x[2] = fmaxf(ts_x[2], ts_x[6]);
     ts_x[3] = fmaxf(ts_x[3], ts_x[7]);
     float* ts_sx = (float*)ts_smem;
-    ts_sx[ts_pad((0 + ts_tid * 4))] = ts_x[0];
-    ts_sx[ts_pad((1 + ts_tid * 4))] = ts_x[1];
-    ts_sx[ts_pad((2 + ts_tid * 4))] = ts_x[2];
-    ts_sx[ts_pad((3 + ts_tid * 4))] = ts_x[3];
+    ts_sx[ts_pad(ts_tid * 4) + 0] = ts_x[0];
+    ts_sx[ts_pad(ts_tid * 4) + 1] = ts_x[1];
+    ts_sx[ts_pad(ts_tid * 4) + 2] = ts_x[2];
+    ts_sx[ts_pad(ts_tid * 4) + 3] = ts_x[3];
     __syncthreads();
     __shared__ __align__(16) float ts_sr1[4];
     float* ts_sr = ts_sr1;
@@ -68,9 +68,9 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
       {
         float ts_y[4];
         ts_y[0] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4))];
-        ts_y[1] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 128)];
-        ts_y[2] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 256)];
-        ts_y[3] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 384)];
+        ts_y[1] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 132];
+        ts_y[2] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 264];
+        ts_y[3] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 396];
         ts_y[0] = fmaxf(ts_y[0], ts_y[2]);
         ts_y[1] = fmaxf(ts_y[1], ts_y[3]);
         ts_y[0] = fmaxf(ts_y[0], ts_y[1]);
@@ -115,7 +115,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
   #pragma unroll
   for (int ts_j = 0; ts_j < 8; ++ts_j) {
     const int ts_i = ts_j / 4 * 512 + ts_tid * 4 + ts_j % 4;
-    v9_numerator[ts_j] = expf(((v6_row[ts_j]) - (v7_row_max)));
+    v9_numerator[ts_j] = exp2f((((v6_row[ts_j]) - (v7_row_max))) * __int_as_float(0x3fb8aa3b));
   }
 #line 292 "triton-from-zero.md"
   float t2;
@@ -131,10 +131,10 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
     ts_x[2] = (ts_x[2] + ts_x[6]);
     ts_x[3] = (ts_x[3] + ts_x[7]);
     float* ts_sx = (float*)ts_smem;
-    ts_sx[ts_pad((0 + ts_tid * 4))] = ts_x[0];
-    ts_sx[ts_pad((1 + ts_tid * 4))] = ts_x[1];
-    ts_sx[ts_pad((2 + ts_tid * 4))] = ts_x[2];
-    ts_sx[ts_pad((3 + ts_tid * 4))] = ts_x[3];
+    ts_sx[ts_pad(ts_tid * 4) + 0] = ts_x[0];
+    ts_sx[ts_pad(ts_tid * 4) + 1] = ts_x[1];
+    ts_sx[ts_pad(ts_tid * 4) + 2] = ts_x[2];
+    ts_sx[ts_pad(ts_tid * 4) + 3] = ts_x[3];
     __syncthreads();
     __shared__ __align__(16) float ts_sr3[4];
     float* ts_sr = ts_sr3;
@@ -144,9 +144,9 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
       {
         float ts_y[4];
         ts_y[0] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4))];
-        ts_y[1] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 128)];
-        ts_y[2] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 256)];
-        ts_y[3] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4) + 384)];
+        ts_y[1] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 132];
+        ts_y[2] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 264];
+        ts_y[3] = ts_sx[ts_pad(((ts_js / 4) * 512 + ts_js % 4 + (ts_tid & ~96) * 4)) + 396];
         ts_y[0] = (ts_y[0] + ts_y[2]);
         ts_y[1] = (ts_y[1] + ts_y[3]);
         ts_y[0] = (ts_y[0] + ts_y[1]);
@@ -202,7 +202,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_softmax_kernel(float* __res
     #pragma unroll
     for (int ts_k = 0; ts_k < 4; ++ts_k) {
       const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-      ts_vp[ts_k] = ts_p0 + ts_k; ts_vv[ts_k] = ((v9_numerator[ts_j]) / (v10_denominator)); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p4));
+      ts_vp[ts_k] = ts_p0 + ts_k; ts_vv[ts_k] = ts_div_by(v9_numerator[ts_j], v10_denominator, ts_rcp1(v10_denominator)); ts_vm[ts_k] = ((((ts_i32)(0 + ts_i))) < (p4));
     }
     if (ts_vec_ok(ts_vp, ts_vm)) {
       ts_vst(ts_vp[0], ts_vv);

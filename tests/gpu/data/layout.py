@@ -128,7 +128,8 @@ y = torch.full((1024,), 9.0)
 alternate_mask[(1,)](x, y, B=1024)
 x = torch.randn(2048)
 inplace[(1,)](x, B=1024)
-for R, C, w in [(16, 32, 4), (64, 128, 4), (128, 64, 8), (8, 512, 2), (4, 4, 1), (32, 512, 4)]:
+# (8, 2048, 4): 128 slots per thread, regrouped through shared memory on sm_90a.
+for R, C, w in [(16, 32, 4), (64, 128, 4), (128, 64, 8), (8, 512, 2), (4, 4, 1), (32, 512, 4), (8, 2048, 4)]:
     xr = torch.randn(R, C)
     o = torch.zeros(4096 + R * C + 8192)
     oi = torch.zeros(4096, dtype=torch.int32)
@@ -154,9 +155,11 @@ for cols, B in [(8192, 8192), (1000, 1024), (781, 1024)]:
     rows[(6,)](xm, ym, xm.stride(0), cols, B=B)
     rows[(5,)](xm[:, 1:], ym[:, 1:], xm.stride(0), cols, B=B)
 # 2-D transposes whose rows are a power of two >= 32 wide are staged with an XOR swizzle (vector
-# widths 1 to 8, tiles smaller and larger than the CTA).
+# widths 1 to 8, tiles smaller and larger than the CTA); fp16/bf16 ones in 8-element groups as
+# swizzled 16-byte chunks.
 for R, C, dt, w in [(64, 64, torch.float32, 4), (32, 128, torch.float16, 4), (128, 32, torch.float32, 8),
-                    (8, 32, torch.float32, 1), (16, 256, torch.float16, 2)]:
+                    (8, 32, torch.float32, 1), (16, 256, torch.float16, 2), (64, 64, torch.float16, 4),
+                    (64, 16, torch.bfloat16, 1), (8, 128, torch.bfloat16, 1)]:
     xt = torch.randn(R, C).to(dt)
     ot = torch.zeros(C, R, dtype=dt)
     transpose[(1,)](xt, ot, R=R, C=C, num_warps=w)
