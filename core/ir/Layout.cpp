@@ -8,6 +8,7 @@ std::string TileLayout::str() const {
     case LayoutKind::Mma: return mma;
     case LayoutKind::RowSlice: return "#slice<dim=1, " + mma + ">";
     case LayoutKind::DotOperandA:
+      if (convertedOnEntry && warpgroup) return "#dot_op<a, " + mma + "> (staged in swizzled shared memory on loop entry)";
       return "#dot_op<a, " + mma + ">" + std::string(convertedOnEntry ? " (converted on loop entry)" : "");
     case LayoutKind::SharedOperand:
       return std::string("#shared<b") + (transposed ? ", transposed" : "") + (warpgroup ? ", swizzle 128B" : "") + ", cp.async " +

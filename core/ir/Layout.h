@@ -32,7 +32,8 @@ struct TileLayout {
   bool convertedOnEntry = false;
   // The loop's dots run as Hopper's warpgroup MMA (wgmma, sm_90a): each warpgroup of 4 warps owns
   // 64 rows, Mma's registers are wgmma's m64nN accumulator fragments (the same slots: warp w's 16
-  // rows, lane l's rows l/4 and l/4 + 8), DotOperandA its A-from-registers fragments, and a
+  // rows, lane l's rows l/4 and l/4 + 8), DotOperandA its A-from-registers fragments (a value
+  // converted on entry, q, is staged once in shared memory in the swizzle below instead), and a
   // SharedOperand a stage in the 128-byte swizzle (panels of 64 columns) read through descriptors.
   bool warpgroup = false;
   // SharedOperand: shared-memory stages of the ring (copies run stages - 1 iterations ahead).

@@ -168,8 +168,8 @@ TEST(RegisterLoop, TheLoopKeepsItsValuesInRegisters) {
   EXPECT_NE(plain.find("ts_mma16816_f16("), std::string::npos);
 }
 
-// On sm_90a both dots are warpgroup MMAs with A from registers (q's fragments, p packed from the
-// first dot's registers) and B from 128-byte-swizzled stages, the ring num_stages (3) deep; the
+// On sm_90a both dots are warpgroup MMAs, q @ k.T from shared memory (q staged once, swizzled),
+// p @ v with p packed from the first dot's registers, B from 128-byte-swizzled stages, the ring num_stages (3) deep; the
 // accumulator, row slices and reductions keep mma.sync's register layout, which is wgmma's too.
 TEST(RegisterLoop, HopperRunsBothDotsAsWarpgroupMmas) {
   ir::KernelPtr k = checked("attn", 8);
@@ -179,7 +179,7 @@ TEST(RegisterLoop, HopperRunsBothDotsAsWarpgroupMmas) {
   const std::string mma = "#mma<wgmma m64, warps=8x1>";
   EXPECT_EQ(layoutOf(low, "scores"), mma) << low.dump();
   EXPECT_EQ(layoutOf(low, "new_max"), "#slice<dim=1, " + mma + ">");
-  EXPECT_EQ(layoutOf(low, "q"), "#dot_op<a, " + mma + "> (converted on loop entry)");
+  EXPECT_EQ(layoutOf(low, "q"), "#dot_op<a, " + mma + "> (staged in swizzled shared memory on loop entry)");
   EXPECT_EQ(layoutOf(low, "k"), "#shared<b, transposed, swizzle 128B, cp.async 2 ahead>");
   EXPECT_EQ(layoutOf(low, "v"), "#shared<b, swizzle 128B, cp.async 2 ahead>");
   // Plain sm_90 has no wgmma: mma.sync as on sm_80.
@@ -199,7 +199,7 @@ TEST(RegisterLoop, HopperRunsBothDotsAsWarpgroupMmas) {
     for (size_t at = body.find(what); at != std::string::npos; at = body.find(what, at + 1)) ++n;
     return n;
   };
-  EXPECT_EQ(count("ts_wgmma_ra_m64n64_f16("), 1u) << body;    // s = q @ k.T: k K-major
+  EXPECT_EQ(count("ts_wgmma_m64n64_f16_kb("), 1u) << body;    // s = q @ k.T: q and k K-major in shared memory
   EXPECT_EQ(count("ts_wgmma_ra_m64n64_f16_t("), 1u) << body;  // p @ v: v read transposed
   EXPECT_EQ(count("ts_mma16816"), 0u) << body;
   EXPECT_EQ(count("ts_ldsm4"), 0u) << body;

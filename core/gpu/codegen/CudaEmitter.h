@@ -242,9 +242,11 @@ public:
   std::string registerDot(const ir::Dot& n);
   // cp.async copies of the B operands of the iteration whose induction value is in scope into `slot`.
   void stageRegisterOperands(const std::string& slot);
-  // A register loop's dot as wgmma (layouts marked `warpgroup`): A fragments in registers, B from
-  // its swizzled stage through a descriptor, waited for before the result is read.
-  void registerWarpgroupDot(const ir::Dot& n, const std::string& c, const std::string& frags, const std::string& stage);
+  // A register loop's dot as wgmma (layouts marked `warpgroup`): A fragments in registers (or, with
+  // aShared, a swizzled tile in shared memory), B from its swizzled stage, both through descriptors;
+  // waited for before the result is read.
+  void registerWarpgroupDot(const ir::Dot& n, const std::string& c, const std::string& frags, const std::string& stage,
+                            const std::string& aShared = "");
   struct RegisterStage {
     const ir::Load* load = nullptr;
     int64_t rows = 0, cols = 0, ld = 0;
@@ -370,6 +372,7 @@ private:
   bool registerLoopUsed_ = false;
   std::map<int, std::string> registerNames_;
   std::map<int, std::string> operandFrags_;
+  std::map<int, size_t> operandSharedA_;  // wgmma register loops: A tiles staged once, byte offset in the ring's region
   std::map<int, RegisterStage> registerStages_;
   size_t registerStageBytes_ = 0;
   int registerStageCount_ = 2;

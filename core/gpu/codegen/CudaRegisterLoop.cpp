@@ -49,6 +49,13 @@ protected:
   }
 };
 
+// The var of a dot's B operand (`v` or the `k` of `tl.trans(k)`).
+int bOperandId(const ir::Dot& n) {
+  const ir::VarRef* ref = n.b.as<ir::VarRef>();
+  if (!ref) ref = n.b.as<ir::Permute>()->value.as<ir::VarRef>();
+  return ref->var->id;
+}
+
 }  // namespace
 
 std::string registerLoopPrelude() {
@@ -173,7 +180,12 @@ std::string CudaEmitter::registerDot(const ir::Dot& n) {
   }
   // A: fragments converted on entry, or packed from #mma registers (#dot_op<a>).
   std::string frags;
-  if (const auto* ref = n.a.as<ir::VarRef>(); ref && operandFrags_.count(ref->var->id)) {
+  if (const auto* ref = n.a.as<ir::VarRef>(); ref && operandSharedA_.count(ref->var->id)) {
+    registerWarpgroupDot(n, c, "", registerRing_ + " + ts_rslot * " + std::to_string(registerStageBytes_) + " + " +
+                                       std::to_string(registerStages_.at(bOperandId(n)).offset),
+                         registerRing_ + " + " + std::to_string(operandSharedA_.at(ref->var->id)));
+    return c + "[ts_j]";
+  } else if (const auto* ref = n.a.as<ir::VarRef>(); ref && operandFrags_.count(ref->var->id)) {
     frags = operandFrags_.at(ref->var->id);
   } else {
     // A cast of fp32 values to the operand's type rounds once, in the packing.
@@ -327,6 +339,7 @@ void CudaEmitter::registerLoop(const ir::For& n) {
       inlined_[let->var->id] = let->value;
   size_t sharedNeeded = S * registerStageBytes_ + (swizzled ? 1024 : 0);
   // Values defined before the loop that it reads as A fragments: through shared memory once.
+  size_t entryOffset = S * registerStageBytes_;  // wgmma: A tiles staged after the ring
   line("__syncthreads();");
   for (const auto& [id, l] : kernel_.layouts) {
     if (l.kind != ir::LayoutKind::DotOperandA || !l.convertedOnEntry) continue;
@@ -345,6 +358,22 @@ void CudaEmitter::registerLoop(const ir::For& n) {
     if (!var) continue;
     const int64_t M = var->type.shape()[0], Kd = var->type.shape()[1], ld = Kd + 8;
     const bool bf16 = var->type.dtype() == ir::DType::BF16;
+    if (l.warpgroup) {
+      // wgmma reads it from shared memory: staged once after the ring, in the 128-byte swizzle (the
+      // loop's first fence and barrier make the stores visible to the tensor cores).
+      const size_t offset = entryOffset;
+      entryOffset += static_cast<size_t>(M * Kd * 2 + 1023) / 1024 * 1024;
+      sharedNeeded = std::max(sharedNeeded, entryOffset + 1024);
+      memo_.clear();
+      openLoop(var->type.numel());
+      line("const unsigned ts_r = ts_i / " + n2s(Kd) + ", ts_cc = ts_i % " + n2s(Kd) + ";");
+      line("((ts_u16*)(ts_rring + " + std::to_string(offset) + "))[(ts_cc >> 6) * " + n2s(M * 64) +
+           " + ts_r * 64 + ((((ts_cc & 63) >> 3) ^ (ts_r & 7)) << 3) + (ts_cc & 7)] = " + (bf16 ? "ts_f2b(" : "ts_f2h(") +
+           expr(ir::VarRef::make(var)) + ");");
+      closeLoop(var->type.numel());
+      operandSharedA_[id] = offset;
+      continue;
+    }
     sharedNeeded = std::max(sharedNeeded, static_cast<size_t>(M * ld * 2));
     memo_.clear();
     openLoop(var->type.numel());
@@ -476,6 +505,7 @@ void CudaEmitter::registerLoop(const ir::For& n) {
   for (const ir::VarPtr& var : carried) registerNames_.erase(var->id);
   registerNames_.clear();
   operandFrags_.clear();
+  operandSharedA_.clear();
   useShared(sharedNeeded);
 }
 

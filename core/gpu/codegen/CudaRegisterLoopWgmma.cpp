@@ -33,28 +33,41 @@ std::string registerAWrapper(int64_t n, const std::string& elem, bool bMnMajor, 
 
 }  // namespace
 
-void CudaEmitter::registerWarpgroupDot(const ir::Dot& n, const std::string& c, const std::string& frags, const std::string& stage) {
+void CudaEmitter::registerWarpgroupDot(const ir::Dot& n, const std::string& c, const std::string& frags, const std::string& stage,
+                                       const std::string& aShared) {
   const int64_t N = n.type.shape()[1], Kd = n.a.type().shape()[1];
   const std::string elem = n.a.type().dtype() == ir::DType::BF16 ? "bf16" : "f16";
   const ir::VarRef* bref = n.b.as<ir::VarRef>();
   if (!bref) bref = n.b.as<ir::Permute>()->value.as<ir::VarRef>();
   const RegisterStage& s = registerStages_.at(bref->var->id);
   std::string name;
-  const std::string text = registerAWrapper(N, elem, !s.transposed, name);
-  warpgroupInstructions_.emplace(name, text);
+  if (aShared.empty()) {
+    const std::string text = registerAWrapper(N, elem, !s.transposed, name);
+    warpgroupInstructions_.emplace(name, text);
+  } else {
+    name = warpgroupInstruction(N, elem, s.transposed);  // A K-major in shared memory
+  }
+  std::string aOperand = frags + "[ts_k]";
   open("");
   line("const unsigned ts_sb = ts_shared_addr(" + stage + ");");
+  if (!aShared.empty()) {
+    // A: the warpgroup's 64 rows of the tile, panels of 64 columns (rows x 128 bytes) as B's.
+    const int64_t rows = n.a.type().shape()[0];
+    line("const unsigned ts_sa = ts_shared_addr(" + aShared + ") + (ts_tid >> 7) * 8192;");
+    aOperand = "ts_wgmma_desc(ts_sa + (ts_k / 4) * " + n2s(rows * 128) + " + (ts_k % 4) * 32, 16, 1024)";
+  }
   // The accumulator and A registers were written by ordinary instructions.
   line("ts_wgmma_fence();");
   line("#pragma unroll");
   open("for (int ts_k = 0; ts_k < " + n2s(Kd / 16) + "; ++ts_k)");
   if (s.transposed) {
     // k's rows are B's N columns, K contiguous: panel ts_k / 4 (rows x 128 bytes), 32 bytes a k-step.
-    line(name + "(" + c + ", " + frags + "[ts_k], ts_wgmma_desc(ts_sb + (ts_k / 4) * " + n2s(s.rows * 128) +
-         " + (ts_k % 4) * 32, 16, 1024));");
+    line(name + "(" + c + ", " + aOperand + ", ts_wgmma_desc(ts_sb + (ts_k / 4) * " +
+         n2s(s.rows * 128) + " + (ts_k % 4) * 32, 16, 1024));");
   } else {
     // v's rows are B's K: 16 rows (2 KiB) a k-step; its N panels are rows x 128 bytes apart.
-    line(name + "(" + c + ", " + frags + "[ts_k], ts_wgmma_desc(ts_sb + ts_k * 2048, " + n2s(s.rows * 128) + ", 1024));");
+    line(name + "(" + c + ", " + aOperand + ", ts_wgmma_desc(ts_sb + ts_k * 2048, " +
+         n2s(s.rows * 128) + ", 1024));");
   }
   close();
   line("ts_wgmma_commit();");

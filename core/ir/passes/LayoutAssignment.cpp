@@ -310,6 +310,11 @@ void useWarpgroupMma(const Kernel& kernel, const For& loop, const std::map<int, 
   }
   int64_t stage = 0;
   for (const auto& [id, l] : layouts) {
+    if (l.kind == LayoutKind::DotOperandA && l.convertedOnEntry) {
+      // Staged once in shared memory in the same swizzle, read by wgmma through descriptors.
+      auto it = lets.find(id);
+      if (it == lets.end() || it->second->var->type.shape()[1] % 64 != 0) return;
+    }
     if (l.kind != LayoutKind::SharedOperand) continue;
     const Type& t = lets.at(id)->var->type;
     if (t.shape()[1] % 64 != 0 || t.shape()[0] % 16 != 0) return;
@@ -317,8 +322,11 @@ void useWarpgroupMma(const Kernel& kernel, const For& loop, const std::map<int, 
   }
   constexpr int64_t kSharedLimit = 160 * 1024;
   int stages = std::clamp(kernel.options.numStages, 2, 3);
-  while (stages > 2 && stages * stage + 1024 > kSharedLimit) --stages;
-  if (stages * stage + 1024 > kSharedLimit) return;
+  int64_t entry = 0;
+  for (const auto& [id, l] : layouts)
+    if (l.kind == LayoutKind::DotOperandA && l.convertedOnEntry) entry += lets.at(id)->var->type.numel() * 2;
+  while (stages > 2 && stages * stage + entry + 1024 > kSharedLimit) --stages;
+  if (stages * stage + entry + 1024 > kSharedLimit) return;
   for (auto& [id, l] : layouts) {
     l.warpgroup = true;
     if (l.kind == LayoutKind::SharedOperand) l.stages = stages;
