@@ -92,7 +92,8 @@ const host::Tensor* builtinTensorOf(py::handle h) {
   static py::detail::type_info* const info = py::detail::get_type_info(typeid(host::Tensor));
   if (!info) return nullptr;
   if (Py_TYPE(h.ptr()) != info->type) {
-    if (!py::isinstance<host::Tensor>(h)) return nullptr;  // a subclass
+    // A subclass, or (mostly) not a tensor: CPython's own check, not pybind11's type lookup.
+    if (!PyObject_TypeCheck(h.ptr(), info->type)) return nullptr;
     return &h.cast<const host::Tensor&>();
   }
   auto* instance = reinterpret_cast<py::detail::instance*>(h.ptr());
@@ -126,7 +127,7 @@ bool foreignCudaTensorKey(py::handle h, std::string& key, uint64_t& pointer) {
   return true;
 }
 
-bool launchOnGpuLean(PythonKernel& kernel, PythonKernel::FastLaunch& entry, const py::list& args, const int64_t grid[3],
+bool launchOnGpuLean(PythonKernel& kernel, PythonKernel::FastLaunch& entry, PyObject* const* args, const int64_t grid[3],
                      const uint64_t* foreignPointers) {
   EngineSession* session = EngineSession::active();
   if (!session || entry.leanRefused) return false;
@@ -135,14 +136,16 @@ bool launchOnGpuLean(PythonKernel& kernel, PythonKernel::FastLaunch& entry, cons
   if (settings.backend == host::Backend::Simulator || !settings.traceDir.empty() || !settings.pidFilter.empty() ||
       !settings.programTimingPath.empty() || context.wantsProgramTiming() || kernel.hasHostFunctions())
     return false;
-  if (std::getenv("TILESCOPE_GPU_CROSSCHECK")) return false;  // the general path checks against the simulator
   if (!host::resolvesToGpu(settings.backend)) return false;
   gpu::GpuRuntime& runtime = gpu::GpuRuntime::instance();
   const host::PreparedLaunch& prepared = entry.prepared;
   if (!entry.gpu) {
-    if (context.extension<host::AddressBook>().makesPointersFromIntegers(prepared.kernel) ||
+    // TILESCOPE_GPU_CROSSCHECK: the general path checks launches against the simulator (read once per
+    // specialization, not at every launch: getenv walks the whole environment).
+    if (std::getenv("TILESCOPE_GPU_CROSSCHECK") ||
+        context.extension<host::AddressBook>().makesPointersFromIntegers(prepared.kernel) ||
         entry.runtimeParams.size() > kMaxKeyedParams) {
-      entry.leanRefused = true;  // it reaches tensors the arguments do not name: the general path finds them
+      entry.leanRefused = true;  // cross-checked, or it reaches tensors the arguments do not name: the general path
       return false;
     }
     entry.gpu = runtime.launchHandle(prepared.kernel);
@@ -158,7 +161,7 @@ bool launchOnGpuLean(PythonKernel& kernel, PythonKernel::FastLaunch& entry, cons
   size_t writtenCount = 0;
   try {
     for (size_t j = 0; j < count; ++j) {
-      py::handle a = PyList_GET_ITEM(args.ptr(), static_cast<Py_ssize_t>(entry.runtimeParams[j]));
+      py::handle a = args[entry.runtimeParams[j]];
       gpu::GpuArg g;
       if (PyBool_Check(a.ptr())) {
         g = gpu::GpuArg::integer(a.ptr() == Py_True ? 1 : 0);
