@@ -24,37 +24,78 @@ PyObject* interned(const char* name) {
   return s;
 }
 
-// Types whose objects are CUDA tensors of another library when is_cuda says so: objects with
-// data_ptr(), untyped_storage(), is_cuda and dtype (installed PyTorch's tensors). By type, once.
-bool torchLikeType(py::handle h) {
-  static std::unordered_map<PyTypeObject*, bool> types;
+// How objects of a type are read as CUDA tensors of another library: whether they are torch-like
+// (data_ptr(), untyped_storage(), is_cuda and dtype: installed PyTorch's tensors), and the C getters
+// behind is_cuda and dtype when the type's attribute lookup is CPython's generic one and they are
+// getset descriptors (exactly what that lookup would call: a data descriptor found on the type wins
+// over the instance), so a launch calls them directly. Found once per type.
+struct TorchLikeAccess {
+  bool like = false;
+  PyGetSetDef* isCuda = nullptr;
+  PyGetSetDef* dtype = nullptr;
+};
+
+PyGetSetDef* getsetOf(PyTypeObject* type, PyObject* name) {
+  if (type->tp_getattro != PyObject_GenericGetAttr) return nullptr;
+  PyObject* d = _PyType_Lookup(type, name);  // borrowed
+  if (!d || !Py_IS_TYPE(d, &PyGetSetDescr_Type)) return nullptr;
+  PyGetSetDef* def = reinterpret_cast<PyGetSetDescrObject*>(d)->d_getset;
+  return def && def->get ? def : nullptr;
+}
+
+const TorchLikeAccess& torchLikeAccess(py::handle h) {
+  static PyObject* const isCudaName = interned("is_cuda");
+  static PyObject* const dtypeName = interned("dtype");
+  static std::unordered_map<PyTypeObject*, TorchLikeAccess> types;
+  static PyTypeObject* lastType = nullptr;
+  static const TorchLikeAccess* last = nullptr;
   PyTypeObject* type = Py_TYPE(h.ptr());
-  if (auto it = types.find(type); it != types.end()) return it->second;
-  const bool like = !builtinTensorOf(h) && py::hasattr(h, "data_ptr") && py::hasattr(h, "untyped_storage") &&
-                    py::hasattr(h, "is_cuda") && py::hasattr(h, "dtype");
-  Py_INCREF(reinterpret_cast<PyObject*>(type));  // the key stays valid
-  types.emplace(type, like);
-  return like;
+  if (type == lastType) return *last;
+  auto it = types.find(type);
+  if (it == types.end()) {
+    TorchLikeAccess access;
+    access.like = !builtinTensorOf(h) && py::hasattr(h, "data_ptr") && py::hasattr(h, "untyped_storage") &&
+                  py::hasattr(h, "is_cuda") && py::hasattr(h, "dtype");
+    if (access.like) {
+      access.isCuda = getsetOf(type, isCudaName);
+      access.dtype = getsetOf(type, dtypeName);
+    }
+    Py_INCREF(reinterpret_cast<PyObject*>(type));  // the key (and its descriptors) stay valid
+    it = types.emplace(type, access).first;
+  }
+  lastType = type;
+  last = &it->second;  // unordered_map nodes do not move
+  return *last;
+}
+
+// obj.name through the getter found above, or the generic lookup; a new reference or null (error set).
+PyObject* attribute(py::handle h, PyGetSetDef* getset, PyObject* name) {
+  return getset ? getset->get(h.ptr(), getset->closure) : PyObject_GetAttr(h.ptr(), name);
 }
 
 // A torch dtype object's engine dtype, by object (dtypes are singletons), once each.
 bool dtypeOf(py::handle tensor, PyObject* dtype, host::DType& out) {
   static std::unordered_map<PyObject*, int> dtypes;  // -1: not a dtype kernels take
-  if (auto it = dtypes.find(dtype); it != dtypes.end()) {
-    if (it->second < 0) return false;
-    out = static_cast<host::DType>(it->second);
-    return true;
-  }
+  static PyObject* lastDtype = nullptr;
+  static int lastCode = -1;
   int code = -1;
-  try {
-    code = static_cast<int>(pointerDTypeOf(tensor, "?"));
-  } catch (const py::error_already_set&) {
-    code = -1;
-  } catch (const std::exception&) {
-    code = -1;
+  if (dtype == lastDtype) {
+    code = lastCode;
+  } else if (auto it = dtypes.find(dtype); it != dtypes.end()) {
+    code = it->second;
+  } else {
+    try {
+      code = static_cast<int>(pointerDTypeOf(tensor, "?"));
+    } catch (const py::error_already_set&) {
+      code = -1;
+    } catch (const std::exception&) {
+      code = -1;
+    }
+    Py_INCREF(dtype);  // the key stays valid
+    dtypes.emplace(dtype, code);
   }
-  Py_INCREF(dtype);
-  dtypes.emplace(dtype, code);
+  lastDtype = dtype;
+  lastCode = code;
   if (code < 0) return false;
   out = static_cast<host::DType>(code);
   return true;
@@ -101,10 +142,11 @@ const host::Tensor* builtinTensorOf(py::handle h) {
 }
 
 bool foreignCudaTensorKey(py::handle h, std::string& key, uint64_t& pointer) {
-  if (!torchLikeType(h)) return false;
+  const TorchLikeAccess& access = torchLikeAccess(h);
+  if (!access.like) return false;
   static PyObject* const isCudaName = interned("is_cuda");
   static PyObject* const dtypeName = interned("dtype");
-  PyObject* isCuda = PyObject_GetAttr(h.ptr(), isCudaName);
+  PyObject* isCuda = attribute(h, access.isCuda, isCudaName);
   if (!isCuda) {
     PyErr_Clear();
     return false;
@@ -112,7 +154,7 @@ bool foreignCudaTensorKey(py::handle h, std::string& key, uint64_t& pointer) {
   const bool cuda = isCuda == Py_True;
   Py_DECREF(isCuda);
   if (!cuda) return false;
-  PyObject* dtype = PyObject_GetAttr(h.ptr(), dtypeName);
+  PyObject* dtype = attribute(h, access.dtype, dtypeName);
   if (!dtype) {
     PyErr_Clear();
     return false;
