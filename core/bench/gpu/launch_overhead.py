@@ -11,6 +11,12 @@ Each process also times the same loop on an empty grid (0,), alternating with th
 Triton and tilescope read and key every argument and then launch nothing, so it is the host work
 without the driver's cuLaunchKernel (and without the GPU: a loop that outruns the GPU waits for it).
 
+A third figure times 300 launches right after a synchronisation without waiting for them: the
+driver's queue never fills, so it is the host's cost of a launch even when the loop waits for the GPU.
+Where torch has CUDA events (installed PyTorch, so Triton and `--torch system`), the GPU's own time
+per launch is printed too: when it is close to the wall time, the GPU (or the driver's queue), not the
+host, sets the pace.
+
 Host timings on a shared machine drift by tens of percent from one process to the next (Triton's
 figure moved from 12 to 18 us between two runs of one call), so the contenders run interleaved:
 --rounds rounds, each starting every contender once (in a rotating order), each process timing
@@ -56,24 +62,53 @@ for grid in ((1,), (0,)):
 torch.cuda.synchronize()
 
 
+# The GPU's own time over the loop where torch has CUDA events (installed PyTorch): close to the wall
+# time when the GPU, not the host, sets the pace.
+try:
+    events = (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+except Exception:
+    events = None
+
+
 def loop(grid):
     start = time.perf_counter()
+    if events:
+        events[0].record()
     for _ in range(LAUNCHES):
         add_kernel[grid](x, y, out, 1024, BLOCK_SIZE=1024)
+    if events:
+        events[1].record()
     torch.cuda.synchronize()
-    return (time.perf_counter() - start) / LAUNCHES * 1e6
+    wall = (time.perf_counter() - start) / LAUNCHES * 1e6
+    if events and grid[0]:
+        print(f"GPU_US {events[0].elapsed_time(events[1]) * 1e3 / LAUNCHES:.3f}")
+    return wall
+
+
+def issue(grid, count=300):
+    # Launches right after a synchronisation, timed without waiting for them: the driver's queue
+    # never fills, so this is the host's own cost of a launch even where the loop above waits for
+    # the GPU.
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(count):
+        add_kernel[grid](x, y, out, 1024, BLOCK_SIZE=1024)
+    took = (time.perf_counter() - start) / count * 1e6
+    torch.cuda.synchronize()
+    return took
 
 
 for _ in range(REPEATS):
     print(f"LAUNCH_US {loop((1,)):.3f}", flush=True)
     print(f"EMPTY_US {loop((0,)):.3f}", flush=True)
+    print(f"ISSUE_US {issue((1,)):.3f}", flush=True)
 assert torch.allclose(out, x + y)
 print("CHECKED")
 '''
 
 
 def measure(command, program, env=None):
-    """({'LAUNCH_US': [...], 'EMPTY_US': [...]}, None) or (None, why)."""
+    """({'LAUNCH_US': [...], 'EMPTY_US': [...], 'GPU_US': [...]}, None) or (None, why)."""
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "launches.py")
         with open(path, "w") as f:
@@ -82,7 +117,7 @@ def measure(command, program, env=None):
             run = subprocess.run(command + [path], capture_output=True, text=True, env=env, timeout=600)
         except subprocess.TimeoutExpired:
             return None, "timed out"
-    samples = {"LAUNCH_US": [], "EMPTY_US": []}
+    samples = {"LAUNCH_US": [], "EMPTY_US": [], "GPU_US": [], "ISSUE_US": []}
     checked = False
     for line in run.stdout.splitlines():
         name, _, value = line.partition(" ")
@@ -132,11 +167,14 @@ def main():
             status = status or (0 if name == "Triton" else 1)
             continue
         row = []
-        for key, title in (("LAUNCH_US", "per launch"), ("EMPTY_US", "empty grid")):
+        for key, title in (("LAUNCH_US", "per launch"), ("EMPTY_US", "empty grid"), ("ISSUE_US", "300 after a sync")):
             pooled = [v for s in ok for v in s[key]]
             process = [statistics.median(s[key]) for s in ok]
             medians[(name, key)] = statistics.median(pooled)
             row.append(f"{title} {statistics.median(pooled):.2f} us ({min(process):.2f}-{max(process):.2f})")
+        gpu = [v for s in ok for v in s["GPU_US"]]
+        if gpu:
+            row.append(f"GPU time {statistics.median(gpu):.2f} us")
         failed = len(per_round[name]) - len(ok)
         print(f"  {name}: " + ", ".join(row) + (f"; {failed} processes failed: {errors[name]}" if failed else ""))
     if ("Triton", "LAUNCH_US") in medians:
