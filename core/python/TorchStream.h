@@ -2,7 +2,7 @@
 // Installed PyTorch's current CUDA stream as the stream GPU launches go on (gpu::LaunchStream's
 // source), as Triton launches on torch.cuda.current_stream(): a kernel launched after
 // `torch.cuda.set_stream(s)` runs on s, after torch's work queued there and before torch's next.
-// The built-in torch has no source: GpuRuntime launches on a blocking stream of its own (LaunchStream.h).
+// The built-in torch keeps the null stream (it runs everything in order on one stream).
 namespace tilescope::python {
 
 // Sets the source once the embedded interpreter runs (with the GIL). Until torch is imported the

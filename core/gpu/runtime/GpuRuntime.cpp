@@ -55,7 +55,6 @@ struct GpuRuntime::Api {
   CUresult (*eventElapsedTime)(float*, CUevent, CUevent) = nullptr;
   CUresult (*memsetD32)(CUdeviceptr, unsigned, size_t) = nullptr;
   CUresult (*memsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream) = nullptr;
-  CUresult (*streamCreate)(CUstream*, unsigned) = nullptr;  // optional: launches stay on the null stream
 };
 
 struct GpuRuntime::Loaded {
@@ -134,7 +133,6 @@ GpuRuntime::GpuRuntime() : api_(std::make_unique<Api>()), status_(std::make_uniq
   api_->eventElapsedTime = reinterpret_cast<decltype(api_->eventElapsedTime)>(d.symbol("cuEventElapsedTime_v2"));
   if (!api_->eventElapsedTime) bind(api_->eventElapsedTime, "cuEventElapsedTime");
   api_->ctxCreate = reinterpret_cast<decltype(api_->ctxCreate)>(d.symbol("cuCtxCreate_v2"));
-  api_->streamCreate = reinterpret_cast<decltype(api_->streamCreate)>(d.symbol("cuStreamCreate"));
   api_->ctxDestroy = reinterpret_cast<decltype(api_->ctxDestroy)>(d.symbol("cuCtxDestroy_v2"));
   if (!ok) {
     reason_ = "the CUDA driver lacks " + reason_;
@@ -369,19 +367,8 @@ void GpuRuntime::synchronize(const std::string& forWhat) {
   checkLaunches(forWhat, true);
 }
 
-CUstream GpuRuntime::launchStreamFor(CUstream requested) {
-  if (requested || LaunchStream::hasSource() || !api_->streamCreate) return requested;
-  if (launchStreamGeneration_ != generation_) {  // none yet, or it died with an older context
-    launchStream_ = nullptr;
-    launchStreamGeneration_ = generation_;
-    CUstream created = nullptr;
-    if (api_->streamCreate(&created, 0 /* CU_STREAM_DEFAULT: blocking */) == CUDA_SUCCESS) launchStream_ = created;
-  }
-  return launchStream_;
-}
-
 void GpuRuntime::beforeLaunchOn(CUstream stream, const std::string& what) {
-  if (!stream || stream == launchStream_) return;  // ordered with the null stream's work
+  if (!stream) return;
   if (nullStreamWork_) {  // an upload, zero fill or status clear the kernel must see
     checkPending(api_->ctxSynchronize(), "cuCtxSynchronize (before launching on the current stream)", what);
     nullStreamWork_ = false;
@@ -574,11 +561,10 @@ GpuLaunchResult GpuRuntime::launch(const ir::KernelPtr& kernelPtr, const int64_t
                                    bool programTiming) {
   const ir::Kernel& kernel = *kernelPtr;
   const auto entered = std::chrono::steady_clock::now();
-  const CUstream requested = LaunchStream::current();  // before the lock: its source may run Python
+  const CUstream stream = LaunchStream::current();  // before the lock: its source may run Python
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   GpuLaunchResult result;
   ensureContext("kernel '" + kernel.name + "'");
-  const CUstream stream = launchStreamFor(requested);
   const auto ready = std::chrono::steady_clock::now();
   result.waitSeconds = std::chrono::duration<double>(ready - entered).count();
   result.compiled = buildForLaunch(kernelPtr, programTiming);
@@ -714,7 +700,7 @@ std::shared_ptr<const GpuLaunchHandle> GpuRuntime::launchHandle(const ir::Kernel
 }
 
 bool GpuRuntime::launchAgain(const GpuLaunchHandle& h, const int64_t grid[3], void** params) {
-  const CUstream requested = LaunchStream::current();  // before the lock: its source may run Python
+  const CUstream stream = LaunchStream::current();  // before the lock: its source may run Python
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (h.generation != generation_ || !context_) return false;
   raiseKeptFailure();
@@ -722,7 +708,6 @@ bool GpuRuntime::launchAgain(const GpuLaunchHandle& h, const int64_t grid[3], vo
     throw GpuError("grid (" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " + std::to_string(grid[2]) +
                    ") of kernel '" + h.name + "' exceeds the device's limits (2^31-1, 65535, 65535)");
   check(api_->ctxSetCurrent(context_), "cuCtxSetCurrent", h.what);
-  const CUstream stream = launchStreamFor(requested);
   uint64_t status = takeStatusSlot(h.compiled, h.name, h.what);
   params[h.paramTypes.size()] = &status;
   beforeLaunchOn(stream, h.what);

@@ -196,16 +196,7 @@ private:
   // Launches go on LaunchStream::current(); memory copies, fills and the status area's clears on the
   // null stream, which does not order with a non-blocking stream (torch.cuda.Stream()): each side
   // waits for the whole context (cuCtxSynchronize covers every stream) when the other has work queued.
-  // Without a stream source (the built-in torch) launches go on launchStream_, a blocking stream of
-  // the runtime's own: the null stream's work and its order each other (the legacy stream's implicit
-  // synchronisation), so nothing waits, and the driver queues a launch there faster than on the null
-  // stream (3.4 against 3.8 us on the lent H200, PERFORMANCE.md).
   void beforeLaunchOn(CUstream stream, const std::string& what);
-  // The stream a launch goes on: `requested` (LaunchStream::current()), or launchStream_ when no
-  // source chose one. Needs the lock and the context.
-  CUstream launchStreamFor(CUstream requested);
-  CUstream launchStream_ = nullptr;
-  uint64_t launchStreamGeneration_ = 0;  // the context generation launchStream_ belongs to
   void beforeNullStreamWork(const std::string& what);
   bool launchedOffNullStream_ = false;  // since the last such wait
   bool nullStreamWork_ = false;

@@ -1,9 +1,8 @@
 #pragma once
-// The CUDA stream GPU work goes on. Without a source (the built-in torch) GpuRuntime launches on a
-// blocking stream of its own, which the null stream's copies and fills order with (everything runs
-// in order, as on one stream). With installed PyTorch, core/python sets a source that reads torch's
-// current stream, so that kernels launched after `torch.cuda.set_stream(s)` run on `s`, ordered with
-// torch's own work on it, as Triton launches on torch's current stream (the null stream by default).
+// The CUDA stream GPU work goes on. Without a source it is the legacy null stream (the built-in torch
+// runs everything in order there). With installed PyTorch, core/python sets a source that reads
+// torch's current stream, so that kernels launched after `torch.cuda.set_stream(s)` run on `s`, ordered
+// with torch's own work on it, as Triton launches on torch's current stream.
 #include <atomic>
 
 #include "core/gpu/runtime/CudaApi.h"
@@ -16,7 +15,6 @@ public:
   // holds the GIL); nullptr means the null stream.
   using Source = CUstream (*)();
   static void setSource(Source source) { source_.store(source, std::memory_order_relaxed); }
-  static bool hasSource() { return source_.load(std::memory_order_relaxed) != nullptr; }
   static CUstream current() {
     const Source source = source_.load(std::memory_order_relaxed);
     return source ? source() : nullptr;
