@@ -4,7 +4,7 @@
 
 The kernel is the vector add of Triton's first tutorial on 1,024 elements, launched N times in a
 Python loop after a warm-up; the time per launch is the loop's wall time over N, the device synchronised
-once at the end (so it is the host's cost whenever the GPU keeps up, which a 1,024-element add does).
+once at the end (so it is the host's cost whenever the GPU keeps up; the third figure below checks).
 Issue 22 asks tilescope's to be at most half of Triton's.
 
 Each process also times the same loop on an empty grid (0,), alternating with the real one: both
