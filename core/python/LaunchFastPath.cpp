@@ -28,11 +28,13 @@ PyObject* interned(const char* name) {
 // (data_ptr(), untyped_storage(), is_cuda and dtype: installed PyTorch's tensors), and the C getters
 // behind is_cuda and dtype when the type's attribute lookup is CPython's generic one and they are
 // getset descriptors (exactly what that lookup would call: a data descriptor found on the type wins
-// over the instance), so a launch calls them directly. Found once per type.
+// over the instance), so a launch calls them directly. Found once per type, and again when the type
+// (or a base) changed since (CPython gives it a new version tag then).
 struct TorchLikeAccess {
   bool like = false;
   PyGetSetDef* isCuda = nullptr;
   PyGetSetDef* dtype = nullptr;
+  unsigned int versionTag = 0;  // the type's tp_version_tag when the getters were found (0: none valid)
 };
 
 PyGetSetDef* getsetOf(PyTypeObject* type, PyObject* name) {
@@ -48,24 +50,29 @@ const TorchLikeAccess& torchLikeAccess(py::handle h) {
   static PyObject* const dtypeName = interned("dtype");
   static std::unordered_map<PyTypeObject*, TorchLikeAccess> types;
   static PyTypeObject* lastType = nullptr;
-  static const TorchLikeAccess* last = nullptr;
+  static TorchLikeAccess* last = nullptr;
   PyTypeObject* type = Py_TYPE(h.ptr());
-  if (type == lastType) return *last;
-  auto it = types.find(type);
-  if (it == types.end()) {
-    TorchLikeAccess access;
-    access.like = !builtinTensorOf(h) && py::hasattr(h, "data_ptr") && py::hasattr(h, "untyped_storage") &&
-                  py::hasattr(h, "is_cuda") && py::hasattr(h, "dtype");
-    if (access.like) {
-      access.isCuda = getsetOf(type, isCudaName);
-      access.dtype = getsetOf(type, dtypeName);
-    }
-    Py_INCREF(reinterpret_cast<PyObject*>(type));  // the key (and its descriptors) stay valid
-    it = types.emplace(type, access).first;
+  TorchLikeAccess* access = nullptr;
+  if (type == lastType) {
+    access = last;
+  } else if (auto it = types.find(type); it != types.end()) {
+    access = &it->second;  // unordered_map nodes do not move
+  } else {
+    TorchLikeAccess found;
+    found.like = !builtinTensorOf(h) && py::hasattr(h, "data_ptr") && py::hasattr(h, "untyped_storage") &&
+                 py::hasattr(h, "is_cuda") && py::hasattr(h, "dtype");
+    Py_INCREF(reinterpret_cast<PyObject*>(type));  // the key stays valid
+    access = &types.emplace(type, found).first->second;
   }
   lastType = type;
-  last = &it->second;  // unordered_map nodes do not move
-  return *last;
+  last = access;
+  if (access->like && (access->versionTag == 0 || access->versionTag != type->tp_version_tag)) {
+    access->isCuda = getsetOf(type, isCudaName);
+    access->dtype = getsetOf(type, dtypeName);
+    access->versionTag = type->tp_version_tag;  // _PyType_Lookup assigned it; 0 when the type has none
+    if (access->versionTag == 0) access->isCuda = access->dtype = nullptr;
+  }
+  return *access;
 }
 
 // obj.name through the getter found above, or the generic lookup; a new reference or null (error set).
