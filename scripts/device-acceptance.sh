@@ -33,11 +33,9 @@ section() { echo; echo "== $*  ($(date -u +%T))"; }
   section "launches from host code, all cores"; timeout 120 "$build/core/bench/tilescope_bench_python_sim_launch" 2>&1 | tail -8
   section "4M vector add beside Triton's interpreter"
   timeout 150 python3 "$root/core/bench/sim_vs_triton_interpreter.py" --cli "$cli" --python python3 2>&1 | tail -12
-  section "per-launch host time beside Triton (built-in torch, then installed PyTorch)"
-  for torch_choice in builtin system; do
-    VIRTUAL_ENV=${TORCH_VENV:-/opt/torch/.venv} timeout 150 python3 "$root/core/bench/gpu/launch_overhead.py" --cli "$cli" \
-      --python python3 --torch $torch_choice 2>&1 | tail -8
-  done
+  section "per-launch host time beside Triton (built-in torch and installed PyTorch, interleaved)"
+  VIRTUAL_ENV=${TORCH_VENV:-/opt/torch/.venv} timeout 240 python3 "$root/core/bench/gpu/launch_overhead.py" --cli "$cli" \
+    --python python3 --torch builtin system 2>&1 | tail -8
   # Each runs to its end, benchmark sweeps included (GpuRun.Tutorial* checks the same with a 300 s
   # limit). TRITON_BESIDE=1 also times Triton itself on each file, for comparison.
   section "Triton's tutorials on the GPU with installed PyTorch"

@@ -9,6 +9,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <charconv>
 
 #include "core/python/Containers.h"
 #include "core/python/TensorObject.h"
@@ -50,13 +51,17 @@ void withBorrowed(LaunchValues& v, F&& launch) {
   syncBorrowed(v.borrowed);
 }
 
-LaunchValues launchValues(const PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
+// A list's items as an array (borrowed; valid while the list is not changed).
+PyObject* const* listItems(const py::list& list) { return reinterpret_cast<PyListObject*>(list.ptr())->ob_item; }
+
+LaunchValues launchValues(const PythonKernel& k, py::handle grid, PyObject* const* args, size_t count,
+                          const py::dict& options) {
   const std::vector<std::string> names = k.parameterNames();
   LaunchValues out;
   host::ValueList dims;
   for (py::handle d : grid) dims.push_back(launchArgumentOf(d, "grid"));
   out.grid = host::makeTuple(std::move(dims));
-  for (size_t i = 0; i < args.size(); ++i)
+  for (size_t i = 0; i < count; ++i)
     out.args.push_back(argumentOf(args[i], i < names.size() ? names[i] : "?", out.borrowed));
   for (auto [name, value] : options) {
     const std::string n = name.cast<std::string>();
@@ -65,39 +70,46 @@ LaunchValues launchValues(const PythonKernel& k, const py::tuple& grid, const py
   return out;
 }
 
+LaunchValues launchValues(const PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
+  return launchValues(k, grid, listItems(args), args.size(), options);
+}
+
 // The fast path's key of a launch whose every parameter is passed in order and no launch option is
 // given: per argument its kind and what KernelLauncher specializes on (a tensor's dtype and 16-byte
 // alignment, an int's width, divisibility by 16 and whether it is 1, a constexpr's value). False for
 // anything else (other libraries' CPU tensors, odd values): those take the general path, which also
 // raises the errors. Another library's CUDA tensor (installed PyTorch's) keys as its dtype and
 // alignment and sets `foreign`: only the lean GPU path reuses such an entry.
-bool fastKey(const PythonKernel& k, const py::list& args, std::string& key, bool& foreign, uint64_t* foreignPointers) {
+bool fastKey(const PythonKernel& k, PyObject* const* args, size_t count, std::string& key, bool& foreign,
+             uint64_t* foreignPointers) {
   key.clear();
   foreign = false;
-  if (args.size() > kMaxKeyedParams) return false;
-  for (size_t i = 0; i < args.size(); ++i) {
+  if (count > kMaxKeyedParams) return false;
+  char digits[24];
+  for (size_t i = 0; i < count; ++i) {
     py::handle h = args[i];
     const bool constexprParam = k.isConstexprParam(i);
-    if (const host::Tensor* tensor = builtinTensorOf(h)) {
-      if (constexprParam) return false;
-      const host::Tensor& t = *tensor;
-      key += 'T';
-      key += static_cast<char>('A' + static_cast<int>(t.dtype()));
-      key += (t.storageOffset() * t.elementSize()) % 16 == 0 ? 'a' : 'u';
-    } else if (PyBool_Check(h.ptr())) {
+    if (PyBool_Check(h.ptr())) {
       key += constexprParam ? (h.ptr() == Py_True ? "cT" : "cF") : "b";
     } else if (PyLong_Check(h.ptr())) {
       int overflow = 0;
       const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
       if (overflow) return false;
       if (constexprParam) {
-        key += "ci" + std::to_string(v);
+        key += "ci";
+        key.append(digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, v).ptr - digits));
       } else if (v == 1) {
         key += '1';
       } else {
         key += v >= -2147483648LL && v <= 2147483647LL ? 'i' : 'l';
         if (v % 16 == 0) key += '6';
       }
+    } else if (const host::Tensor* tensor = builtinTensorOf(h)) {
+      if (constexprParam) return false;
+      const host::Tensor& t = *tensor;
+      key += 'T';
+      key += static_cast<char>('A' + static_cast<int>(t.dtype()));
+      key += (t.storageOffset() * t.elementSize()) % 16 == 0 ? 'a' : 'u';
     } else if (PyFloat_Check(h.ptr())) {
       key += constexprParam ? "cf" + py::repr(h).cast<std::string>() : std::string("f");
     } else if (h.is_none()) {
@@ -118,12 +130,15 @@ bool fastKey(const PythonKernel& k, const py::list& args, std::string& key, bool
 
 // A grid of 1 to 3 non-negative ints, padded with 1s; false for anything else (the general path
 // raises the right error).
-bool fastGrid(const py::tuple& grid, int64_t out[3]) {
-  if (grid.empty() || grid.size() > 3) return false;
-  for (size_t i = 0; i < grid.size(); ++i) {
-    if (!PyLong_Check(grid[i].ptr()) || PyBool_Check(grid[i].ptr())) return false;
+bool fastGrid(PyObject* grid, int64_t out[3]) {
+  if (!PyTuple_Check(grid)) return false;
+  const Py_ssize_t n = PyTuple_GET_SIZE(grid);
+  if (n < 1 || n > 3) return false;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* d = PyTuple_GET_ITEM(grid, i);
+    if (!PyLong_Check(d) || PyBool_Check(d)) return false;
     int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(grid[i].ptr(), &overflow);
+    const long long v = PyLong_AsLongLongAndOverflow(d, &overflow);
     if (overflow || v < 0) return false;
     out[i] = v;
   }
@@ -158,12 +173,21 @@ struct CompiledHandle {
 
 }  // namespace
 
-void launchKernel(PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
-  std::string key;
+void launchKernel(PythonKernel& k, PyObject* grid, PyObject* const* args, size_t count, const py::dict& options) {
+  // One buffer for every launch's key: no allocation once it has grown to the longest key. A launch
+  // made while keying (Python that data_ptr() runs) uses its own.
+  static std::string sharedKey;
+  static int keying = 0;
+  std::string ownKey;
+  std::string& key = keying ? ownKey : sharedKey;
   bool foreign = false;
   uint64_t foreignPointers[kMaxKeyedParams] = {};
+  ++keying;
+  struct Keyed {
+    ~Keyed() { --keying; }
+  } keyed;
   const bool fast =
-      options.empty() && args.size() == k.parameterCount() && fastKey(k, args, key, foreign, foreignPointers);
+      options.empty() && count == k.parameterCount() && fastKey(k, args, count, key, foreign, foreignPointers);
   int64_t dims[3] = {1, 1, 1};
   if (fast && fastGrid(grid, dims)) {
     if (std::shared_ptr<PythonKernel::FastLaunch> cached = k.fastLaunch(key); cached && !cached->inUse) {
@@ -186,7 +210,7 @@ void launchKernel(PythonKernel& k, const py::tuple& grid, const py::list& args, 
       }
     }
   }
-  LaunchValues v = launchValues(k, grid, args, options);
+  LaunchValues v = launchValues(k, grid, args, count, options);
   withBorrowed(v, [&] {
     host::PreparedLaunch prepared = k.launch(v.grid, std::move(v.args), std::move(v.options));
     const bool allOnDevice =
@@ -238,7 +262,10 @@ void bindKernels(py::module_& m) {
              k.setGlobals(values, helpers);
              k.setHostFunctions(std::move(hostFunctions));
            })
-      .def("launch", &launchKernel)
+      .def("launch",
+           [](PythonKernel& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
+             launchKernel(k, grid.ptr(), listItems(args), args.size(), options);
+           })
       .def("warmup",
            [](const std::shared_ptr<PythonKernel>& k, const py::tuple& grid, const py::list& args, const py::dict& options) {
              LaunchValues v = launchValues(*k, grid, args, options);

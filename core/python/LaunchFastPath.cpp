@@ -24,37 +24,85 @@ PyObject* interned(const char* name) {
   return s;
 }
 
-// Types whose objects are CUDA tensors of another library when is_cuda says so: objects with
-// data_ptr(), untyped_storage(), is_cuda and dtype (installed PyTorch's tensors). By type, once.
-bool torchLikeType(py::handle h) {
-  static std::unordered_map<PyTypeObject*, bool> types;
+// How objects of a type are read as CUDA tensors of another library: whether they are torch-like
+// (data_ptr(), untyped_storage(), is_cuda and dtype: installed PyTorch's tensors), and the C getters
+// behind is_cuda and dtype when the type's attribute lookup is CPython's generic one and they are
+// getset descriptors (exactly what that lookup would call: a data descriptor found on the type wins
+// over the instance), so a launch calls them directly. Found once per type, and again when the type
+// (or a base) changed since (CPython gives it a new version tag then).
+struct TorchLikeAccess {
+  bool like = false;
+  PyGetSetDef* isCuda = nullptr;
+  PyGetSetDef* dtype = nullptr;
+  unsigned int versionTag = 0;  // the type's tp_version_tag when the getters were found (0: none valid)
+};
+
+PyGetSetDef* getsetOf(PyTypeObject* type, PyObject* name) {
+  if (type->tp_getattro != PyObject_GenericGetAttr) return nullptr;
+  PyObject* d = _PyType_Lookup(type, name);  // borrowed
+  if (!d || !Py_IS_TYPE(d, &PyGetSetDescr_Type)) return nullptr;
+  PyGetSetDef* def = reinterpret_cast<PyGetSetDescrObject*>(d)->d_getset;
+  return def && def->get ? def : nullptr;
+}
+
+const TorchLikeAccess& torchLikeAccess(py::handle h) {
+  static PyObject* const isCudaName = interned("is_cuda");
+  static PyObject* const dtypeName = interned("dtype");
+  static std::unordered_map<PyTypeObject*, TorchLikeAccess> types;
+  static PyTypeObject* lastType = nullptr;
+  static TorchLikeAccess* last = nullptr;
   PyTypeObject* type = Py_TYPE(h.ptr());
-  if (auto it = types.find(type); it != types.end()) return it->second;
-  const bool like = !builtinTensorOf(h) && py::hasattr(h, "data_ptr") && py::hasattr(h, "untyped_storage") &&
-                    py::hasattr(h, "is_cuda") && py::hasattr(h, "dtype");
-  Py_INCREF(reinterpret_cast<PyObject*>(type));  // the key stays valid
-  types.emplace(type, like);
-  return like;
+  TorchLikeAccess* access = nullptr;
+  if (type == lastType) {
+    access = last;
+  } else if (auto it = types.find(type); it != types.end()) {
+    access = &it->second;  // unordered_map nodes do not move
+  } else {
+    TorchLikeAccess found;
+    found.like = !builtinTensorOf(h) && py::hasattr(h, "data_ptr") && py::hasattr(h, "untyped_storage") &&
+                 py::hasattr(h, "is_cuda") && py::hasattr(h, "dtype");
+    Py_INCREF(reinterpret_cast<PyObject*>(type));  // the key stays valid
+    access = &types.emplace(type, found).first->second;
+  }
+  lastType = type;
+  last = access;
+  if (access->like && (access->versionTag == 0 || access->versionTag != type->tp_version_tag)) {
+    access->isCuda = getsetOf(type, isCudaName);
+    access->dtype = getsetOf(type, dtypeName);
+    access->versionTag = type->tp_version_tag;  // _PyType_Lookup assigned it; 0 when the type has none
+    if (access->versionTag == 0) access->isCuda = access->dtype = nullptr;
+  }
+  return *access;
+}
+
+// obj.name through the getter found above, or the generic lookup; a new reference or null (error set).
+PyObject* attribute(py::handle h, PyGetSetDef* getset, PyObject* name) {
+  return getset ? getset->get(h.ptr(), getset->closure) : PyObject_GetAttr(h.ptr(), name);
 }
 
 // A torch dtype object's engine dtype, by object (dtypes are singletons), once each.
 bool dtypeOf(py::handle tensor, PyObject* dtype, host::DType& out) {
   static std::unordered_map<PyObject*, int> dtypes;  // -1: not a dtype kernels take
-  if (auto it = dtypes.find(dtype); it != dtypes.end()) {
-    if (it->second < 0) return false;
-    out = static_cast<host::DType>(it->second);
-    return true;
-  }
+  static PyObject* lastDtype = nullptr;
+  static int lastCode = -1;
   int code = -1;
-  try {
-    code = static_cast<int>(pointerDTypeOf(tensor, "?"));
-  } catch (const py::error_already_set&) {
-    code = -1;
-  } catch (const std::exception&) {
-    code = -1;
+  if (dtype == lastDtype) {
+    code = lastCode;
+  } else if (auto it = dtypes.find(dtype); it != dtypes.end()) {
+    code = it->second;
+  } else {
+    try {
+      code = static_cast<int>(pointerDTypeOf(tensor, "?"));
+    } catch (const py::error_already_set&) {
+      code = -1;
+    } catch (const std::exception&) {
+      code = -1;
+    }
+    Py_INCREF(dtype);  // the key stays valid
+    dtypes.emplace(dtype, code);
   }
-  Py_INCREF(dtype);
-  dtypes.emplace(dtype, code);
+  lastDtype = dtype;
+  lastCode = code;
   if (code < 0) return false;
   out = static_cast<host::DType>(code);
   return true;
@@ -92,7 +140,8 @@ const host::Tensor* builtinTensorOf(py::handle h) {
   static py::detail::type_info* const info = py::detail::get_type_info(typeid(host::Tensor));
   if (!info) return nullptr;
   if (Py_TYPE(h.ptr()) != info->type) {
-    if (!py::isinstance<host::Tensor>(h)) return nullptr;  // a subclass
+    // A subclass, or (mostly) not a tensor: CPython's own check, not pybind11's type lookup.
+    if (!PyObject_TypeCheck(h.ptr(), info->type)) return nullptr;
     return &h.cast<const host::Tensor&>();
   }
   auto* instance = reinterpret_cast<py::detail::instance*>(h.ptr());
@@ -100,10 +149,11 @@ const host::Tensor* builtinTensorOf(py::handle h) {
 }
 
 bool foreignCudaTensorKey(py::handle h, std::string& key, uint64_t& pointer) {
-  if (!torchLikeType(h)) return false;
+  const TorchLikeAccess& access = torchLikeAccess(h);
+  if (!access.like) return false;
   static PyObject* const isCudaName = interned("is_cuda");
   static PyObject* const dtypeName = interned("dtype");
-  PyObject* isCuda = PyObject_GetAttr(h.ptr(), isCudaName);
+  PyObject* isCuda = attribute(h, access.isCuda, isCudaName);
   if (!isCuda) {
     PyErr_Clear();
     return false;
@@ -111,7 +161,7 @@ bool foreignCudaTensorKey(py::handle h, std::string& key, uint64_t& pointer) {
   const bool cuda = isCuda == Py_True;
   Py_DECREF(isCuda);
   if (!cuda) return false;
-  PyObject* dtype = PyObject_GetAttr(h.ptr(), dtypeName);
+  PyObject* dtype = attribute(h, access.dtype, dtypeName);
   if (!dtype) {
     PyErr_Clear();
     return false;
@@ -126,7 +176,7 @@ bool foreignCudaTensorKey(py::handle h, std::string& key, uint64_t& pointer) {
   return true;
 }
 
-bool launchOnGpuLean(PythonKernel& kernel, PythonKernel::FastLaunch& entry, const py::list& args, const int64_t grid[3],
+bool launchOnGpuLean(PythonKernel& kernel, PythonKernel::FastLaunch& entry, PyObject* const* args, const int64_t grid[3],
                      const uint64_t* foreignPointers) {
   EngineSession* session = EngineSession::active();
   if (!session || entry.leanRefused) return false;
@@ -135,14 +185,16 @@ bool launchOnGpuLean(PythonKernel& kernel, PythonKernel::FastLaunch& entry, cons
   if (settings.backend == host::Backend::Simulator || !settings.traceDir.empty() || !settings.pidFilter.empty() ||
       !settings.programTimingPath.empty() || context.wantsProgramTiming() || kernel.hasHostFunctions())
     return false;
-  if (std::getenv("TILESCOPE_GPU_CROSSCHECK")) return false;  // the general path checks against the simulator
   if (!host::resolvesToGpu(settings.backend)) return false;
   gpu::GpuRuntime& runtime = gpu::GpuRuntime::instance();
   const host::PreparedLaunch& prepared = entry.prepared;
   if (!entry.gpu) {
-    if (context.extension<host::AddressBook>().makesPointersFromIntegers(prepared.kernel) ||
+    // TILESCOPE_GPU_CROSSCHECK: the general path checks launches against the simulator (read once per
+    // specialization, not at every launch: getenv walks the whole environment).
+    if (std::getenv("TILESCOPE_GPU_CROSSCHECK") ||
+        context.extension<host::AddressBook>().makesPointersFromIntegers(prepared.kernel) ||
         entry.runtimeParams.size() > kMaxKeyedParams) {
-      entry.leanRefused = true;  // it reaches tensors the arguments do not name: the general path finds them
+      entry.leanRefused = true;  // cross-checked, or it reaches tensors the arguments do not name: the general path
       return false;
     }
     entry.gpu = runtime.launchHandle(prepared.kernel);
@@ -158,7 +210,7 @@ bool launchOnGpuLean(PythonKernel& kernel, PythonKernel::FastLaunch& entry, cons
   size_t writtenCount = 0;
   try {
     for (size_t j = 0; j < count; ++j) {
-      py::handle a = PyList_GET_ITEM(args.ptr(), static_cast<Py_ssize_t>(entry.runtimeParams[j]));
+      py::handle a = args[entry.runtimeParams[j]];
       gpu::GpuArg g;
       if (PyBool_Check(a.ptr())) {
         g = gpu::GpuArg::integer(a.ptr() == Py_True ? 1 : 0);

@@ -34,15 +34,17 @@ constexpr size_t kMaxKeyedParams = 64;
 // when this launch cannot take the lean path (the simulator backend, traces or program timing wanted,
 // GPU cross-checks, host functions, a kernel that reaches tensors through addresses it loads, no
 // loaded build yet, a context that died): the caller takes the general path. Throws host::PyError.
-bool launchOnGpuLean(PythonKernel& kernel, PythonKernel::FastLaunch& entry, const pybind11::list& args,
+bool launchOnGpuLean(PythonKernel& kernel, PythonKernel::FastLaunch& entry, PyObject* const* args,
                      const int64_t grid[3], const uint64_t* foreignPointers);
 
 // _tilescope.Kernel.launch(grid, args, options) (KernelBindings.cpp): a cached key on the lean GPU
 // path or without binding and checking, anything else on the general path (which remembers the key).
-void launchKernel(PythonKernel& kernel, const pybind11::tuple& grid, const pybind11::list& args,
+// `grid` is a tuple; `args` are `count` borrowed references (BoundLaunch passes its vectorcall's).
+void launchKernel(PythonKernel& kernel, PyObject* grid, PyObject* const* args, size_t count,
                   const pybind11::dict& options);
 
-// _tilescope.BoundLaunch (BoundLaunch.cpp): what `kernel[grid]` returns.
+// _tilescope.BoundLaunch (BoundLaunch.cpp): what `kernel[grid]` returns, and _tilescope.LaunchSubscript,
+// JITFunction's base class, which answers `kernel[grid]`.
 void bindBoundLaunch(pybind11::module_& m);
 
 // _tilescope.synchronize(where): waits for the GPU when launches are pending and raises the first

@@ -104,3 +104,58 @@ print(outs, len(axpy._launchers))
   ASSERT_TRUE(run.ok()) << run.traceback;
   EXPECT_EQ(run.out, "[64, 128, 256, 64, 256] 2\n");
 }
+
+TEST(EmbeddedLaunchFastPath, OneLauncherTakesCallsOfEveryShape) {
+  // The launcher keeps its last call shape's plan (BoundLaunch): calls alternating between shapes,
+  // keywords in another order and a bad call still bind as Python binds them.
+  PythonExecutor executor;
+  const auto run = runPython(executor, std::string(kKernel) + R"(
+x = torch.arange(64, dtype=torch.float32)
+y = torch.ones(64)
+out = torch.zeros(64)
+launch = axpy[(1,)]
+print(axpy[(1,)] is launch, launch is axpy[launch.grid])
+sums = []
+for a in (1.0, 2.0, 3.0):
+    launch(x, y, out, 64, a, BLOCK=64)
+    sums.append(out.sum().item())
+    launch(x, y, out, 64, a=a + 10, BLOCK=64)
+    sums.append(out.sum().item())
+    launch(BLOCK=64, n=64, a=a + 20, out_ptr=out, y_ptr=y, x_ptr=x)
+    sums.append(out.sum().item())
+print(sums)
+try:
+    launch(x, y, out, 64, BLOCK=64)
+except TypeError as e:
+    print("TypeError:", e)
+)");
+  ASSERT_TRUE(run.ok()) << run.traceback;
+  // sum(a * i + 1 for i in range(64)) = 2016 a + 64
+  EXPECT_EQ(run.out,
+            "True True\n"
+            "[2080.0, 22240.0, 42400.0, 4096.0, 24256.0, 44416.0, 6112.0, 26272.0, 46432.0]\n"
+            "TypeError: missing a required argument: 'a'\n");
+}
+
+TEST(EmbeddedLaunchFastPath, AKernelAndItsLaunchersAreFreedWhenNothingUsesThem) {
+  // A kernel and its launchers refer to each other; the garbage collector frees them (a notebook
+  // cell defining its kernel again must not keep every old definition alive).
+  PythonExecutor executor;
+  const auto run = runPython(executor, R"(import gc, weakref, torch, triton
+import triton.language as tl
+
+@triton.jit
+def fill(out_ptr, BLOCK: tl.constexpr):
+    tl.store(out_ptr + tl.arange(0, BLOCK), 1.0)
+
+out = torch.zeros(4)
+fill[(1,)](out, BLOCK=4)
+fill[(1,)](out, BLOCK=4)
+ref = weakref.ref(fill)
+del fill
+gc.collect()
+print(out.tolist(), ref() is None)
+)");
+  ASSERT_TRUE(run.ok()) << run.traceback;
+  EXPECT_EQ(run.out, "[1.0, 1.0, 1.0, 1.0] True\n");
+}

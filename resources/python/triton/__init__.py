@@ -83,8 +83,10 @@ def _parameter_names(fn, which, option):
     return names
 
 
-class JITFunction:
-    """A @triton.jit function: `kernel[grid](*args, **kwargs)` launches it."""
+class JITFunction(_tilescope.LaunchSubscript):
+    """A @triton.jit function: `kernel[grid](*args, **kwargs)` launches it. `kernel[grid]` is answered
+    in C++ (_tilescope.LaunchSubscript) when the grid is the previous one's object, and by
+    _launcher_for otherwise."""
 
     def __init__(self, fn, do_not_specialize=None, do_not_specialize_on_alignment=None, **options):
         self.fn = fn
@@ -109,7 +111,7 @@ class JITFunction:
     # The sentinel of _globals_read's missing names, for _tilescope.BoundLaunch.
     _MISSING = _MISSING
 
-    def __getitem__(self, grid):
+    def _launcher_for(self, grid):
         # kernel[grid](*args, **kwargs): JITFunction.run's work, in C++ for calls its plans bind. One
         # per grid object (a constant tuple, a grid function): the launcher holds its grid, so the
         # object's id cannot be reused while it is cached.
