@@ -115,6 +115,9 @@ public:
   // regrouped through shared memory so each output's are in consecutive lanes (CudaRegroupedReduce.cpp).
   bool canReduceRegrouped(const ir::Reduce& n) const;
   std::string reduceRegrouped(const ir::Reduce& n);
+  // After a reduction wrote its outputs to ts_so: a barrier, `res` read back (a tile, or ts_so[0]),
+  // a barrier, and the scope the reduction opened closed; returns res's element expression.
+  std::string readReductionFromShared(const std::string& res, const ir::Type& out);
   std::string scan(const ir::Scan& n);
   // tl.reduce / tl.associative_scan with a general combine function: the inputs staged in shared
   // memory, one thread per line of the axis folding it in the simulator's order (sequentially), the
@@ -386,6 +389,10 @@ std::string registerLoopPrelude();
 
 // The simulator's combine of a reduction (not arg) on dtype t, as an expression of x and y (CudaTileOps.cpp).
 std::string reduceCombine(ir::ReduceOp op, ir::DType t, const std::string& x, const std::string& y);
+
+// The operand list ("%0, %1, ...") and read-write constraints ("+f"(d[i])) of a wgmma's `regs` fp32
+// accumulator registers, as its inline-PTX wrappers take them (CudaWarpgroupMma.cpp).
+void wgmmaAccumulatorOperands(int64_t regs, std::string& list, std::string& outs);
 
 // Simple per-statement helpers shared by the generator's files.
 bool containsStore(const ir::Stmt& s);

@@ -18,10 +18,7 @@ std::string registerAWrapper(int64_t n, const std::string& elem, bool bMnMajor, 
   name = "ts_wgmma_ra_m64n" + std::to_string(n) + "_" + elem + (bMnMajor ? "_t" : "");
   const int64_t regs = n / 2;
   std::string outs, list;
-  for (int64_t i = 0; i < regs; ++i) {
-    list += (i ? ", %" : "%") + std::to_string(i);
-    outs += std::string(i ? ", " : "") + "\"+f\"(d[" + std::to_string(i) + "])";
-  }
+  wgmmaAccumulatorOperands(regs, list, outs);
   const std::string a = "{%" + std::to_string(regs) + ", %" + std::to_string(regs + 1) + ", %" + std::to_string(regs + 2) + ", %" +
                         std::to_string(regs + 3) + "}";
   std::string text = "TS_DEV void " + name + "(float (&d)[" + std::to_string(regs) + "], const ts_u32* a, unsigned long long b) {\n";

@@ -142,17 +142,7 @@ std::string CudaEmitter::reduceRegrouped(const ir::Reduce& n) {
   }
   line(std::string("if (ts_q == 0") + (idle ? " && ts_o < " + n2s(g.outputs) : "") + ") ts_so[ts_o] = ts_y[0];");
   close();
-  sync();
-  if (out.isTile()) {
-    openLoop(out.numel());
-    line(res + "[ts_j] = ts_so[ts_i];");
-    closeLoop(out.numel());
-  } else {
-    line(res + " = ts_so[0];");
-  }
-  sync();
-  close();
-  return element(res, out);
+  return readReductionFromShared(res, out);
 }
 
 }  // namespace tilescope::gpu

@@ -41,10 +41,7 @@ std::string CudaEmitter::tf32WarpgroupInstruction(int64_t n) {
   // its descriptor, scale-d on.
   const int64_t regs = n / 2;
   std::string outs, list;
-  for (int64_t i = 0; i < regs; ++i) {
-    list += (i ? ", %" : "%") + n2s(i);
-    outs += std::string(i ? ", " : "") + "\"+f\"(d[" + n2s(i) + "])";
-  }
+  wgmmaAccumulatorOperands(regs, list, outs);
   std::string text = "TS_DEV void " + name + "(float (&d)[" + n2s(regs) + "], const unsigned (&a)[4], unsigned long long b) {\n";
   text += "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" + n2s(regs + 5) + ", 0;\\n\"\n";
   text += "               \"wgmma.mma_async.sync.aligned.m64n" + n2s(n) + "k8.f32.tf32.tf32 {" + list + "}, {%" + n2s(regs) + ", %" +

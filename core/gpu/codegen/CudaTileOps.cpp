@@ -385,17 +385,7 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
     line("ts_so[" + o + "] = " + xs(j) + ";");
   }
   if (!cond.empty()) close();
-  sync();
-  if (out.isTile()) {
-    openLoop(out.numel());
-    line(res + "[ts_j] = ts_so[ts_i];");
-    closeLoop(out.numel());
-  } else {
-    line(res + " = ts_so[0];");
-  }
-  sync();
-  close();
-  return element(res, out);
+  return readReductionFromShared(res, out);
 }
 
 std::string CudaEmitter::reduce(const ir::Reduce& n) {
@@ -911,6 +901,20 @@ std::string CudaEmitter::dot(const ir::Dot& n) {
   sync();
   close();
   return res + "[ts_j]";
+}
+
+std::string CudaEmitter::readReductionFromShared(const std::string& res, const ir::Type& out) {
+  sync();
+  if (out.isTile()) {
+    openLoop(out.numel());
+    line(res + "[ts_j] = ts_so[ts_i];");
+    closeLoop(out.numel());
+  } else {
+    line(res + " = ts_so[0];");
+  }
+  sync();
+  close();
+  return element(res, out);
 }
 
 }  // namespace tilescope::gpu

@@ -40,10 +40,7 @@ std::string CudaEmitter::warpgroupInstruction(int64_t n, const std::string& elem
   // (imm-trans-b = 0: B given as N rows of K, `a @ b.T`), scale-d on.
   const int64_t regs = n / 2;
   std::string outs, list;
-  for (int64_t i = 0; i < regs; ++i) {
-    list += (i ? ", %" : "%") + n2s(i);
-    outs += std::string(i ? ", " : "") + "\"+f\"(d[" + n2s(i) + "])";
-  }
+  wgmmaAccumulatorOperands(regs, list, outs);
   std::string text = "TS_DEV void " + name + "(float (&d)[" + n2s(regs) + "], unsigned long long a, unsigned long long b) {\n";
   text += "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" + n2s(regs + 2) + ", 0;\\n\"\n";
   text += "               \"wgmma.mma_async.sync.aligned.m64n" + n2s(n) + "k16.f32." + elem + "." + elem + " {" + list + "}, %" +
@@ -143,6 +140,13 @@ void CudaEmitter::holdWarpgroupAccumulator(const WarpgroupMma& g, const std::str
   // writes of them across it.
   line("#pragma unroll");
   line("for (int ts_u = 0; ts_u < " + n2s(g.tiles * g.n / 2) + "; ++ts_u) ts_hold_register((&" + frags + "[0][0])[ts_u]);");
+}
+
+void wgmmaAccumulatorOperands(int64_t regs, std::string& list, std::string& outs) {
+  for (int64_t i = 0; i < regs; ++i) {
+    list += (i ? ", %" : "%") + n2s(i);
+    outs += std::string(i ? ", " : "") + "\"+f\"(d[" + n2s(i) + "])";
+  }
 }
 
 }  // namespace tilescope::gpu
