@@ -7,6 +7,7 @@
 
 #include "core/gpu/codegen/CudaCodegen.h"
 #include "core/gpu/codegen/CudaPrelude.h"
+#include "tests/gpu/CodegenTestUtil.h"
 #include "tests/gpu/GpuSeedCases.h"
 
 using namespace tilescope;
@@ -15,12 +16,7 @@ using gpu::CudaKernelSource;
 
 namespace {
 
-ir::KernelPtr kernelFrom(const std::string& source, const std::string& name, const lang::Specialization& spec) {
-  auto program = lang::test::programFrom(source, "k.py");
-  lang::CheckResult r = lang::checkKernel(*program, name, spec);
-  EXPECT_TRUE(r.ok()) << r.diagnostics.render();
-  return r.kernel;
-}
+using gpu::test::kernelFrom;
 
 lang::ArgSpec P(ir::DType t) { return lang::ArgSpec::pointer(t); }
 lang::ArgSpec S(ir::DType t = ir::DType::I32, bool divisibleBy16 = false) { return lang::ArgSpec::scalar(t, divisibleBy16); }
@@ -74,9 +70,7 @@ TEST(CudaCodegen, SeedGroupedMatmulOnWarpgroupMmaMatchesGolden) {
   spec.options.numStages = 3;
   lang::CheckResult r = lang::checkKernel(*program, *fn, spec);
   ASSERT_TRUE(r.ok()) << r.diagnostics.render();
-  gpu::CudaCodegenOptions options;
-  options.smArch = 90;
-  options.archSpecific = true;
+  gpu::CudaCodegenOptions options = gpu::test::hopperOptions();
   std::string text = CudaCodegen::generate(*r.kernel, options).source;
   const std::string_view prelude = gpu::cudaPrelude();
   const size_t at = text.find(prelude);
@@ -115,9 +109,7 @@ TEST(CudaCodegen, ProvenAlignmentDropsRunTimeChecks) {
     spec.options.numStages = 3;
     lang::CheckResult r = lang::checkKernel(*program, *fn, spec);
     ASSERT_TRUE(r.ok()) << r.diagnostics.render();
-    gpu::CudaCodegenOptions options;
-    options.smArch = 90;
-    options.archSpecific = true;
+    gpu::CudaCodegenOptions options = gpu::test::hopperOptions();
     const std::string text = CudaCodegen::generate(*r.kernel, options).source;
     // Prologue and loop, A and B.
     EXPECT_EQ(count(text, "every chunk proven whole and 16-byte aligned"), divisible ? 4u : 0u);

@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "core/gpu/codegen/CudaCodegen.h"
+#include "tests/gpu/CodegenTestUtil.h"
 #include "tests/gpu/GpuSeedCases.h"
 #include "tests/lang/CheckerTestUtil.h"
 
@@ -20,23 +21,13 @@ using gpu::CudaCodegen;
 
 namespace {
 
-ir::KernelPtr kernelFrom(const std::string& source, const std::string& name, const lang::Specialization& spec) {
-  auto program = lang::test::programFrom(source, "k.py");
-  lang::CheckResult r = lang::checkKernel(*program, name, spec);
-  EXPECT_TRUE(r.ok()) << r.diagnostics.render();
-  return r.kernel;
-}
+using gpu::test::kernelFrom;
 
 lang::ArgSpec P(ir::DType t) { return lang::ArgSpec::pointer(t); }
 lang::ArgSpec S(bool divisibleBy16) { return lang::ArgSpec::scalar(ir::DType::I32, divisibleBy16); }
 lang::ArgSpec C(int64_t v) { return lang::ArgSpec::constexprValue(lang::ConstValue::integer(v)); }
 
-gpu::CudaCodegenOptions hopper() {
-  gpu::CudaCodegenOptions options;
-  options.smArch = 90;
-  options.archSpecific = true;
-  return options;
-}
+gpu::CudaCodegenOptions hopper() { return gpu::test::hopperOptions(); }
 
 }  // namespace
 
