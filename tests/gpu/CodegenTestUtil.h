@@ -18,6 +18,13 @@ inline ir::KernelPtr kernelFrom(const std::string& source, const std::string& na
   return r.kernel;
 }
 
+// How many times `what` occurs in `text` (overlapping occurrences counted).
+inline size_t occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 inline CudaCodegenOptions hopperOptions() {
   CudaCodegenOptions options;
   options.smArch = 90;

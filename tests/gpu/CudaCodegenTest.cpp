@@ -94,11 +94,7 @@ TEST(CudaCodegen, ProvenAlignmentDropsRunTimeChecks) {
   for (const lang::JitFunctionInfo& j : program->jitFunctions())
     if (j.name == "grouped_matmul_k" && !fn) fn = &j;
   ASSERT_NE(fn, nullptr);
-  auto count = [](const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-  };
+  const auto count = gpu::test::occurrences;
   for (const bool divisible : {true, false}) {
     SCOPED_TRACE(divisible ? "i32:16" : "i32");
     lang::Specialization spec;
@@ -519,9 +515,7 @@ def bp_mm(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, BM: tl.constexpr, 
   spec.options.numStages = 3;
   ir::KernelPtr k = kernelFrom(src, "bp_mm", spec);
   ASSERT_TRUE(k);
-  gpu::CudaCodegenOptions hopper;
-  hopper.smArch = 90;
-  hopper.archSpecific = true;
+  const gpu::CudaCodegenOptions hopper = gpu::test::hopperOptions();
   const CudaKernelSource out = CudaCodegen::generate(*k, hopper);
   EXPECT_NE(out.source.find("// 3 stages of operands in flight"), std::string::npos) << out.source;
   EXPECT_NE(out.source.find("ts_wgmma_m64n128_f16(ts_acc"), std::string::npos) << out.source;

@@ -61,9 +61,7 @@ def k(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
   EXPECT_NE(text.find("ts_shfl_xor(ts_y[0], 1)"), std::string::npos) << text;
   EXPECT_EQ(text.find("ts_shfl_xor(ts_y[0], 16)"), std::string::npos) << text;
   // Three barriers: after the regrouping, after the results, before the buffer's reuse.
-  size_t barriers = 0;
-  for (size_t at = text.find("__syncthreads()"); at != std::string::npos; at = text.find("__syncthreads()", at + 1)) ++barriers;
-  EXPECT_EQ(barriers, 3u) << text;
+  EXPECT_EQ(gpu::test::occurrences(text, "__syncthreads()"), 3u) << text;
 }
 
 TEST(CudaMemoryBoundRows, SixteenBitTransposesStageSwizzledChunks) {

@@ -18,6 +18,7 @@
 #include "core/gpu/runtime/Nvrtc.h"
 #include "core/ir/passes/GpuPipeline.h"
 #include "core/ir/passes/IRDumpObserver.h"
+#include "tests/gpu/CodegenTestUtil.h"
 #include "core/kernel/Checker.h"
 #include "tests/cli/CliRunner.h"
 #include "tests/lang/CheckerTestUtil.h"
@@ -99,6 +100,14 @@ std::string layoutOf(const ir::Kernel& k, const std::string& name) {
   return dump.substr(colon + 3, dump.find('\n', colon) - colon - 3);
 }
 
+// The generated register loop from its `for` up to `endMarker` (the ring slot's advance), or "" when
+// either is missing.
+std::string loopBody(const std::string& cuda, const std::string& endMarker) {
+  const size_t loop = cuda.find("for (ts_i64 ts_iv");
+  const size_t end = loop == std::string::npos ? loop : cuda.find(endMarker, loop);
+  return end == std::string::npos ? "" : cuda.substr(loop, end - loop);
+}
+
 }  // namespace
 
 TEST(RegisterLoop, AttentionValuesGetTheLayoutsOfTheirUse) {
@@ -139,16 +148,9 @@ TEST(RegisterLoop, TheLoopKeepsItsValuesInRegisters) {
   gpu::CudaCodegenOptions options;
   options.smArch = 80;
   const std::string cuda = gpu::CudaCodegen::generate(*k, options).source;
-  const size_t loop = cuda.find("for (ts_i64 ts_iv");
-  const size_t end = cuda.find("ts_rslot ^= 1;", loop);
-  ASSERT_NE(loop, std::string::npos) << cuda;
-  ASSERT_NE(end, std::string::npos) << cuda;
-  const std::string body = cuda.substr(loop, end - loop);
-  auto count = [&](const std::string& what) {
-    size_t n = 0;
-    for (size_t at = body.find(what); at != std::string::npos; at = body.find(what, at + 1)) ++n;
-    return n;
-  };
+  const std::string body = loopBody(cuda, "ts_rslot ^= 1;");
+  ASSERT_FALSE(body.empty()) << cuda;
+  auto count = [&](const std::string& what) { return gpu::test::occurrences(body, what); };
   // One barrier per iteration (the stage that landed); reductions are quad shuffles.
   EXPECT_EQ(count("__syncthreads()"), 1u) << body;
   EXPECT_EQ(count("__shfl_xor_sync"), 4u) << body;
@@ -185,20 +187,11 @@ TEST(RegisterLoop, HopperRunsBothDotsAsWarpgroupMmas) {
   // Plain sm_90 has no wgmma: mma.sync as on sm_80.
   EXPECT_EQ(layoutOf(lowered(*k, 90, false), "scores"), "#mma<m16n8k16, warps=8x1>");
 
-  gpu::CudaCodegenOptions options;
-  options.smArch = 90;
-  options.archSpecific = true;
+  const gpu::CudaCodegenOptions options = gpu::test::hopperOptions();
   const std::string cuda = gpu::CudaCodegen::generate(*k, options).source;
-  const size_t loop = cuda.find("for (ts_i64 ts_iv");
-  const size_t end = cuda.find("ts_rslot = ts_rslot == 2 ? 0 : ts_rslot + 1;", loop);
-  ASSERT_NE(loop, std::string::npos) << cuda;
-  ASSERT_NE(end, std::string::npos) << cuda;
-  const std::string body = cuda.substr(loop, end - loop);
-  auto count = [&](const std::string& what) {
-    size_t n = 0;
-    for (size_t at = body.find(what); at != std::string::npos; at = body.find(what, at + 1)) ++n;
-    return n;
-  };
+  const std::string body = loopBody(cuda, "ts_rslot = ts_rslot == 2 ? 0 : ts_rslot + 1;");
+  ASSERT_FALSE(body.empty()) << cuda;
+  auto count = [&](const std::string& what) { return gpu::test::occurrences(body, what); };
   EXPECT_EQ(count("ts_wgmma_m64n64_f16_kb("), 1u) << body;    // s = q @ k.T: q and k K-major in shared memory
   EXPECT_EQ(count("ts_wgmma_ra_m64n64_f16_t("), 1u) << body;  // p @ v: v read transposed
   EXPECT_EQ(count("ts_mma16816"), 0u) << body;

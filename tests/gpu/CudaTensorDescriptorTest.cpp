@@ -10,6 +10,7 @@
 #include "core/gpu/codegen/CudaCodegen.h"
 #include "core/gpu/runtime/GpuCompiler.h"
 #include "core/gpu/runtime/Nvrtc.h"
+#include "tests/gpu/CodegenTestUtil.h"
 #include "tests/gpu/DescriptorKernels.h"
 #include "tests/lang/CheckerTestUtil.h"
 
@@ -92,9 +93,7 @@ ir::KernelPtr matmulBtKernel(int64_t bn = 128) {
 TEST(CudaTensorDescriptor, ADotWithATransposedBoxRunsOnWgmmaReadingBKMajor) {
   ir::KernelPtr k = matmulBtKernel();
   ASSERT_TRUE(k);
-  gpu::CudaCodegenOptions hopper;
-  hopper.smArch = 90;
-  hopper.archSpecific = true;
+  gpu::CudaCodegenOptions hopper = gpu::test::hopperOptions();
   hopper.tma = false;  // the cp.async ring (CudaTmaTest covers the TMA one)
   const std::string cuda = gpu::CudaCodegen::generate(*k, hopper).source;
   // B is staged as loaded (N rows of K) and read K-major: imm-trans-b 0.
@@ -117,9 +116,7 @@ TEST(CudaTensorDescriptor, ADotWithATransposedBoxRunsOnWgmmaReadingBKMajor) {
 TEST(CudaTensorDescriptor, TheBoxLoopKeepsOneWgmmaGroupInFlightAndCopiesWithoutBranches) {
   ir::KernelPtr k = matmulBtKernel();
   ASSERT_TRUE(k);
-  gpu::CudaCodegenOptions hopper;
-  hopper.smArch = 90;
-  hopper.archSpecific = true;
+  gpu::CudaCodegenOptions hopper = gpu::test::hopperOptions();
   hopper.tma = false;  // the cp.async ring (CudaTmaTest covers the TMA one)
   const std::string cuda = gpu::CudaCodegen::generate(*k, hopper).source;
   const size_t commit = cuda.find("ts_wgmma_commit();\n", cuda.find("__global__"));
@@ -146,9 +143,7 @@ TEST(CudaTensorDescriptor, TheBoxLoopKeepsOneWgmmaGroupInFlightAndCopiesWithoutB
 TEST(CudaTensorDescriptor, A128By256ResultStaysInRegistersOnSm90a) {
   ir::KernelPtr k = matmulBtKernel(256);
   ASSERT_TRUE(k);
-  gpu::CudaCodegenOptions hopper;
-  hopper.smArch = 90;
-  hopper.archSpecific = true;
+  gpu::CudaCodegenOptions hopper = gpu::test::hopperOptions();
   hopper.tma = false;  // the cp.async ring (CudaTmaTest covers the TMA one)
   const std::string rolled = "#pragma unroll 1\n";
   const std::string loop128 = "for (int ts_j = 0; ts_j < 128; ++ts_j)";

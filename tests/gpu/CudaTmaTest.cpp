@@ -17,6 +17,7 @@
 #include "core/gpu/runtime/GpuCompiler.h"
 #include "core/gpu/runtime/Nvrtc.h"
 #include "core/ir/IRPrinter.h"
+#include "tests/gpu/CodegenTestUtil.h"
 #include "tests/gpu/DescriptorKernels.h"
 #include "tests/lang/CheckerTestUtil.h"
 
@@ -40,18 +41,8 @@ ir::KernelPtr matmulBt(int64_t bn, int64_t bk = 64, ir::DType elem = ir::DType::
   return checked.kernel;
 }
 
-gpu::CudaCodegenOptions hopper() {
-  gpu::CudaCodegenOptions o;
-  o.smArch = 90;
-  o.archSpecific = true;
-  return o;
-}
-
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
+gpu::CudaCodegenOptions hopper() { return gpu::test::hopperOptions(); }
+size_t count(const std::string& text, const std::string& what) { return gpu::test::occurrences(text, what); }
 
 }  // namespace
 

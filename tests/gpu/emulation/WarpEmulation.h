@@ -77,7 +77,9 @@ TS_DEV void ldsm(ts_u32* r, const void* p, bool trans) {
 }
 TS_DEV void ts_ldsm4(ts_u32* r, const void* p) { ldsm(r, p, false); }
 TS_DEV void ts_ldsm4_t(ts_u32* r, const void* p) { ldsm(r, p, true); }
-TS_DEV void ts_mma16816_f16(float* c, const ts_u32* a, ts_u32 b0, ts_u32 b1) {
+// mma.sync m16n8k16 with fp32 accumulators, per the PTX ISA's fragment layouts: `toFloat` reads one
+// 16-bit element (fp16 or bf16) of A and B.
+TS_DEV void mma16816(float* c, const ts_u32* a, ts_u32 b0, ts_u32 b1, float (*toFloat)(ts_u16)) {
   int w = tid() >> 5, l = tid() & 31;
   for (int i = 0; i < 4; ++i) g_xu[tid()][i] = a[i];
   g_xu[tid()][4] = b0; g_xu[tid()][5] = b1;
@@ -89,8 +91,8 @@ TS_DEV void ts_mma16816_f16(float* c, const ts_u32* a, ts_u32 b0, ts_u32 b1) {
     for (int k = 0; k < 16; ++k) {
       int al = (row % 8) * 4 + (k % 8) / 2, areg = (row >= 8 ? 1 : 0) + (k >= 8 ? 2 : 0);
       int bl = col * 4 + (k % 8) / 2, breg = 4 + (k >= 8 ? 1 : 0);
-      float av = ts_h2f(ts_half(g_xu[w * 32 + al][areg], k % 2));
-      float bv = ts_h2f(ts_half(g_xu[w * 32 + bl][breg], k % 2));
+      float av = toFloat(ts_half(g_xu[w * 32 + al][areg], k % 2));
+      float bv = toFloat(ts_half(g_xu[w * 32 + bl][breg], k % 2));
       s += av * bv;
     }
     out[r] = s;
@@ -98,29 +100,12 @@ TS_DEV void ts_mma16816_f16(float* c, const ts_u32* a, ts_u32 b0, ts_u32 b1) {
   warpsync();
   for (int r = 0; r < 4; ++r) c[r] = out[r];
 }
+TS_DEV void ts_mma16816_f16(float* c, const ts_u32* a, ts_u32 b0, ts_u32 b1) { mma16816(c, a, b0, b1, ts_h2f); }
 TS_DEV ts_u32 ts_pack_f16(float lo, float hi) { return ts_pack2(ts_f2h(lo), ts_f2h(hi)); }
 TS_DEV ts_u16 ts_f2b(float x) { ts_u32 u; memcpy(&u, &x, 4); u += 0x7fff + ((u >> 16) & 1); return (ts_u16)(u >> 16); }
 TS_DEV float ts_b2f(ts_u16 b) { ts_u32 u = (ts_u32)b << 16; float f; memcpy(&f, &u, 4); return f; }
 TS_DEV ts_u32 ts_pack_bf16(float lo, float hi) { return ts_pack2(ts_f2b(lo), ts_f2b(hi)); }
-TS_DEV void ts_mma16816_bf16(float* c, const ts_u32* a, ts_u32 b0, ts_u32 b1) {
-  int w = tid() >> 5, l = tid() & 31;
-  for (int i = 0; i < 4; ++i) g_xu[tid()][i] = a[i];
-  g_xu[tid()][4] = b0; g_xu[tid()][5] = b1;
-  warpsync();
-  float out[4];
-  for (int r = 0; r < 4; ++r) {
-    int row = l / 4 + 8 * (r >> 1), col = 2 * (l % 4) + (r & 1);
-    float s = c[r];
-    for (int k = 0; k < 16; ++k) {
-      int al = (row % 8) * 4 + (k % 8) / 2, areg = (row >= 8 ? 1 : 0) + (k >= 8 ? 2 : 0);
-      int bl = col * 4 + (k % 8) / 2, breg = 4 + (k >= 8 ? 1 : 0);
-      s += ts_b2f(ts_half(g_xu[w * 32 + al][areg], k % 2)) * ts_b2f(ts_half(g_xu[w * 32 + bl][breg], k % 2));
-    }
-    out[r] = s;
-  }
-  warpsync();
-  for (int r = 0; r < 4; ++r) c[r] = out[r];
-}
+TS_DEV void ts_mma16816_bf16(float* c, const ts_u32* a, ts_u32 b0, ts_u32 b1) { mma16816(c, a, b0, b1, ts_b2f); }
 template <class M, int V> TS_DEV bool ts_vec_ok(M* const (&p)[V], const bool (&m)[V]) {
   bool ok = ts_vec_ok(p);
   for (int k = 0; k < V; ++k) ok = ok & m[k];
