@@ -397,6 +397,13 @@ void wgmmaAccumulatorOperands(int64_t regs, std::string& list, std::string& outs
 // Simple per-statement helpers shared by the generator's files.
 bool containsStore(const ir::Stmt& s);
 inline std::string n2s(int64_t v) { return std::to_string(v); }
+inline bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+// The smallest r with 2^r >= x (x >= 1): log2 of a power of two.
+inline int log2i(int64_t x) {
+  int r = 0;
+  while ((int64_t{1} << r) < x) ++r;
+  return r;
+}
 // The element of a broadcast's (permute's) source that element `index` of the result is
 // (CudaIndexing.cpp).
 std::string broadcastSourceIndex(const ir::Shape& src, const ir::Shape& dst, const std::string& index);

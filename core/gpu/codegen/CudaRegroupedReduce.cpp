@@ -15,13 +15,6 @@ namespace tilescope::gpu {
 
 namespace {
 
-bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
-int log2i(int64_t x) {
-  int r = 0;
-  while ((int64_t{1} << r) < x) ++r;
-  return r;
-}
-
 // The reduction's geometry in the blocked layout: reduced element bits [lo, hi); the bits at and
 // above lv + lt are the thread's groups (reduced in registers first), those below are the lanes',
 // warps' and vec's, regrouped.

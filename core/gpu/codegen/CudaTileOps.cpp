@@ -146,21 +146,6 @@ std::string reduceCombine(ir::ReduceOp op, DType t, const std::string& x, const 
   throw lang::InternalError("cuda codegen: combine of an arg reduction");
 }
 
-namespace {
-std::string combine(ir::ReduceOp op, DType t, const std::string& x, const std::string& y) { return reduceCombine(op, t, x, y); }
-}  // namespace
-
-namespace {
-
-bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
-int log2i(int64_t x) {
-  int r = 0;
-  while ((int64_t{1} << r) < x) ++r;
-  return r;
-}
-
-}  // namespace
-
 bool CudaEmitter::canReduceFast(const ir::Reduce& n) const {
   if (n.op == ir::ReduceOp::ArgMax || n.op == ir::ReduceOp::ArgMin || n.value.type().isPointer()) return false;
   // numel a power of two makes outer, len and inner powers of two too.
@@ -182,13 +167,13 @@ bool CudaEmitter::canReduceFast(const ir::Reduce& n) const {
   return (S >> groupLevels) * laneLevels <= 64;
 }
 
-// The simulator's pairwise tree over the reduced axis, x[i] = combine(x[i], x[i + half]) with half
+// The simulator's pairwise tree over the reduced axis, x[i] = reduceCombine(x[i], x[i + half]) with half
 // going down through the powers of two, i.e. one level per bit of the element index from the highest
 // reduced bit down. In the blocked layout an element index is, from the low bits up: the slot within a
 // vec group, the lane, the warp, the group. So the levels are done, in the tree's order: group bits in
 // registers; warp bits by one exchange through shared memory (the threads whose reduced warp bits are
 // zero read their partners and finish those levels themselves); lane bits with __shfl_xor_sync (both
-// partners compute combine(lower, upper)); vec bits in registers. The result of each output element
+// partners compute reduceCombine(lower, upper)); vec bits in registers. The result of each output element
 // (held where every reduced bit is zero) goes through shared memory to the output's layout.
 std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
   const ir::Type& in = n.value.type();
@@ -212,7 +197,7 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
   const bool partial = N < static_cast<int64_t>(threads_) * l.vec;  // some threads own nothing
   const std::string active = partial ? "ts_tid < " + n2s(N / l.vec) : "";
   std::vector<bool> live(static_cast<size_t>(S), true);
-  auto combineInto = [&](const std::string& x, const std::string& y) { return x + " = " + combine(n.op, dt, x, y) + ";"; };
+  auto combineInto = [&](const std::string& x, const std::string& y) { return x + " = " + reduceCombine(n.op, dt, x, y) + ";"; };
   auto xs = [](int j) { return "ts_x[" + std::to_string(j) + "]"; };
 
   open("");
@@ -229,7 +214,7 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
       live[j + step] = false;
     }
   }
-  // Lane bits [lv, min(lv + 5, ln)): both partners compute combine(lower, upper), so every lane of
+  // Lane bits [lv, min(lv + 5, ln)): both partners compute reduceCombine(lower, upper), so every lane of
   // the group ends with the same bits.
   const int laneLo = std::max(lo, lv), laneHi = std::min({hi, lv + 5, ln});
   auto laneLevels = [&](const std::string& x) {
@@ -237,7 +222,7 @@ std::string CudaEmitter::reduceFast(const ir::Reduce& n) {
       const std::string m = n2s(int64_t{1} << (b - lv));
       open("");
       line("const " + T + " ts_s = ts_shfl_xor(" + x + ", " + m + ");");
-      line(x + " = (ts_tid & " + m + ") ? " + combine(n.op, dt, "ts_s", x) + " : " + combine(n.op, dt, x, "ts_s") + ";");
+      line(x + " = (ts_tid & " + m + ") ? " + reduceCombine(n.op, dt, "ts_s", x) + " : " + reduceCombine(n.op, dt, x, "ts_s") + ";");
       close();
     }
   };
@@ -431,14 +416,14 @@ std::string CudaEmitter::reduceThroughShared(const ir::Reduce& n, const std::str
       line(element(res, out) + " = (ts_i32)ts_best;");
     });
   } else {
-    // The simulator's pairwise tree: x[i] = combine(x[i], x[i + half]) for i < len - half.
+    // The simulator's pairwise tree: x[i] = reduceCombine(x[i], x[i + half]) for i < len - half.
     const std::string O = n2s(a.outer);
     open("for (int ts_len = " + L + "; ts_len > 1;)");
     line("const int ts_half = (ts_len + 1) / 2, ts_pairs = (ts_len - ts_half) * " + I + ";");
     open("for (int ts_w = ts_tid; ts_w < " + O + " * ts_pairs; ts_w += " + NT + ")");
     line("const int ts_r = ts_w % ts_pairs;");
     line("const int ts_x = (ts_w / ts_pairs) * " + L + " * " + I + " + ts_r;");
-    line("ts_s[ts_x] = " + combine(n.op, in.dtype(), "ts_s[ts_x]", "ts_s[ts_x + ts_half * " + I + "]") + ";");
+    line("ts_s[ts_x] = " + reduceCombine(n.op, in.dtype(), "ts_s[ts_x]", "ts_s[ts_x + ts_half * " + I + "]") + ";");
     close();
     sync();
     line("ts_len = ts_half;");
