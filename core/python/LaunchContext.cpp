@@ -9,21 +9,8 @@ namespace tilescope::host {
 
 namespace {
 
-// Python's comparison of two numbers (bool, int, float); nullopt when either is not one.
-std::optional<bool> compareNumbers(CmpOp op, const Value& a, const Value& b) {
-  if (!a.isNumber() || !b.isNumber()) return std::nullopt;
-  if (a.isIntLike() && b.isIntLike()) {
-    const int64_t x = a.asInt(), y = b.asInt();
-    switch (op) {
-      case CmpOp::Eq: return x == y;
-      case CmpOp::Ne: return x != y;
-      case CmpOp::Lt: return x < y;
-      case CmpOp::Le: return x <= y;
-      case CmpOp::Gt: return x > y;
-      case CmpOp::Ge: return x >= y;
-    }
-  }
-  const double x = a.asFloat(), y = b.asFloat();
+template <class T>
+bool compare(CmpOp op, T x, T y) {
   switch (op) {
     case CmpOp::Eq: return x == y;
     case CmpOp::Ne: return x != y;
@@ -32,7 +19,14 @@ std::optional<bool> compareNumbers(CmpOp op, const Value& a, const Value& b) {
     case CmpOp::Gt: return x > y;
     case CmpOp::Ge: return x >= y;
   }
-  return std::nullopt;
+  return false;
+}
+
+// Python's comparison of two numbers (bool, int, float); nullopt when either is not one.
+std::optional<bool> compareNumbers(CmpOp op, const Value& a, const Value& b) {
+  if (!a.isNumber() || !b.isNumber()) return std::nullopt;
+  if (a.isIntLike() && b.isIntLike()) return compare(op, a.asInt(), b.asInt());
+  return compare(op, a.asFloat(), b.asFloat());
 }
 
 }  // namespace
