@@ -180,3 +180,24 @@ TS_WG(128, f16, false)
 TS_WG(32, bf16, true)
 TS_WG(64, bf16, true)
 TS_WG(128, bf16, true)
+
+// Runs `body` on `threads` emulated CUDA threads for each program of a programsX x programsY grid,
+// one program after another, with the block, warp and warpgroup barriers set up for them.
+template <class F> static void emulateGrid(int programsX, int programsY, int threads, F body) {
+  std::barrier<> block(threads);
+  g_block = &block;
+  for (int w = 0; w < threads / 32; ++w) g_warp[w] = new std::barrier<>(32);
+  for (int g = 0; g < (threads + 127) / 128; ++g) g_group[g] = new std::barrier<>(threads < 128 ? threads : 128);
+  for (int by = 0; by < programsY; ++by)
+    for (int bx = 0; bx < programsX; ++bx) {
+      std::vector<std::thread> ts;
+      for (int t = 0; t < threads; ++t)
+        ts.emplace_back([&, t] {
+          threadIdx.x = t;
+          blockIdx.x = bx;
+          blockIdx.y = by;
+          body();
+        });
+      for (auto& t : ts) t.join();
+    }
+}

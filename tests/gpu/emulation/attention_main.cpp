@@ -14,22 +14,8 @@ int main() {
     for (auto& x : *t) x = CONV(nd(rng));
   const float scale = 1.0f / std::sqrt((float)D);
   ts_u32 status = 0;
-  std::barrier<> block(threads);
-  g_block = &block;
-  for (int w = 0; w < threads / 32; ++w) g_warp[w] = new std::barrier<>(32);
-  for (int g = 0; g < (threads + 127) / 128; ++g) g_group[g] = new std::barrier<>(std::min(threads, 128));
-  for (int by = 0; by < H; ++by)
-    for (int bx = 0; bx < N / BM; ++bx) {
-      std::vector<std::thread> ts;
-      for (int t = 0; t < threads; ++t)
-        ts.emplace_back([&, t] {
-          threadIdx.x = t;
-          blockIdx.x = bx;
-          blockIdx.y = by;
-          ts_attention_forward(q.data(), k.data(), v.data(), o.data(), N, scale, N * D, D, &status);
-        });
-      for (auto& t : ts) t.join();
-    }
+  emulateGrid(N / BM, H, threads,
+              [&] { ts_attention_forward(q.data(), k.data(), v.data(), o.data(), N, scale, N * D, D, &status); });
   double worst = 0;
   for (int h = 0; h < H; ++h)
     for (int i = 0; i < N; ++i) {

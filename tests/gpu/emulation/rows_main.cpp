@@ -33,24 +33,6 @@ TS_DEV float ts_div_by(float x, float y, float r) {
 }
 #include "kernel_body.inc"
 
-template <class F> static void launch(int programsX, int programsY, int threads, F body) {
-  std::barrier<> block(threads);
-  g_block = &block;
-  for (int w = 0; w < threads / 32; ++w) g_warp[w] = new std::barrier<>(32);
-  for (int by = 0; by < programsY; ++by)
-    for (int bx = 0; bx < programsX; ++bx) {
-      std::vector<std::thread> ts;
-      for (int t = 0; t < threads; ++t)
-        ts.emplace_back([&, t] {
-          threadIdx.x = t;
-          blockIdx.x = bx;
-          blockIdx.y = by;
-          body();
-        });
-      for (auto& t : ts) t.join();
-    }
-}
-
 int main() {
   std::mt19937 rng(7);
   std::normal_distribution<float> nd;
@@ -59,7 +41,7 @@ int main() {
   const int R = 16, C = 2048;
   std::vector<float> x(R * C), sums(R, -1.0f);
   for (float& v : x) v = nd(rng);
-  launch(2, 1, 128, [&] { ts_row_sums(x.data() + blockIdx.x * 8 * C, sums.data() + blockIdx.x * 8, &status); });
+  emulateGrid(2, 1, 128, [&] { ts_row_sums(x.data() + blockIdx.x * 8 * C, sums.data() + blockIdx.x * 8, &status); });
   int wrongSums = 0;
   for (int r = 0; r < R; ++r) {
     std::vector<float> t(x.begin() + r * C, x.begin() + (r + 1) * C);
@@ -71,7 +53,7 @@ int main() {
   const int TR = 128, TC = 192;
   std::vector<ts_u16> h(TR * TC), ht(TC * TR, 0x7e00);
   for (ts_u16& v : h) v = ts_f2h(nd(rng));
-  launch(TR / 64, TC / 64, 128, [&] { ts_transpose_tiles(h.data(), ht.data(), TR, TC, TC, TR, &status); });
+  emulateGrid(TR / 64, TC / 64, 128, [&] { ts_transpose_tiles(h.data(), ht.data(), TR, TC, TC, TR, &status); });
   int wrongTranspose = 0;
   for (int r = 0; r < TR; ++r)
     for (int c = 0; c < TC; ++c) wrongTranspose += ht[c * TR + r] != h[r * TC + c];
@@ -79,7 +61,7 @@ int main() {
   const int SR = 3, SC = 4096;
   std::vector<ts_u16> s(SR * SC), so(SR * SC, 0x7e00);
   for (ts_u16& v : s) v = ts_f2h(2.0f * nd(rng));
-  launch(SR, 1, 256, [&] { ts_half_softmax(s.data(), so.data(), SC, SC, &status); });
+  emulateGrid(SR, 1, 256, [&] { ts_half_softmax(s.data(), so.data(), SC, SC, &status); });
   double worst = 0;
   for (int r = 0; r < SR; ++r) {
     double m = -1e300, sum = 0;
@@ -102,12 +84,12 @@ int main() {
     if (half) {
       for (int i = 0; i < LR * LC; ++i) xf[i] = ts_h2f(xh[i]);
       for (int i = 0; i < LC; ++i) gf[i] = ts_h2f(gh[i]), bf[i] = ts_h2f(bh[i]);
-      launch(LR, 1, 256, [&] {
+      emulateGrid(LR, 1, 256, [&] {
         ts_normalise_rows16(xh.data(), oh.data(), gh.data(), bh.data(), mean.data(), inv.data(), LC, LC, 1e-5f, &status);
       });
       for (int i = 0; i < LR * LC; ++i) of[i] = ts_h2f(oh[i]);
     } else {
-      launch(LR, 1, 256, [&] {
+      emulateGrid(LR, 1, 256, [&] {
         ts_normalise_rows(xf.data(), of.data(), gf.data(), bf.data(), mean.data(), inv.data(), LC, LC, 1e-5f, &status);
       });
     }
