@@ -11,7 +11,7 @@
 #include "core/gpu/runtime/GpuRuntime.h"
 #include "core/gpu/runtime/Nvrtc.h"
 #include "core/ir/IRPrinter.h"
-#include "core/ir/passes/GpuPipeline.h"
+#include "core/gpu/passes/GpuPipeline.h"
 #include "core/ir/passes/PipelineObserver.h"
 
 namespace tilescope::compiled {
@@ -168,7 +168,7 @@ CompileOutcome compileView(const CompileRequest& request, const CompileProgress&
   const gpu::CudaCodegenOptions options = gpu::GpuCompiler::optionsFor(view->arch);
   try {
     LocatedIrObserver observer(view->ir);
-    ir::passes::lowerForGpu(*checked.kernel, gpu::gpuTargetOf(options), &observer);
+    gpu::passes::lowerForGpu(*checked.kernel, gpu::gpuTargetOf(options), &observer);
     step("generating CUDA C++", 2);
     const gpu::CudaKernelSource cuda = gpu::CudaCodegen::generate(*checked.kernel, options);
     view->cuda = cuda.source;

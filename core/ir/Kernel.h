@@ -40,7 +40,7 @@ struct Kernel {
   // held so that ranges outlive the parsed program.
   std::vector<lang::SourceFilePtr> sources;
   int varCount = 0;  // Var ids are 0 .. varCount-1
-  // Set by the GPU pipeline's layout pass (core/ir/passes/LayoutAssignment): the loops whose tile
+  // Set by the GPU pipeline's layout pass (core/gpu/passes/LayoutAssignment): the loops whose tile
   // values it keeps in tensor-core registers (by induction var id), and the layout of each of their
   // values (by var id). Empty before it runs and for every other kernel: the blocked default.
   std::set<int> registerLoops;

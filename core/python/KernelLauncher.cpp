@@ -31,7 +31,7 @@
 #include "core/kernel/Checker.h"
 #include "core/kernel/Program.h"
 #include "core/ir/Numerics.h"
-#include "core/ir/passes/GpuPipeline.h"
+#include "core/ir/passes/SemanticPipeline.h"
 #include "core/sim/Simulator.h"
 #include "core/sim/TraceWriter.h"
 

@@ -11,7 +11,7 @@
 #include "core/compiled/LineInfo.h"
 #include "core/compiled/ResourceComparison.h"
 #include "core/gpu/runtime/Nvrtc.h"
-#include "core/ir/passes/GpuPipeline.h"
+#include "core/gpu/passes/GpuPipeline.h"
 #include "tests/lang/CheckerTestUtil.h"
 
 using namespace tilescope;
@@ -111,7 +111,7 @@ TEST(CompiledView, TheIrAfterEveryPassKeepsItsSourceLines) {
   const auto out = compileSeed("triton-from-zero.md", "add_kernel", addSpec());
   ASSERT_TRUE(out.view) << out.error;
   const compiled::CompiledView& v = *out.view;
-  const auto& passes = ir::passes::gpuPasses();
+  const auto& passes = gpu::passes::gpuPasses();
   ASSERT_EQ(v.ir.size(), passes.size() + 1);
   EXPECT_EQ(v.ir[0].name, "checker");
   const SourceLine store = sourceLinesWith(v, "tl.store(").at(0);

@@ -16,7 +16,7 @@
 #include "core/gpu/runtime/GpuCompiler.h"
 #include "core/gpu/runtime/GpuRuntime.h"
 #include "core/gpu/runtime/Nvrtc.h"
-#include "core/ir/passes/GpuPipeline.h"
+#include "core/gpu/passes/GpuPipeline.h"
 #include "core/ir/passes/IRDumpObserver.h"
 #include "tests/gpu/CodegenTestUtil.h"
 #include "core/kernel/Checker.h"
@@ -87,7 +87,7 @@ ir::KernelPtr checked(const std::string& kernel, int warps, bool aligned = true)
 }
 
 ir::Kernel lowered(const ir::Kernel& k, int sm, bool archSpecific = false) {
-  return ir::passes::lowerForGpu(k, ir::passes::GpuTarget{sm, archSpecific}, nullptr, ir::passes::Verify::Always);
+  return gpu::passes::lowerForGpu(k, gpu::passes::GpuTarget{sm, archSpecific}, nullptr, ir::passes::Verify::Always);
 }
 
 std::string layoutOf(const ir::Kernel& k, const std::string& name) {

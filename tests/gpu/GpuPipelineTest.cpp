@@ -1,4 +1,4 @@
-// The GPU pass pipeline (core/ir/passes/GpuPipeline) on the seed kernels: every seed's IR stays valid
+// The GPU pass pipeline (core/gpu/passes/GpuPipeline) on the seed kernels: every seed's IR stays valid
 // after every pass (verified always here), and golden dumps of the IR after each pass
 // (tests/golden/ir-after/, TILESCOPE_UPDATE_GOLDEN=1 rewrites them) show what each pass did.
 // That the CUDA of the lowered kernels still compiles is SeedPtx (PtxAssembleTest.cpp) and the CUDA
@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include "core/gpu/codegen/CudaCodegen.h"
-#include "core/ir/passes/GpuPipeline.h"
+#include "core/gpu/passes/GpuPipeline.h"
 #include "core/ir/passes/IRDumpObserver.h"
+#include "core/ir/passes/SemanticPipeline.h"
+#include "tests/ir/IRTestKernels.h"
 #include "tests/gpu/GpuSeedCases.h"
 
 using namespace tilescope;
@@ -18,9 +20,9 @@ TEST(GpuPipeline, EverySeedKernelIsValidAfterEveryPass) {
     ir::KernelPtr k = gpu::test::checkSeedCase(c);
     ASSERT_TRUE(k) << c.name;
     ir::passes::IRDumpObserver dumps;
-    EXPECT_NO_THROW(ir::passes::lowerForGpu(*k, ir::passes::GpuTarget{90, true}, &dumps, ir::passes::Verify::Always))
+    EXPECT_NO_THROW(gpu::passes::lowerForGpu(*k, gpu::passes::GpuTarget{90, true}, &dumps, ir::passes::Verify::Always))
         << c.name;
-    EXPECT_EQ(dumps.dumps().size(), ir::passes::gpuPasses().size()) << c.name;
+    EXPECT_EQ(dumps.dumps().size(), gpu::passes::gpuPasses().size()) << c.name;
   }
 }
 
@@ -33,7 +35,7 @@ TEST_P(IrAfterPassGolden, SeedKernelMatchesGoldenAfterEachPass) {
     ir::KernelPtr k = gpu::test::checkSeedCase(c);
     ASSERT_TRUE(k);
     ir::passes::IRDumpObserver dumps;
-    ir::passes::lowerForGpu(*k, gpu::gpuTargetOf({}), &dumps, ir::passes::Verify::Always);
+    gpu::passes::lowerForGpu(*k, gpu::gpuTargetOf({}), &dumps, ir::passes::Verify::Always);
     for (const auto& [pass, text] : dumps.dumps())
       lang::test::expectGolden(std::string("ir-after/") + c.name + "." + pass + ".txt", text);
     return;
@@ -87,4 +89,23 @@ def scale_k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     return out;
   };
   EXPECT_EQ(dropLines(withDeadSum), dropLines(without));
+}
+
+TEST(GpuPipeline, TheObserverSeesEveryPassInTheListedOrder) {
+  ir::passes::IRDumpObserver dump;
+  const ir::Kernel k = ir::test::makeAddKernel();
+  gpu::passes::lowerForGpu(k, gpu::passes::GpuTarget{}, &dump, ir::passes::Verify::Always);
+  std::vector<std::string> seen, listed;
+  for (const auto& [name, text] : dump.dumps()) seen.push_back(name);
+  for (const ir::passes::Pass& pass : gpu::passes::gpuPasses()) listed.push_back(std::string(pass.name));
+  EXPECT_EQ(seen, listed);
+  EXPECT_EQ(listed, (std::vector<std::string>{"fuse-dot-accumulator", "fold-constants", "eliminate-dead-lets", "assign-layouts"}));
+  // The semantic passes, which the simulator's kernel goes through too, come first.
+  ASSERT_EQ(ir::passes::semanticPasses().size(), 1u);
+  EXPECT_EQ(ir::passes::semanticPasses()[0].name, gpu::passes::gpuPasses()[0].name);
+  // Only the chosen pass is kept when the observer is asked for one.
+  ir::passes::IRDumpObserver one("eliminate-dead-lets");
+  gpu::passes::lowerForGpu(k, gpu::passes::GpuTarget{}, &one, ir::passes::Verify::Always);
+  ASSERT_EQ(one.dumps().size(), 1u);
+  EXPECT_FALSE(one.dumpAfter("fold-constants"));
 }

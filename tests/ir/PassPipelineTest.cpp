@@ -10,8 +10,8 @@
 #include "core/ir/passes/ConstantFolding.h"
 #include "core/ir/passes/DeadLetElimination.h"
 #include "core/ir/passes/DotAccumulatorFusion.h"
-#include "core/ir/passes/GpuPipeline.h"
 #include "core/ir/passes/IRDumpObserver.h"
+#include "core/ir/passes/Pass.h"
 #include "IRTestKernels.h"
 
 using namespace tilescope::ir;
@@ -216,23 +216,4 @@ TEST(PassPipeline, APassThatBreaksAnInvariantIsAnInternalErrorNamingIt) {
   const Pass identity{"identity", "nothing", [](const Kernel& kernel) { return kernel; }};
   runPass(identity, k, Verify::Always, &dump);
   EXPECT_EQ(dump.dumpAfter("identity"), k.dump());
-}
-
-TEST(PassPipeline, TheObserverSeesEveryPassInTheListedOrder) {
-  IRDumpObserver dump;
-  const Kernel k = test::makeAddKernel();
-  lowerForGpu(k, GpuTarget{}, &dump, Verify::Always);
-  std::vector<std::string> seen, listed;
-  for (const auto& [name, text] : dump.dumps()) seen.push_back(name);
-  for (const Pass& pass : gpuPasses()) listed.push_back(std::string(pass.name));
-  EXPECT_EQ(seen, listed);
-  EXPECT_EQ(listed, (std::vector<std::string>{"fuse-dot-accumulator", "fold-constants", "eliminate-dead-lets", "assign-layouts"}));
-  // The semantic passes, which the simulator's kernel goes through too, come first.
-  ASSERT_EQ(semanticPasses().size(), 1u);
-  EXPECT_EQ(semanticPasses()[0].name, gpuPasses()[0].name);
-  // Only the chosen pass is kept when the observer is asked for one.
-  IRDumpObserver one("eliminate-dead-lets");
-  lowerForGpu(k, GpuTarget{}, &one, Verify::Always);
-  ASSERT_EQ(one.dumps().size(), 1u);
-  EXPECT_FALSE(one.dumpAfter("fold-constants"));
 }

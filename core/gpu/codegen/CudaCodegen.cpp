@@ -104,13 +104,13 @@ bool containsStore(const ir::Stmt& s) {
 }
 
 CudaKernelSource CudaCodegen::generate(const ir::Kernel& kernel, const CudaCodegenOptions& options) {
-  // The emitter prints the IR the pass pipeline made (core/ir/passes/GpuPipeline.h).
-  const ir::Kernel lowered = ir::passes::lowerForGpu(kernel, gpuTargetOf(options));
+  // The emitter prints the IR the pass pipeline made (core/gpu/passes/GpuPipeline.h).
+  const ir::Kernel lowered = gpu::passes::lowerForGpu(kernel, gpuTargetOf(options));
   return CudaEmitter(lowered, options).run();
 }
 
-ir::passes::GpuTarget gpuTargetOf(const CudaCodegenOptions& options) {
-  return ir::passes::GpuTarget{options.smArch, options.archSpecific};
+gpu::passes::GpuTarget gpuTargetOf(const CudaCodegenOptions& options) {
+  return gpu::passes::GpuTarget{options.smArch, options.archSpecific};
 }
 
 CudaEmitter::CudaEmitter(const ir::Kernel& kernel, const CudaCodegenOptions& options)

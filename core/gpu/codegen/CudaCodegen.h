@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/ir/Kernel.h"
-#include "core/ir/passes/GpuPipeline.h"
+#include "core/gpu/passes/GpuPipeline.h"
 #include "core/base/Diagnostic.h"
 
 namespace tilescope::gpu {
@@ -75,11 +75,11 @@ struct BlockedLayout {
 int chooseVectorWidth(int64_t numel, const std::vector<ir::Shape>& shapes, int threads, int widestAccessBytes = 4);
 
 // The pass pipeline's view of a codegen target.
-ir::passes::GpuTarget gpuTargetOf(const CudaCodegenOptions& options);
+gpu::passes::GpuTarget gpuTargetOf(const CudaCodegenOptions& options);
 
 class CudaCodegen {
 public:
-  // Runs the pass pipeline (ir::passes::lowerForGpu), then emits CUDA C++ for its result.
+  // Runs the pass pipeline (gpu::passes::lowerForGpu), then emits CUDA C++ for its result.
   // Throws lang::CompileError (a user-facing diagnostic naming the op and its location) for IR the
   // GPU backend does not support yet, lang::InternalError for broken invariants.
   static CudaKernelSource generate(const ir::Kernel& kernel, const CudaCodegenOptions& options = {});

@@ -1,4 +1,4 @@
-// The emission of a loop the layout pass (core/ir/passes/LayoutAssignment) keeps in tensor-core
+// The emission of a loop the layout pass (core/gpu/passes/LayoutAssignment) keeps in tensor-core
 // registers: it prints what the kernel's layout table says and decides nothing of its own.
 //   #mma       value: X/2 fp32 registers per thread, slot j of a [16 warps, X] tile at row
 //              16 warp + lane/4 + 8 ((j >> 1) & 1), column 8 (j >> 2) + 2 (lane % 4) + (j & 1);

@@ -13,10 +13,10 @@
 // the blocked layout there. Loops of any other form keep no layouts (the emitter's own paths).
 // Needs sm_80 (mma.sync m16n8k16) and num_warps * 16 rows.
 #include "core/ir/Kernel.h"
-#include "core/ir/passes/GpuPipeline.h"
+#include "core/gpu/passes/GpuTarget.h"
 
-namespace tilescope::ir::passes {
+namespace tilescope::gpu::passes {
 
-Kernel assignLayouts(const Kernel& kernel, const GpuTarget& target);
+ir::Kernel assignLayouts(const ir::Kernel& kernel, const GpuTarget& target);
 
-}  // namespace tilescope::ir::passes
+}  // namespace tilescope::gpu::passes

@@ -1,4 +1,4 @@
-#include "core/ir/passes/LayoutAssignment.h"
+#include "core/gpu/passes/LayoutAssignment.h"
 
 #include <algorithm>
 #include <functional>
@@ -9,7 +9,9 @@
 
 #include "core/ir/IRVisitor.h"
 
-namespace tilescope::ir::passes {
+namespace tilescope::gpu::passes {
+
+using namespace ir;
 
 namespace {
 
@@ -362,4 +364,4 @@ Kernel assignLayouts(const Kernel& kernel, const GpuTarget& target) {
   return out;
 }
 
-}  // namespace tilescope::ir::passes
+}  // namespace tilescope::gpu::passes

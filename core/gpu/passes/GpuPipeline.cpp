@@ -1,0 +1,49 @@
+#include "core/gpu/passes/GpuPipeline.h"
+
+#include "core/gpu/passes/LayoutAssignment.h"
+#include "core/ir/passes/ConstantFolding.h"
+#include "core/ir/passes/DeadLetElimination.h"
+#include "core/ir/passes/SemanticPipeline.h"
+
+namespace tilescope::gpu::passes {
+
+using ir::Kernel;
+using ir::passes::Pass;
+using ir::passes::PipelineObserver;
+using ir::passes::runPass;
+using ir::passes::Verify;
+
+namespace {
+
+const Pass kFoldConstants{"fold-constants", "integer arithmetic on constants folded; x+0, 0+x, x-0, x*1, 1*x simplified",
+                          ir::passes::foldConstants};
+const Pass kEliminateDeadLets{"eliminate-dead-lets", "Lets never read or assigned, without memory effects, removed",
+                              ir::passes::eliminateDeadLets};
+Pass assignLayoutsFor(const GpuTarget& target) {
+  return Pass{"assign-layouts",
+              "a loop chaining two dots through register math (attention) kept in tensor-core registers: mma "
+              "accumulator, row-slice, dot-operand and shared layouts",
+              [target](const Kernel& k) { return assignLayouts(k, target); }};
+}
+
+}  // namespace
+
+const std::vector<Pass>& gpuPasses() {
+  // The same passes as lowerForGpu, in its order (a test checks that the two agree).
+  static const std::vector<Pass> passes = [] {
+    std::vector<Pass> all = ir::passes::semanticPasses();
+    all.insert(all.end(), {kFoldConstants, kEliminateDeadLets, assignLayoutsFor(GpuTarget{})});
+    return all;
+  }();
+  return passes;
+}
+
+Kernel lowerForGpu(const Kernel& kernel, const GpuTarget& target, PipelineObserver* observer, Verify verify) {
+  Kernel k = ir::passes::lowerSemantics(kernel, observer, verify);
+  k = runPass(kFoldConstants, k, verify, observer);
+  k = runPass(kEliminateDeadLets, k, verify, observer);
+  k = runPass(assignLayoutsFor(target), k, verify, observer);
+  return k;
+}
+
+}  // namespace tilescope::gpu::passes

@@ -1,0 +1,10 @@
+#pragma once
+// What the GPU passes may depend on: the GPU the kernel is compiled for.
+namespace tilescope::gpu::passes {
+
+struct GpuTarget {
+  int smArch = 80;            // compute capability times ten
+  bool archSpecific = false;  // sm_90a and the like
+};
+
+}  // namespace tilescope::gpu::passes
