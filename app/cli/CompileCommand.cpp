@@ -9,7 +9,7 @@
 #include "core/compiled/CompiledView.h"
 #include "core/gpu/runtime/GpuCompiler.h"
 #include "core/gpu/runtime/GpuRuntime.h"
-#include "core/ir/passes/GpuPipeline.h"
+#include "core/gpu/passes/GpuPipeline.h"
 #include "core/ir/passes/IRDumpObserver.h"
 #include "core/kernel/Checker.h"
 
@@ -73,7 +73,7 @@ int runCompile(const Args& args) {
   }
   if (emit == "passes") {
     // Needs no kernel: the pipeline is the same for every one.
-    for (const ir::passes::Pass& p : ir::passes::gpuPasses())
+    for (const ir::passes::Pass& p : gpu::passes::gpuPasses())
       std::printf("%.*s: %.*s\n", static_cast<int>(p.name.size()), p.name.data(), static_cast<int>(p.summary.size()),
                   p.summary.data());
     return 0;
@@ -87,7 +87,7 @@ int runCompile(const Args& args) {
     afterPass = emit.substr(std::string("ir-after=").size());
     bool known = false;
     std::string names;
-    for (const ir::passes::Pass& p : ir::passes::gpuPasses()) {
+    for (const ir::passes::Pass& p : gpu::passes::gpuPasses()) {
       known |= p.name == afterPass;
       names += (names.empty() ? "" : ", ") + std::string(p.name);
     }
@@ -156,7 +156,7 @@ int runCompile(const Args& args) {
   try {
     if (!afterPass.empty()) {
       ir::passes::IRDumpObserver dump(afterPass);
-      ir::passes::lowerForGpu(*result.kernel, gpu::gpuTargetOf(gpu::GpuCompiler::optionsFor(arch)), &dump);
+      gpu::passes::lowerForGpu(*result.kernel, gpu::gpuTargetOf(gpu::GpuCompiler::optionsFor(arch)), &dump);
       std::fputs(dump.dumpAfter(afterPass).value_or("").c_str(), stdout);
       return 0;
     }
