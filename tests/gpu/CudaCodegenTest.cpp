@@ -250,11 +250,55 @@ def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     ASSERT_TRUE(k);
     const CudaKernelSource out = CudaCodegen::generate(*k);
     EXPECT_NE(out.source.find("const int ts_i0 = ts_g * 1024 + ts_tid * 8;"), std::string::npos) << out.source;
-    EXPECT_NE(out.source.find("ts_vld_words<8>(ts_vp[0], &v"), std::string::npos) << out.source;
+    // Groups proven whole under one mask value: the words start as `other` (fp16 0.0, whole words
+    // written at generation time) and one predicated load fills them, with no branch per group;
+    // otherwise the run-time-checked vector load.
+    if (divisible) {
+      EXPECT_NE(out.source.find("_words[ts_g * 4 + ts_w] = 0x00000000u;"), std::string::npos) << out.source;
+      EXPECT_NE(out.source.find("ts_vld_words_if<8>(ts_vp[0], &v"), std::string::npos) << out.source;
+      EXPECT_NE(out.source.find("ts_vst_if(ts_vp[0], ts_vv, ts_m0);"), std::string::npos) << out.source;
+      EXPECT_EQ(out.source.find("if (ts_m0)"), std::string::npos) << out.source;
+    } else {
+      EXPECT_NE(out.source.find("ts_vld_words<8>(ts_vp[0], &v"), std::string::npos) << out.source;
+    }
     // x is read as ts_h2f(ts_half(words...)): no fp32 copy of the tile.
     EXPECT_NE(out.source.find("ts_h2f(ts_half(v"), std::string::npos) << out.source;
     const bool once = out.source.find("ts_vm[ts_k] = ts_m0;") != std::string::npos;
     EXPECT_EQ(once, divisible) << out.source;
+  }
+}
+
+// Constants of 16-bit floats are rounded at generation time (no cvt chain per element at run time):
+// `other=1.0` fills a packed group as whole words 0x3c00 0x3c00, and the fp16 literal 0.1 is the
+// fp32 bits of its fp16 value (0x2e66 = 0.0999755859375). A tl.where whose condition is constant
+// over each group (cols < n, n divisible by 16) evaluates it at the group's first element and
+// selects without a branch (ts_sel); where n is not known divisible it is compared per element.
+TEST(CudaCodegen, Fp16ConstantsAreRoundedAtGenerationAndWhereConditionsEvaluatedPerGroup) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + cols, mask=cols < n, other=1.0)
+    tl.store(y_ptr + cols, tl.where(cols < n, x * 0.1, -x), mask=cols < n)
+)";
+  for (bool divisible : {true, false}) {
+    SCOPED_TRACE(divisible ? "i32:16" : "i32");
+    lang::Specialization spec;
+    spec.args = {P(ir::DType::FP16), P(ir::DType::FP16), S(ir::DType::I32, divisible), C(2048)};
+    ir::KernelPtr k = kernelFrom(src, "k", spec);
+    ASSERT_TRUE(k);
+    const std::string text = CudaCodegen::generate(*k).source;
+    const std::string body = text.substr(text.find("__global__ void"));
+    EXPECT_NE(body.find("* (__int_as_float(0x3dccc000))"), std::string::npos) << body;
+    EXPECT_EQ(body.find("ts_rh_d("), std::string::npos) << body;
+    EXPECT_NE(body.find("ts_sel<float>("), std::string::npos) << body;
+    EXPECT_EQ(body.find("(ts_i - ts_j % 8)))) < (p2)), ts_rh(") != std::string::npos, divisible) << body;
+    if (divisible)
+      EXPECT_NE(body.find("_words[ts_g * 4 + ts_w] = 0x3c003c00u;"), std::string::npos) << body;
+    else
+      EXPECT_NE(body.find("ts_u16 ts_v = ((ts_u16)0x3c00);"), std::string::npos) << body;
   }
 }
 

@@ -124,7 +124,8 @@ def k(x_ptr, y_ptr, z_ptr, B: tl.constexpr):
 // The fp16 softmax row: with 16-byte aligned pointers and a width divisible by 16 the loads, like the
 // stores, are proven consecutive and aligned with one mask value per group: `other`, then the vector
 // load where the group's mask holds; no ts_vec_ok and no element-wise reads. A misaligned or odd
-// width keeps the checked path. The row is divided by its sum through ts_div_by.
+// width keeps the checked path. The row is divided by its sum through ts_div_by. The proven loads
+// and stores are predicated (ts_vld_words_if, ts_vst_if), without a branch per group.
 TEST(CudaMemoryBoundRows, ProvenLoadsSkipTheElementWisePathAndRowsDivideByTheirSumOnce) {
   const char* src = R"(import triton
 import triton.language as tl
@@ -147,8 +148,8 @@ def k(src, dst, width, pitch, LANES: tl.constexpr):
     const std::string text = CudaCodegen::generate(*k, hopper()).source;
     const std::string body = text.substr(text.find("__global__ void"));
     EXPECT_EQ(body.find("if (ts_vec_ok(") == std::string::npos, divisible) << body;
-    EXPECT_EQ(body.find("ts_vld_words<8>(ts_vp[0], &v") != std::string::npos &&
-                  body.find("]);  // proven consecutive and aligned") != std::string::npos,
+    EXPECT_EQ(body.find("ts_vld_words_if<8>(ts_vp[0], &v") != std::string::npos &&
+                  body.find("], ts_m0);  // proven consecutive and aligned") != std::string::npos,
               divisible)
         << body;
     EXPECT_NE(body.find("ts_div_by(v"), std::string::npos) << body;
@@ -211,7 +212,9 @@ def row_sums(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
   ASSERT_NE(bodies.find("make_uint4"), std::string::npos);                      // the 16-bit transpose
   ASSERT_NE(bodies.find("ts_div_by("), std::string::npos);
   ASSERT_NE(bodies.find("ts_vld(ts_vp[0], ts_vv);  // proven consecutive and aligned"), std::string::npos);  // fp32 rows
-  ASSERT_NE(bodies.find("]);  // proven consecutive and aligned"), std::string::npos);                        // fp16 rows
+  ASSERT_NE(bodies.find("], ts_m0);  // proven consecutive and aligned"), std::string::npos);                  // fp16 rows
+  ASSERT_NE(bodies.find("ts_vst_if(ts_vp[0], ts_vv, ts_m0);"), std::string::npos);  // masked stores, predicated
+  ASSERT_NE(bodies.find("ts_sel<float>(((((ts_i32)(0 + (ts_i - ts_j % 8)))) < (p7))"), std::string::npos);  // tl.where per group
   const fs::path dir = fs::temp_directory_path() / ("tilescope-emulated-rows-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / "kernel_body.inc") << bodies;

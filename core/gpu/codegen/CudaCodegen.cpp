@@ -652,10 +652,7 @@ std::string CudaEmitter::compute(const ir::Expr& e) {
     case K::Cast: return cast(*e.as<ir::Cast>());
     case K::Unary: return unary(*e.as<ir::Unary>());
     case K::Binary: return binary(*e.as<ir::Binary>());
-    case K::Select: {
-      const auto* n = e.as<ir::Select>();
-      return "((" + expr(n->cond) + ") ? (" + expr(n->a) + ") : (" + expr(n->b) + "))";
-    }
+    case K::Select: return select(*e.as<ir::Select>());
     case K::MathCall: return math(*e.as<ir::MathCall>());
     case K::Load:
     case K::AtomicRMW:

@@ -101,6 +101,29 @@ std::string CudaEmitter::unary(const ir::Unary& n) {
   return "((" + T + ")~(" + x + "))";
 }
 
+std::string CudaEmitter::select(const ir::Select& n) {
+  // A condition constant over each vector group (`cols < N` with N divisible by 16, as masks are)
+  // is evaluated at the group's first element, ts_i - ts_j % V: the same expression for the group's
+  // V elements, which NVVM computes once instead of a compare per element. Only in element loops of
+  // the blocked layout (ts_j the slot of ts_i): not in register loops nor in pipelined copies.
+  std::string cond;
+  const ir::Type& ct = n.cond.type();
+  const int vec = ct.isTile() ? layout(ct.numel()).vec : 1;
+  if (vec > 1 && index_ == "ts_i" && !inRegisterLoop_ && prefetchScalars_.empty() && ct.shape().back() % vec == 0) {
+    std::set<int> assumedUnit;
+    if (axisAnalysis().of(n.cond, assumedUnit).constancy >= vec && assumedUnit.empty()) {
+      try {
+        cond = withIndex("(ts_i - ts_j % " + n2s(vec) + ")", n.cond);
+      } catch (const NotIndexable&) {
+        cond.clear();
+      }
+    }
+  }
+  if (cond.empty()) cond = expr(n.cond);
+  if (ct.isTile()) return "ts_sel<" + regType(n.type) + ">(" + cond + ", " + expr(n.a) + ", " + expr(n.b) + ")";
+  return "((" + cond + ") ? (" + expr(n.a) + ") : (" + expr(n.b) + "))";
+}
+
 std::string CudaEmitter::binary(const ir::Binary& n) {
   const std::string a = expr(n.a), b = expr(n.b);
   const ir::Type& at = n.a.type();

@@ -97,6 +97,8 @@ public:
   std::string cast(const ir::Cast& n);
   std::string unary(const ir::Unary& n);
   std::string binary(const ir::Binary& n);
+  // tl.where; a tile condition constant over each vector group is evaluated at the group's first element.
+  std::string select(const ir::Select& n);
   std::string math(const ir::MathCall& n);
   std::string random(const ir::Rand& n);
   std::string varName(const ir::VarPtr& v) const;

@@ -2,6 +2,9 @@
 // vector accesses the blocked layout allows where the run-time checks pass.
 #include "core/gpu/codegen/CudaEmitter.h"
 #include "core/gpu/codegen/CudaTypes.h"
+#include "core/ir/Numerics.h"
+
+#include <cstdio>
 
 namespace tilescope::gpu {
 
@@ -183,6 +186,13 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   const std::string at = "const int ts_j = " + slot + ", ts_i = ts_i0 + ts_k;";
   const bool packed = packs(t);
   const std::string words = name + "_words", W = std::to_string(vec / 2);
+  // A constant `other` (tl.load(..., other=1.0)) of a packed tile as memory bits written at
+  // generation time: no conversion chain per element at run time, and whole words where a group is
+  // filled with it.
+  std::optional<double> otherValue;
+  if (packed && n.other)
+    if (std::optional<ir::Expr> c = constantSplat(n.other); c && c->as<ir::FloatImm>()) otherValue = c->as<ir::FloatImm>()->value;
+  const std::string otherMemory = otherValue ? memoryLiteral(t.dtype(), *otherValue) : toMemory(t.dtype(), other);
   if (packed) line("unsigned " + words + "[" + std::to_string(slots(numel) / 2) + "];");
   openGroups(numel);
   line(mt + "* ts_vp[" + V + "];" + (mask.empty() ? "" : " bool ts_vm[" + V + "];"));
@@ -203,28 +213,36 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
   const AxisInfo ptrInfo = axisAnalysis().of(n.ptr, assumedUnit);
   if (assumedUnit.empty() && ptrInfo.contiguity >= vec && ptrInfo.divisibilityAt(vec) >= vec &&
       (mask.empty() || (packed && groupMask == "ts_m0"))) {
-    if (!mask.empty()) {
-      if (packed) line(mt + " ts_ev[" + V + "];");
-      line("#pragma unroll");
-      open(each);
-      line(at);
-      line((packed ? std::string("ts_ev[ts_k] = ") + toMemory(t.dtype(), other) : name + "[ts_j] = " + other) + ";");
-      close();
+    if (mask.empty()) {
       if (packed) {
+        line("ts_vld_words<" + V + ">(ts_vp[0], &" + words + "[ts_g * " + W + "]);  // proven consecutive and aligned");
+      } else {
+        line(mt + " ts_vv[" + V + "];");
+        line("ts_vld(ts_vp[0], ts_vv);  // proven consecutive and aligned");
+        line("#pragma unroll");
+        line(each + " " + name + "[" + slot + "] = " + fromMemory(t.dtype(), "ts_vv[ts_k]") + ";");
+      }
+    } else {
+      // Packed (the condition above): the words start as `other`, then one predicated load (no
+      // branch per group, so ptxas may schedule the loads next to their use, as Triton's are).
+      if (otherValue) {
+        char word[16];
+        std::snprintf(word, sizeof word, "0x%08llxu",
+                      static_cast<unsigned long long>(sim::floatToBits(t.dtype(), *otherValue) * 0x10001u));
+        line("#pragma unroll");
+        line("for (int ts_w = 0; ts_w < " + W + "; ++ts_w) " + words + "[ts_g * " + W + " + ts_w] = " + word + ";");
+      } else {
+        line(mt + " ts_ev[" + V + "];");
+        line("#pragma unroll");
+        open(each);
+        line(at);
+        line("ts_ev[ts_k] = " + otherMemory + ";");
+        close();
         line("#pragma unroll");
         line("for (int ts_w = 0; ts_w < " + W + "; ++ts_w) " + words + "[ts_g * " + W + " + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);");
       }
+      line("ts_vld_words_if<" + V + ">(ts_vp[0], &" + words + "[ts_g * " + W + "], ts_m0);  // proven consecutive and aligned");
     }
-    open(std::string(mask.empty() ? "" : "if (ts_m0)"));
-    if (packed) {
-      line("ts_vld_words<" + V + ">(ts_vp[0], &" + words + "[ts_g * " + W + "]);  // proven consecutive and aligned");
-    } else {
-      line(mt + " ts_vv[" + V + "];");
-      line("ts_vld(ts_vp[0], ts_vv);  // proven consecutive and aligned");
-      line("#pragma unroll");
-      line(each + " " + name + "[" + slot + "] = " + fromMemory(t.dtype(), "ts_vv[ts_k]") + ";");
-    }
-    close();
   } else {
     open("if (ts_vec_ok(ts_vp" + std::string(mask.empty() ? "" : ", ts_vm") + "))");
     if (packed) {
@@ -246,7 +264,7 @@ void CudaEmitter::vectorLoad(const ir::Load& n, const std::string& name, const i
     open(each);
     line(at);
     if (mask.empty()) line(target + " = " + element + ";");
-    else line("{ " + E + " ts_v = " + (packed ? toMemory(t.dtype(), other) : other) + "; if (ts_vm[ts_k]) ts_v = " + element + "; " +
+    else line("{ " + E + " ts_v = " + (packed ? otherMemory : other) + "; if (ts_vm[ts_k]) ts_v = " + element + "; " +
               target + " = ts_v; }");
     close();
     if (packed) {
@@ -361,7 +379,9 @@ void CudaEmitter::vectorStore(const ir::Store& n) {
   const int vec = layout(numel).vec;
   if (assumedUnit.empty() && ptrInfo.contiguity >= vec && ptrInfo.divisibilityAt(vec) >= vec &&
       (mask.empty() || groupMask == "ts_m0")) {
-    line(std::string(mask.empty() ? "" : "if (ts_m0) ") + "ts_vst(ts_vp[0], ts_vv);  // proven consecutive and aligned");
+    // Masked: a predicated store rather than a branch per group (one basic block for ptxas).
+    line(std::string(mask.empty() ? "ts_vst(ts_vp[0], ts_vv)" : "ts_vst_if(ts_vp[0], ts_vv, ts_m0)") +
+         ";  // proven consecutive and aligned");
     closeGroups(numel);
     return;
   }

@@ -249,12 +249,48 @@ template <int V> TS_DEV void ts_vld_words(const ts_u16* p, unsigned* w) {
     ts_ld_raw(p, w[0]);
   }
 }
+// The same under a predicate instead of a branch (as Triton's masked loads): one basic block, so
+// ptxas may schedule the loads next to their use; where c is false the words keep their values.
+template <int V> TS_DEV void ts_vld_words_if(const ts_u16* p, unsigned* w, bool c) {
+  if (V == 8) {
+    asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %5, 0;\n @q ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\n}"
+                 : "+r"(w[0]), "+r"(w[1]), "+r"(w[2]), "+r"(w[3]) : "l"(p), "r"((int)c) : "memory");
+  } else if (V == 4) {
+    asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %3, 0;\n @q ld.global.v2.b32 {%0, %1}, [%2];\n}"
+                 : "+r"(w[0]), "+r"(w[1]) : "l"(p), "r"((int)c) : "memory");
+  } else {
+    asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n @q ld.global.b32 %0, [%1];\n}" : "+r"(w[0]) : "l"(p), "r"((int)c) : "memory");
+  }
+}
 template <class M, int V> TS_DEV void ts_vst(M* p, const M (&v)[V]) {
   typedef typename ts_vec<M, V>::R R;
   R r[ts_vec<M, V>::chunks];
   memcpy(r, v, sizeof(r));
 #pragma unroll
   for (int c = 0; c < ts_vec<M, V>::chunks; ++c) ts_st_raw((R*)p + c, r[c]);
+}
+
+// The store under a predicate instead of a branch (16-byte chunks: V elements of M).
+TS_DEV void ts_st_raw_if(void* p, const uint4& r, bool c) {
+  asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %5, 0;\n @q st.global.v4.b32 [%0], {%1, %2, %3, %4};\n}"
+               :: "l"(p), "r"(r.x), "r"(r.y), "r"(r.z), "r"(r.w), "r"((int)c) : "memory");
+}
+TS_DEV void ts_st_raw_if(void* p, const uint2& r, bool c) {
+  asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %3, 0;\n @q st.global.v2.b32 [%0], {%1, %2};\n}"
+               :: "l"(p), "r"(r.x), "r"(r.y), "r"((int)c) : "memory");
+}
+TS_DEV void ts_st_raw_if(void* p, const unsigned int& r, bool c) {
+  asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n @q st.global.b32 [%0], %1;\n}" :: "l"(p), "r"(r), "r"((int)c) : "memory");
+}
+TS_DEV void ts_st_raw_if(void* p, const unsigned short& r, bool c) {
+  asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n @q st.global.b16 [%0], %1;\n}" :: "l"(p), "h"(r), "r"((int)c) : "memory");
+}
+template <class M, int V> TS_DEV void ts_vst_if(M* p, const M (&v)[V], bool c) {
+  typedef typename ts_vec<M, V>::R R;
+  R r[ts_vec<M, V>::chunks];
+  memcpy(r, v, sizeof(r));
+#pragma unroll
+  for (int k = 0; k < ts_vec<M, V>::chunks; ++k) ts_st_raw_if((R*)p + k, r[k], c);
 }
 
 // x / y correctly rounded, as `/` (div.rn.f32), for a tile divided by one scalar y: r = ts_rcp1(y)
@@ -276,6 +312,10 @@ TS_DEV float ts_div_by(float x, float y, float r) {
 
 // Shared-memory index with one padding word per 32 (reductions that read with a power-of-two stride).
 TS_DEV int ts_pad(int i) { return i + (i >> 5); }
+
+// tl.where on tiles: both arms are pure and evaluated as arguments, then selected, so that an arm
+// with inline PTX (fp16 conversions) costs no branch per element.
+template <class T> TS_DEV T ts_sel(bool c, T a, T b) { return c ? a : b; }
 
 // Warp shuffles of register values (tree reductions).
 TS_DEV float ts_shfl_xor(float v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }

@@ -118,8 +118,10 @@ std::string floatLiteral(DType t, double v) {
   const std::string d = buf;
   switch (t) {
     case DType::FP64: return d;
-    case DType::FP16: return "ts_rh_d(" + d + ")";
-    case DType::BF16: return "ts_rb_d(" + d + ")";
+    case DType::FP16:
+    case DType::BF16:
+      // Rounded once from the double here (cvt.rn.f16.f64 at run time would be an inline-PTX chain
+      // per element that NVVM cannot fold), written as the exact fp32 bits of the rounded value.
     case DType::FP8E4NV:
     case DType::FP8E5: return floatLiteral(DType::FP32, sim::roundToDType(t, v));  // exact in fp32
     default: {
@@ -130,6 +132,17 @@ std::string floatLiteral(DType t, double v) {
       std::snprintf(buf, sizeof buf, "__int_as_float(0x%08x)", fb);
       return buf;
     }
+  }
+}
+
+std::string memoryLiteral(DType t, double v) {
+  char buf[64];
+  switch (t) {
+    case DType::FP16:
+    case DType::BF16:
+      std::snprintf(buf, sizeof buf, "((ts_u16)0x%04llx)", static_cast<unsigned long long>(sim::floatToBits(t, v)));
+      return buf;
+    default: return toMemory(t, floatLiteral(t, v));
   }
 }
 

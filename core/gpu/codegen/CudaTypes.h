@@ -31,6 +31,9 @@ std::string roundTo(ir::DType t, const std::string& e);
 
 std::string intLiteral(ir::DType t, int64_t v);
 std::string floatLiteral(ir::DType t, double v);
+// The memory bits of the float constant v of dtype t, as a constant expression: "((ts_u16)0x3c00)"
+// for fp16 1.0 (no conversion left for run time); other dtypes as toMemory of the literal.
+std::string memoryLiteral(ir::DType t, double v);
 // printf conversion for a register value of t.
 std::string printfFormat(const ir::Type& t, bool hex);
 std::string printfArg(const ir::Type& t, const std::string& e);

@@ -287,6 +287,6 @@ extern "C" __global__ void __launch_bounds__(256) ts_grouped_matmul_k(ts_u16* __
       const int ts_j = ts_g * 8 + ts_k, ts_i = ts_i0 + ts_k;
       ts_vp[ts_k] = ts_p0 + ts_k; ts_vv[ts_k] = ts_f2h(v18_acc[ts_j]); ts_vm[ts_k] = ts_m0;
     }
-    if (ts_m0) ts_vst(ts_vp[0], ts_vv);  // proven consecutive and aligned
+    ts_vst_if(ts_vp[0], ts_vv, ts_m0);  // proven consecutive and aligned
   }
 }

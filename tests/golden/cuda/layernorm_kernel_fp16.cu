@@ -36,7 +36,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       #pragma unroll
       for (int ts_k = 0; ts_k < 4; ++ts_k) {
         const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-        { ts_u16 ts_v = ts_f2h(ts_rh_d(__longlong_as_double(0x0000000000000000ll))); if (ts_vm[ts_k]) ts_v = *ts_vp[ts_k]; ts_ev[ts_k] = ts_v; }
+        { ts_u16 ts_v = ((ts_u16)0x0000); if (ts_vm[ts_k]) ts_v = *ts_vp[ts_k]; ts_ev[ts_k] = ts_v; }
       }
       #pragma unroll
       for (int ts_w = 0; ts_w < 2; ++ts_w) v5_tmp_words[ts_g * 2 + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);
@@ -198,7 +198,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       #pragma unroll
       for (int ts_k = 0; ts_k < 4; ++ts_k) {
         const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-        { ts_u16 ts_v = ts_f2h(ts_rh_d(__longlong_as_double(0x3ff0000000000000ll))); if (ts_vm[ts_k]) ts_v = *ts_vp[ts_k]; ts_ev[ts_k] = ts_v; }
+        { ts_u16 ts_v = ((ts_u16)0x3c00); if (ts_vm[ts_k]) ts_v = *ts_vp[ts_k]; ts_ev[ts_k] = ts_v; }
       }
       #pragma unroll
       for (int ts_w = 0; ts_w < 2; ++ts_w) v13_w_words[ts_g * 2 + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);
@@ -227,7 +227,7 @@ extern "C" __global__ void __launch_bounds__(128) ts_layernorm_kernel(ts_u16* __
       #pragma unroll
       for (int ts_k = 0; ts_k < 4; ++ts_k) {
         const int ts_j = ts_g * 4 + ts_k, ts_i = ts_i0 + ts_k;
-        { ts_u16 ts_v = ts_f2h(ts_rh_d(__longlong_as_double(0x0000000000000000ll))); if (ts_vm[ts_k]) ts_v = *ts_vp[ts_k]; ts_ev[ts_k] = ts_v; }
+        { ts_u16 ts_v = ((ts_u16)0x0000); if (ts_vm[ts_k]) ts_v = *ts_vp[ts_k]; ts_ev[ts_k] = ts_v; }
       }
       #pragma unroll
       for (int ts_w = 0; ts_w < 2; ++ts_w) v15_b_words[ts_g * 2 + ts_w] = ts_pack2(ts_ev[2 * ts_w], ts_ev[2 * ts_w + 1]);

@@ -56,6 +56,13 @@ template <class M, int V> TS_DEV bool ts_vec_ok(M* const (&p)[V]) {
 }
 template <int V> TS_DEV void ts_vld_words(const ts_u16* p, unsigned* w) { memcpy(w, p, V * 2); }
 template <class M, int V> TS_DEV void ts_vst(M* p, const M (&v)[V]) { memcpy(p, v, sizeof(M) * V); }
+template <int V> TS_DEV void ts_vld_words_if(const ts_u16* p, unsigned* w, bool c) {
+  if (c) memcpy(w, p, V * 2);
+}
+template <class M, int V> TS_DEV void ts_vst_if(M* p, const M (&v)[V], bool c) {
+  if (c) memcpy(p, v, sizeof(M) * V);
+}
+template <class T> TS_DEV T ts_sel(bool c, T a, T b) { return c ? a : b; }
 TS_DEV void ts_cp_async16(void* dst, const void* src) { memcpy(dst, src, 16); }
 TS_DEV void ts_cp_commit() {}
 template <int N> TS_DEV void ts_cp_wait() {}
