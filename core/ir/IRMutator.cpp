@@ -74,12 +74,9 @@ Stmt IRMutator::mutateStmt(const Stmt& s) {
 }
 
 Kernel IRMutator::mutateKernel(const Kernel& k) {
-  Kernel out;
-  out.name = k.name;
-  out.params = k.params;
-  out.options = k.options;
-  out.sources = k.sources;
-  out.varCount = k.varCount;
+  // Everything but the body as it was, the pipeline's tables (registerLoops, layouts) included: a
+  // pass after the layout pass must not drop its decisions.
+  Kernel out = k;
   out.body = mutateStmt(k.body);
   return out;
 }
