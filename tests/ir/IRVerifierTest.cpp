@@ -206,3 +206,28 @@ TEST(IRVerifier, CombineParamsAreScopedToTheCombine) {
                                   false, 0, false, false);
   expectProblem(kernelWith(Let::make(Var::make("r", 3, f32, {}), leak)), "var 'outside' is used where it is not defined");
 }
+
+// A pass that builds a ConvertLayout by hand (bypassing make()) is caught: the type must be the
+// value's, and the layout one that exists and fits the value.
+TEST(IRVerifier, RejectsConversionsThatChangeTheTypeOrNameNoLayout) {
+  auto wrongType = raw<ConvertLayout>(Type::tile(DType::FP32, {8}));
+  wrongType->value = zeros();
+  wrongType->layout.kind = LayoutKind::Blocked;
+  expectProblem(kernelWith(Let::make(Var::make("x", 0, wrongType->type, {}), Expr(wrongType))),
+                "ConvertLayout has type tensor<8xfp32> but its operands give tensor<4xfp32>");
+
+  auto unknown = raw<ConvertLayout>(kTile);
+  unknown->value = zeros();
+  unknown->layout.kind = static_cast<LayoutKind>(42);
+  expectProblem(kernelWith(Let::make(Var::make("x", 0, kTile, {}), Expr(unknown))), "unknown layout kind 42");
+
+  auto misfit = raw<ConvertLayout>(kTile);
+  misfit->value = zeros();
+  misfit->layout.kind = LayoutKind::Mma;
+  expectProblem(kernelWith(Let::make(Var::make("x", 0, kTile, {}), Expr(misfit))), "is a layout of 2-D tiles");
+
+  auto ofScalar = raw<ConvertLayout>(kI32);
+  ofScalar->value = IntImm::make(DType::I32, 3);
+  ofScalar->layout.kind = LayoutKind::Blocked;
+  expectProblem(kernelWith(Let::make(Var::make("x", 0, kI32, {}), Expr(ofScalar))), "layouts are of tiles");
+}

@@ -675,6 +675,9 @@ std::string CudaEmitter::compute(const ir::Expr& e) {
       if (type.isTile() && index_ != "ts_i") throw NotIndexable{};
       return random(*e.as<ir::Rand>());
     case K::Hint: return expr(e.as<ir::Hint>()->value);
+    // Outside a register loop every value is blocked: evaluated at the element index like its value
+    // (the register loop prints the conversions its layouts need).
+    case K::ConvertLayout: return expr(e.as<ir::ConvertLayout>()->value);
   }
   throw lang::InternalError("cuda codegen: unknown expression kind");
 }
