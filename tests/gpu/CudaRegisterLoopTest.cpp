@@ -128,6 +128,45 @@ TEST(RegisterLoop, AttentionValuesGetTheLayoutsOfTheirUse) {
   EXPECT_EQ(layoutOf(low, "keys"), "");
 }
 
+// The conversions the layouts need are IR (ConvertLayout): after assign-layouts, q once before the
+// loop into a var the loop reads, each carried value into its layout before the loop and back to
+// blocked after it, p.to(fp16) where the second dot reads it; remove-layout-conversions then assigns
+// the carried values that start as constants (tl.zeros, tl.full) in their layouts instead.
+TEST(RegisterLoop, ConversionsAreExplicitWhereLayoutsDiffer) {
+  ir::KernelPtr k = checked("attn", 8);
+  ASSERT_TRUE(k);
+  ir::passes::IRDumpObserver dumps;
+  const ir::Kernel low = gpu::passes::lowerForGpu(*k, gpu::passes::GpuTarget{80, false}, &dumps, ir::passes::Verify::Always);
+  const std::string assigned = dumps.dumpAfter("assign-layouts").value_or("");
+  const std::string removed = dumps.dumpAfter("remove-layout-conversions").value_or("");
+  const auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  const std::string mma = "#mma<m16n8k16, warps=8x1>";
+  EXPECT_EQ(count(dumps.dumpAfter("eliminate-dead-lets").value_or(""), "convert_layout"), 0u);
+  EXPECT_NE(assigned.find("let q.1: tensor<128x64xfp16> = convert_layout q, #dot_op<a, " + mma + "> (converted on loop entry)"),
+            std::string::npos)
+      << assigned;
+  EXPECT_NE(assigned.find("convert_layout row_max.1, #slice<dim=1, " + mma + ">\n"), std::string::npos) << assigned;
+  EXPECT_NE(assigned.find(", #dot_op<a, " + mma + "> : tensor<128x64xfp16>"), std::string::npos) << assigned;  // p
+  EXPECT_EQ(count(assigned, "convert_layout"), 8u) << assigned;  // q, 3 carried in, p, 3 carried out
+  EXPECT_EQ(count(assigned, ", #blocked\n"), 3u) << assigned;
+  // q itself stays blocked: the table lists the converted var.
+  EXPECT_EQ(count(low.dump(), " (converted on loop entry)"), 2u);  // the conversion and its var's row
+
+  // The three carried values start as constants: no conversion on entry is left.
+  EXPECT_EQ(count(removed, "convert_layout"), 5u) << removed;
+  EXPECT_NE(removed.find("assign out.1 = splat 0.0:fp32\n"), std::string::npos) << removed;
+  EXPECT_NE(removed.find("assign row_max.1 = splat -inf:fp32\n"), std::string::npos) << removed;
+  EXPECT_NE(removed.find("assign row_sum.1 = splat 0.0:fp32\n"), std::string::npos) << removed;
+  EXPECT_EQ(count(removed, ", #blocked\n"), 3u) << removed;
+  // The tables survive the pass.
+  EXPECT_EQ(low.registerLoops.size(), 1u);
+  EXPECT_EQ(layoutOf(low, "scores"), mma) << low.dump();
+}
+
 TEST(RegisterLoop, OtherLoopsAndOlderTargetsKeepTheBlockedLayout) {
   ir::KernelPtr mm = checked("matmul", 4);
   ASSERT_TRUE(mm);
