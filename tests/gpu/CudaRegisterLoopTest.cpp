@@ -6,6 +6,7 @@
 // the generated CUDA on the CPU (tests/gpu/emulation) against a float64 attention.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -18,8 +19,10 @@
 #include "core/gpu/runtime/Nvrtc.h"
 #include "core/gpu/passes/GpuPipeline.h"
 #include "core/ir/passes/IRDumpObserver.h"
+#include "core/ir/passes/SemanticPipeline.h"
 #include "tests/gpu/CodegenTestUtil.h"
 #include "core/kernel/Checker.h"
+#include "core/sim/Simulator.h"
 #include "tests/cli/CliRunner.h"
 #include "tests/lang/CheckerTestUtil.h"
 
@@ -165,6 +168,42 @@ TEST(RegisterLoop, ConversionsAreExplicitWhereLayoutsDiffer) {
   // The tables survive the pass.
   EXPECT_EQ(low.registerLoops.size(), 1u);
   EXPECT_EQ(layoutOf(low, "scores"), mma) << low.dump();
+}
+
+// The lowered kernel, conversions and all, means what the simulator's kernel means (the checker's
+// after lowerSemantics): the simulator gives bit-identical outputs for both (ConvertLayout is the identity, and the new var q.1, the
+// loop's spliced-in conversions and the rematerialised constants change no value).
+TEST(RegisterLoop, TheLoweredKernelComputesWhatTheCheckedOneDoes) {
+  ir::KernelPtr k = checked("attn", 4);
+  ASSERT_TRUE(k);
+  const ir::Kernel low = lowered(*k, 80);
+  ASSERT_EQ(low.registerLoops.size(), 1u);
+  ASSERT_NE(low.dump().find("convert_layout"), std::string::npos);
+  const int64_t seq = 128, dim = 64;
+  const auto run = [&](const ir::Kernel& kernel) {
+    sim::Memory mem;
+    std::vector<int> tensors;
+    for (int t = 0; t < 3; ++t) {
+      std::vector<double> values;
+      for (int64_t i = 0; i < seq * dim; ++i) values.push_back(std::sin(0.013 * static_cast<double>(i * (t + 2))) * 2.0);
+      tensors.push_back(mem.createFromDoubles("in" + std::to_string(t), ir::DType::FP16, {seq * dim}, values));
+    }
+    const int out = mem.create("out", ir::DType::FP16, {seq * dim});
+    sim::Simulator simulator(mem);
+    const sim::LaunchResult r = simulator.launch(
+        kernel, sim::Grid{seq / 64},
+        {sim::LaunchArg::tensor(tensors[0]), sim::LaunchArg::tensor(tensors[1]), sim::LaunchArg::tensor(tensors[2]),
+         sim::LaunchArg::tensor(out), sim::LaunchArg::integer(seq), sim::LaunchArg::real(0.125), sim::LaunchArg::integer(dim)});
+    EXPECT_EQ(r.status, sim::LaunchStatus::Ok) << r.diagnostics.render();
+    return mem.readDoubles(out);
+  };
+  // The baseline is the kernel the simulator runs: the checker's after the semantic passes.
+  const std::vector<double> checkedOut = run(ir::passes::lowerSemantics(*k)), loweredOut = run(low);
+  ASSERT_EQ(checkedOut.size(), static_cast<size_t>(seq * dim));
+  EXPECT_EQ(checkedOut, loweredOut);
+  double sum = 0;
+  for (double v : checkedOut) sum += std::abs(v);
+  EXPECT_GT(sum, 1.0);  // attention of non-zero inputs: the comparison compares something
 }
 
 TEST(RegisterLoop, OtherLoopsAndOlderTargetsKeepTheBlockedLayout) {
