@@ -279,6 +279,10 @@ private:
         expr(n.value, /*effectAllowed=*/true);
         if (n.var && n.value && n.var->type != n.value.type())
           fail(r, "let '" + n.var->name + "' has type " + n.var->type.str() + " but its value is " + n.value.type().str());
+        // A var bound to a conversion has the layout it converts to (the table may leave it out).
+        if (const auto* c = n.value.as<ConvertLayout>(); c && n.var)
+          if (auto it = kernel_.layouts.find(n.var->id); it != kernel_.layouts.end() && it->second.str() != c->layout.str())
+            fail(r, "let '" + n.var->name + "' is listed in layout " + it->second.str() + " but converts to " + c->layout.str());
         introduce(n.var, r);
         return;
       }

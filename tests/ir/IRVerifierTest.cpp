@@ -231,3 +231,17 @@ TEST(IRVerifier, RejectsConversionsThatChangeTheTypeOrNameNoLayout) {
   ofScalar->layout.kind = LayoutKind::Blocked;
   expectProblem(kernelWith(Let::make(Var::make("x", 0, kI32, {}), Expr(ofScalar))), "layouts are of tiles");
 }
+
+TEST(IRVerifier, RejectsAConvertedVarListedInAnotherLayout) {
+  TileLayout blocked;
+  blocked.kind = LayoutKind::Blocked;
+  VarPtr x = Var::make("x", 0, kTile, {});
+  Kernel k = kernelWith(Let::make(x, ConvertLayout::make(zeros(), blocked)));
+  EXPECT_EQ(IRVerifier::verify(k), std::vector<std::string>{});  // not listed: fine
+  k.layouts[0] = blocked;
+  EXPECT_EQ(IRVerifier::verify(k), std::vector<std::string>{});  // listed as what it converts to
+  TileLayout slice;
+  slice.kind = LayoutKind::RowSlice;
+  k.layouts[0] = slice;
+  expectProblem(k, "let 'x' is listed in layout #slice<dim=1, #mma<m16n8k16, warps=1x1>> but converts to #blocked");
+}
