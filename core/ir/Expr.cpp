@@ -62,6 +62,7 @@ std::string_view exprKindName(ExprKind k) {
     case ExprKind::Hint: return "Hint";
     case ExprKind::Combine: return "Combine";
     case ExprKind::InlineAsm: return "InlineAsm";
+    case ExprKind::ConvertLayout: return "ConvertLayout";
   }
   return "?";
 }
@@ -490,6 +491,34 @@ Expr InlineAsm::make(std::string asmText, std::string constraints, std::vector<E
   n->output = output;
   n->isPure = isPure;
   n->pack = pack;
+  return Expr(n);
+}
+
+Expr ConvertLayout::make(Expr value, TileLayout layout, SourceRange r) {
+  requireDefined(value, "ConvertLayout", "value");
+  const Type& t = value.type();
+  require(t.isTile(), "ConvertLayout", "layouts are of tiles, got " + t.str());
+  require(layout.warpsM >= 1, "ConvertLayout", "warps along the rows must be at least 1");
+  switch (layout.kind) {
+    case LayoutKind::Blocked: break;
+    case LayoutKind::Mma:
+    case LayoutKind::DotOperandA:
+    case LayoutKind::SharedOperand:
+      require(t.rank() == 2, "ConvertLayout", layout.str() + " is a layout of 2-D tiles, not of " + t.str());
+      break;
+    case LayoutKind::RowSlice:
+      require(t.rank() == 1, "ConvertLayout", layout.str() + " is a layout of 1-D tiles, not of " + t.str());
+      break;
+    default: fail("ConvertLayout", "unknown layout kind " + std::to_string(static_cast<int>(layout.kind)));
+  }
+  if (layout.kind != LayoutKind::Blocked) require(!t.isPointer(), "ConvertLayout", layout.str() + " holds no pointers");
+  if (layout.kind == LayoutKind::DotOperandA || layout.kind == LayoutKind::SharedOperand)
+    require(t.dtype() == DType::FP16 || t.dtype() == DType::BF16, "ConvertLayout",
+            layout.str() + " holds 16-bit floats, not " + t.str());
+  if (layout.kind == LayoutKind::SharedOperand) require(layout.stages >= 2, "ConvertLayout", "a shared ring has at least 2 stages");
+  auto n = node<ConvertLayout>(t, r);
+  n->value = std::move(value);
+  n->layout = std::move(layout);
   return Expr(n);
 }
 

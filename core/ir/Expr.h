@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/ir/Layout.h"
 #include "core/ir/Ops.h"
 #include "core/ir/Type.h"
 #include "core/ir/Var.h"
@@ -57,6 +58,7 @@ enum class ExprKind : uint8_t {
   Hint,
   Combine,
   InlineAsm,
+  ConvertLayout,
 };
 
 std::string_view exprKindName(ExprKind k);
@@ -397,6 +399,23 @@ struct InlineAsm : ExprNodeBase<ExprKind::InlineAsm> {
   // How many asm operands `pack` elements of t take: 32-bit registers holding 32 / bits elements
   // each when t is narrower than 32 bits, else one register per element.
   static int registersFor(DType t, int pack);
+};
+
+// --- layouts ---------------------------------------------------------------------------------
+
+// The value unchanged, moved into `layout` (core/ir/Layout.h): its elements end up in the threads
+// and registers (or shared memory) that layout names. Only the GPU pipeline's passes make it: the
+// layout pass where a value's layout differs from the one its user needs (a loop's ends, a dot's
+// operand), and remove-layout-conversions drops those that are not needed. The simulator and every
+// backend without layouts read it as the value itself.
+//  * The value is a tile (layouts are of tiles), and the type is the value's.
+//  * The layout is one of LayoutKind's, with warpsM >= 1; it fits the value: Mma, DotOperandA and
+//    SharedOperand are of 2-D tiles, RowSlice of 1-D ones; DotOperandA and SharedOperand hold 16-bit
+//    floats; only Blocked holds pointers; a SharedOperand ring has at least 2 stages.
+struct ConvertLayout : ExprNodeBase<ExprKind::ConvertLayout> {
+  Expr value;
+  TileLayout layout;
+  static Expr make(Expr value, TileLayout layout, SourceRange r = {});
 };
 
 }  // namespace tilescope::ir

@@ -50,6 +50,7 @@ Expr IRMutator::mutateExpr(const Expr& e) {
     case ExprKind::Hint: return mutateHint(*e.as<Hint>(), e);
     case ExprKind::Combine: return mutateCombine(*e.as<Combine>(), e);
     case ExprKind::InlineAsm: return mutateInlineAsm(*e.as<InlineAsm>(), e);
+    case ExprKind::ConvertLayout: return mutateConvertLayout(*e.as<ConvertLayout>(), e);
   }
   throw lang::InternalError("IRMutator: unknown expression kind");
 }
@@ -74,12 +75,9 @@ Stmt IRMutator::mutateStmt(const Stmt& s) {
 }
 
 Kernel IRMutator::mutateKernel(const Kernel& k) {
-  Kernel out;
-  out.name = k.name;
-  out.params = k.params;
-  out.options = k.options;
-  out.sources = k.sources;
-  out.varCount = k.varCount;
+  // Everything but the body as it was, the pipeline's tables (registerLoops, layouts) included: a
+  // pass after the layout pass must not drop its decisions.
+  Kernel out = k;
   out.body = mutateStmt(k.body);
   return out;
 }
@@ -218,6 +216,12 @@ Expr IRMutator::mutateInlineAsm(const InlineAsm& n, const Expr& self) {
   }
   if (same) return self;
   return InlineAsm::make(n.asmText, n.constraints, std::move(args), n.resultDTypes, n.output, n.isPure, n.pack, n.type.shape(), n.range);
+}
+
+Expr IRMutator::mutateConvertLayout(const ConvertLayout& n, const Expr& self) {
+  Expr v = mutateExpr(n.value);
+  if (v.sameAs(n.value)) return self;
+  return ConvertLayout::make(std::move(v), n.layout, n.range);
 }
 
 Expr IRMutator::mutateCombine(const Combine& n, const Expr& self) {

@@ -46,6 +46,7 @@ protected:
   virtual Expr mutateHint(const Hint& n, const Expr& self);
   virtual Expr mutateCombine(const Combine& n, const Expr& self);
   virtual Expr mutateInlineAsm(const InlineAsm& n, const Expr& self);
+  virtual Expr mutateConvertLayout(const ConvertLayout& n, const Expr& self);
 
   virtual Stmt mutateLet(const Let& n, const Stmt& self);
   virtual Stmt mutateAssign(const Assign& n, const Stmt& self);

@@ -429,6 +429,10 @@ private:
         const auto& n = *e.as<Hint>();
         return std::string(hintKindName(n.hint)) + " " + op(n.value) + ", " + joinInts(n.values);
       }
+      case ExprKind::ConvertLayout: {
+        const auto& n = *e.as<ConvertLayout>();
+        return "convert_layout " + op(n.value) + ", " + n.layout.str();
+      }
     }
     throw lang::InternalError("IRPrinter: unknown expression kind");
   }

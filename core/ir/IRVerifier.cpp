@@ -160,6 +160,10 @@ private:
         const auto& n = *e.as<InlineAsm>();
         return InlineAsm::make(n.asmText, n.constraints, n.args, n.resultDTypes, n.output, n.isPure, n.pack, n.type.shape()).type();
       }
+      case ExprKind::ConvertLayout: {
+        const auto& n = *e.as<ConvertLayout>();
+        return ConvertLayout::make(n.value, n.layout).type();
+      }
       case ExprKind::Combine: {
         const auto& n = *e.as<Combine>();
         return Combine::make(n.inputs, n.params, n.results, n.output, n.scan, n.axis, n.keepDims, n.reverse).type();
@@ -230,6 +234,7 @@ private:
         expr(e.as<Rand>()->seed);
         return expr(e.as<Rand>()->offset);
       case ExprKind::Hint: return expr(e.as<Hint>()->value);
+      case ExprKind::ConvertLayout: return expr(e.as<ConvertLayout>()->value);
       case ExprKind::InlineAsm:
         for (const Expr& a : e.as<InlineAsm>()->args) expr(a);
         return;
@@ -274,6 +279,10 @@ private:
         expr(n.value, /*effectAllowed=*/true);
         if (n.var && n.value && n.var->type != n.value.type())
           fail(r, "let '" + n.var->name + "' has type " + n.var->type.str() + " but its value is " + n.value.type().str());
+        // A var bound to a conversion has the layout it converts to (the table may leave it out).
+        if (const auto* c = n.value.as<ConvertLayout>(); c && n.var)
+          if (auto it = kernel_.layouts.find(n.var->id); it != kernel_.layouts.end() && it->second.str() != c->layout.str())
+            fail(r, "let '" + n.var->name + "' is listed in layout " + it->second.str() + " but converts to " + c->layout.str());
         introduce(n.var, r);
         return;
       }

@@ -2,7 +2,8 @@
 // Checks every invariant of the IR (see Expr.h and Stmt.h): node typing (each node is re-derived
 // through its make() rules), effects only as whole Let values, vars defined before use and
 // introduced once, Assign/While targets mutable with unchanged types, parameter references
-// matching the kernel's parameters, Return outside loops.
+// matching the kernel's parameters, Return outside loops, a Let of a ConvertLayout listed in the
+// kernel's layout table (if at all) in the layout it converts to.
 //
 // The checker runs it after building a kernel in debug builds (#ifndef NDEBUG) and tests run it
 // always. Problems are our bugs, never the user's: verifyOrThrow throws lang::InternalError.

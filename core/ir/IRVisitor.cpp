@@ -34,6 +34,7 @@ void IRVisitor::visitExpr(const Expr& e) {
     case ExprKind::Hint: return visitHint(*e.as<Hint>());
     case ExprKind::Combine: return visitCombine(*e.as<Combine>());
     case ExprKind::InlineAsm: return visitInlineAsm(*e.as<InlineAsm>());
+    case ExprKind::ConvertLayout: return visitConvertLayout(*e.as<ConvertLayout>());
   }
   throw lang::InternalError("IRVisitor: unknown expression kind");
 }
@@ -111,6 +112,7 @@ void IRVisitor::visitHint(const Hint& n) { visitExpr(n.value); }
 void IRVisitor::visitInlineAsm(const InlineAsm& n) {
   for (const Expr& a : n.args) visitExpr(a);
 }
+void IRVisitor::visitConvertLayout(const ConvertLayout& n) { visitExpr(n.value); }
 void IRVisitor::visitCombine(const Combine& n) {
   for (const Expr& in : n.inputs) visitExpr(in);
   for (const Expr& r : n.results) visitExpr(r);

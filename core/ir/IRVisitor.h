@@ -45,6 +45,7 @@ protected:
   // The inputs, then the combine function's results (which read only its params).
   virtual void visitCombine(const Combine& n);
   virtual void visitInlineAsm(const InlineAsm& n);
+  virtual void visitConvertLayout(const ConvertLayout& n);
 
   virtual void visitLet(const Let& n);
   virtual void visitAssign(const Assign& n);

@@ -5,6 +5,7 @@ namespace tilescope::ir {
 std::string TileLayout::str() const {
   const std::string mma = std::string("#mma<") + (warpgroup ? "wgmma m64" : "m16n8k16") + ", warps=" + std::to_string(warpsM) + "x1>";
   switch (kind) {
+    case LayoutKind::Blocked: return "#blocked";
     case LayoutKind::Mma: return mma;
     case LayoutKind::RowSlice: return "#slice<dim=1, " + mma + ">";
     case LayoutKind::DotOperandA:

@@ -21,6 +21,9 @@ enum class LayoutKind : uint8_t {
   // A dot's B operand staged in shared memory (padded rows, read by ldmatrix), copied by cp.async
   // one iteration ahead.
   SharedOperand,
+  // The default: the blocked layout every value without an assigned layout has (CudaCodegen's
+  // BlockedLayout). Named so that a conversion can say it is going back there.
+  Blocked,
 };
 
 struct TileLayout {

@@ -249,6 +249,8 @@ TileRef ExprEvaluator::compute(const ir::Expr& e) {
       checkHint(*n, *v);
       return v;
     }
+    // Where the elements live on a GPU changes nothing they hold.
+    case K::ConvertLayout: return eval(e.as<ir::ConvertLayout>()->value);
   }
   internal("unknown expression kind");
 }

@@ -66,6 +66,7 @@ private:
       }
       case K::Rand: return inv(e.as<ir::Rand>()->seed) && inv(e.as<ir::Rand>()->offset);
       case K::Hint: return inv(e.as<ir::Hint>()->value);
+      case K::ConvertLayout: return inv(e.as<ir::ConvertLayout>()->value);
       case K::InlineAsm: return false;
       case K::Combine:
         for (const ir::Expr& in : e.as<ir::Combine>()->inputs)

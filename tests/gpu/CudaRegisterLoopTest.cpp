@@ -6,6 +6,7 @@
 // the generated CUDA on the CPU (tests/gpu/emulation) against a float64 attention.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -18,8 +19,10 @@
 #include "core/gpu/runtime/Nvrtc.h"
 #include "core/gpu/passes/GpuPipeline.h"
 #include "core/ir/passes/IRDumpObserver.h"
+#include "core/ir/passes/SemanticPipeline.h"
 #include "tests/gpu/CodegenTestUtil.h"
 #include "core/kernel/Checker.h"
+#include "core/sim/Simulator.h"
 #include "tests/cli/CliRunner.h"
 #include "tests/lang/CheckerTestUtil.h"
 
@@ -126,6 +129,81 @@ TEST(RegisterLoop, AttentionValuesGetTheLayoutsOfTheirUse) {
   EXPECT_EQ(layoutOf(low, "v"), "#shared<b, cp.async 1 ahead>");
   // Index-pure values need no layout.
   EXPECT_EQ(layoutOf(low, "keys"), "");
+}
+
+// The conversions the layouts need are IR (ConvertLayout): after assign-layouts, q once before the
+// loop into a var the loop reads, each carried value into its layout before the loop and back to
+// blocked after it, p.to(fp16) where the second dot reads it; remove-layout-conversions then assigns
+// the carried values that start as constants (tl.zeros, tl.full) in their layouts instead.
+TEST(RegisterLoop, ConversionsAreExplicitWhereLayoutsDiffer) {
+  ir::KernelPtr k = checked("attn", 8);
+  ASSERT_TRUE(k);
+  ir::passes::IRDumpObserver dumps;
+  const ir::Kernel low = gpu::passes::lowerForGpu(*k, gpu::passes::GpuTarget{80, false}, &dumps, ir::passes::Verify::Always);
+  const std::string assigned = dumps.dumpAfter("assign-layouts").value_or("");
+  const std::string removed = dumps.dumpAfter("remove-layout-conversions").value_or("");
+  const auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  const std::string mma = "#mma<m16n8k16, warps=8x1>";
+  EXPECT_EQ(count(dumps.dumpAfter("eliminate-dead-lets").value_or(""), "convert_layout"), 0u);
+  EXPECT_NE(assigned.find("let q.1: tensor<128x64xfp16> = convert_layout q, #dot_op<a, " + mma + "> (converted on loop entry)"),
+            std::string::npos)
+      << assigned;
+  EXPECT_NE(assigned.find("convert_layout row_max.1, #slice<dim=1, " + mma + ">\n"), std::string::npos) << assigned;
+  EXPECT_NE(assigned.find(", #dot_op<a, " + mma + "> : tensor<128x64xfp16>"), std::string::npos) << assigned;  // p
+  EXPECT_EQ(count(assigned, "convert_layout"), 8u) << assigned;  // q, 3 carried in, p, 3 carried out
+  EXPECT_EQ(count(assigned, ", #blocked\n"), 3u) << assigned;
+  // q itself stays blocked: the table lists the converted var.
+  EXPECT_EQ(count(low.dump(), " (converted on loop entry)"), 2u);  // the conversion and its var's row
+
+  // The three carried values start as constants: no conversion on entry is left.
+  EXPECT_EQ(count(removed, "convert_layout"), 5u) << removed;
+  EXPECT_NE(removed.find("assign out.1 = splat 0.0:fp32\n"), std::string::npos) << removed;
+  EXPECT_NE(removed.find("assign row_max.1 = splat -inf:fp32\n"), std::string::npos) << removed;
+  EXPECT_NE(removed.find("assign row_sum.1 = splat 0.0:fp32\n"), std::string::npos) << removed;
+  EXPECT_EQ(count(removed, ", #blocked\n"), 3u) << removed;
+  // The tables survive the pass.
+  EXPECT_EQ(low.registerLoops.size(), 1u);
+  EXPECT_EQ(layoutOf(low, "scores"), mma) << low.dump();
+}
+
+// The lowered kernel, conversions and all, means what the simulator's kernel means (the checker's
+// after lowerSemantics): the simulator gives bit-identical outputs for both (ConvertLayout is the identity, and the new var q.1, the
+// loop's spliced-in conversions and the rematerialised constants change no value).
+TEST(RegisterLoop, TheLoweredKernelComputesWhatTheCheckedOneDoes) {
+  ir::KernelPtr k = checked("attn", 4);
+  ASSERT_TRUE(k);
+  const ir::Kernel low = lowered(*k, 80);
+  ASSERT_EQ(low.registerLoops.size(), 1u);
+  ASSERT_NE(low.dump().find("convert_layout"), std::string::npos);
+  const int64_t seq = 128, dim = 64;
+  const auto run = [&](const ir::Kernel& kernel) {
+    sim::Memory mem;
+    std::vector<int> tensors;
+    for (int t = 0; t < 3; ++t) {
+      std::vector<double> values;
+      for (int64_t i = 0; i < seq * dim; ++i) values.push_back(std::sin(0.013 * static_cast<double>(i * (t + 2))) * 2.0);
+      tensors.push_back(mem.createFromDoubles("in" + std::to_string(t), ir::DType::FP16, {seq * dim}, values));
+    }
+    const int out = mem.create("out", ir::DType::FP16, {seq * dim});
+    sim::Simulator simulator(mem);
+    const sim::LaunchResult r = simulator.launch(
+        kernel, sim::Grid{seq / 64},
+        {sim::LaunchArg::tensor(tensors[0]), sim::LaunchArg::tensor(tensors[1]), sim::LaunchArg::tensor(tensors[2]),
+         sim::LaunchArg::tensor(out), sim::LaunchArg::integer(seq), sim::LaunchArg::real(0.125), sim::LaunchArg::integer(dim)});
+    EXPECT_EQ(r.status, sim::LaunchStatus::Ok) << r.diagnostics.render();
+    return mem.readDoubles(out);
+  };
+  // The baseline is the kernel the simulator runs: the checker's after the semantic passes.
+  const std::vector<double> checkedOut = run(ir::passes::lowerSemantics(*k)), loweredOut = run(low);
+  ASSERT_EQ(checkedOut.size(), static_cast<size_t>(seq * dim));
+  EXPECT_EQ(checkedOut, loweredOut);
+  double sum = 0;
+  for (double v : checkedOut) sum += std::abs(v);
+  EXPECT_GT(sum, 1.0);  // attention of non-zero inputs: the comparison compares something
 }
 
 TEST(RegisterLoop, OtherLoopsAndOlderTargetsKeepTheBlockedLayout) {

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "core/ir/IRMutator.h"
 #include "core/ir/IRVerifier.h"
 #include "core/ir/IRVisitor.h"
@@ -75,6 +77,23 @@ TEST(IRMutator, IdentityReturnsTheSameTree) {
   mutated.body = scaled;
   EXPECT_NE(mutated.dump().find("mul pid, 12:i32"), std::string::npos) << mutated.dump();
   EXPECT_NO_THROW(IRVerifier::verifyOrThrow(mutated, "ScaleInts"));
+}
+
+// A pass after the GPU pipeline's layout pass rewrites the body and keeps its tables.
+TEST(IRMutator, MutateKernelKeepsTheKernelsTables) {
+  Kernel k = test::makeAddKernel();
+  k.registerLoops.insert(7);
+  TileLayout l;
+  l.kind = LayoutKind::RowSlice;
+  k.layouts[3] = l;
+  ScaleInts scale(3);
+  const Kernel out = scale.mutateKernel(k);
+  ASSERT_FALSE(out.body.sameAs(k.body));
+  EXPECT_EQ(out.registerLoops, std::set<int>{7});
+  ASSERT_EQ(out.layouts.size(), 1u);
+  EXPECT_EQ(out.layouts.at(3).kind, LayoutKind::RowSlice);
+  EXPECT_EQ(out.varCount, k.varCount);
+  EXPECT_EQ(out.name, k.name);
 }
 
 TEST(IRMutator, RebuildingAnIllTypedNodeThrows) {

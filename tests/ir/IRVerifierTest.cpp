@@ -206,3 +206,42 @@ TEST(IRVerifier, CombineParamsAreScopedToTheCombine) {
                                   false, 0, false, false);
   expectProblem(kernelWith(Let::make(Var::make("r", 3, f32, {}), leak)), "var 'outside' is used where it is not defined");
 }
+
+// A pass that builds a ConvertLayout by hand (bypassing make()) is caught: the type must be the
+// value's, and the layout one that exists and fits the value.
+TEST(IRVerifier, RejectsConversionsThatChangeTheTypeOrNameNoLayout) {
+  auto wrongType = raw<ConvertLayout>(Type::tile(DType::FP32, {8}));
+  wrongType->value = zeros();
+  wrongType->layout.kind = LayoutKind::Blocked;
+  expectProblem(kernelWith(Let::make(Var::make("x", 0, wrongType->type, {}), Expr(wrongType))),
+                "ConvertLayout has type tensor<8xfp32> but its operands give tensor<4xfp32>");
+
+  auto unknown = raw<ConvertLayout>(kTile);
+  unknown->value = zeros();
+  unknown->layout.kind = static_cast<LayoutKind>(42);
+  expectProblem(kernelWith(Let::make(Var::make("x", 0, kTile, {}), Expr(unknown))), "unknown layout kind 42");
+
+  auto misfit = raw<ConvertLayout>(kTile);
+  misfit->value = zeros();
+  misfit->layout.kind = LayoutKind::Mma;
+  expectProblem(kernelWith(Let::make(Var::make("x", 0, kTile, {}), Expr(misfit))), "is a layout of 2-D tiles");
+
+  auto ofScalar = raw<ConvertLayout>(kI32);
+  ofScalar->value = IntImm::make(DType::I32, 3);
+  ofScalar->layout.kind = LayoutKind::Blocked;
+  expectProblem(kernelWith(Let::make(Var::make("x", 0, kI32, {}), Expr(ofScalar))), "layouts are of tiles");
+}
+
+TEST(IRVerifier, RejectsAConvertedVarListedInAnotherLayout) {
+  TileLayout blocked;
+  blocked.kind = LayoutKind::Blocked;
+  VarPtr x = Var::make("x", 0, kTile, {});
+  Kernel k = kernelWith(Let::make(x, ConvertLayout::make(zeros(), blocked)));
+  EXPECT_EQ(IRVerifier::verify(k), std::vector<std::string>{});  // not listed: fine
+  k.layouts[0] = blocked;
+  EXPECT_EQ(IRVerifier::verify(k), std::vector<std::string>{});  // listed as what it converts to
+  TileLayout slice;
+  slice.kind = LayoutKind::RowSlice;
+  k.layouts[0] = slice;
+  expectProblem(k, "let 'x' is listed in layout #slice<dim=1, #mma<m16n8k16, warps=1x1>> but converts to #blocked");
+}

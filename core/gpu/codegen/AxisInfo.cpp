@@ -230,6 +230,7 @@ AxisInfo AxisAnalysis::visit(const ir::Expr& e, std::set<int>& unitParams, int d
       if (n->hint == ir::HintKind::MaxConstancy) r.constancy = std::max(r.constancy, v);
       break;
     }
+    case K::ConvertLayout: r = sub(e.as<ir::ConvertLayout>()->value); break;
     default: break;
   }
   if (type.isScalar()) return AxisInfo{1, kUnbounded, r.divisibility};

@@ -329,9 +329,25 @@ void CudaEmitter::stmt(const ir::Stmt& s) {
       return;
     }
     case K::Store: store(*s.as<ir::Store>()); return;
-    case K::Seq:
-      for (const ir::Stmt& c : s.as<ir::Seq>()->stmts) stmt(c);
+    case K::Seq: {
+      const std::vector<ir::Stmt>& stmts = s.as<ir::Seq>()->stmts;
+      const std::map<size_t, std::pair<size_t, size_t>> groups = registerLoopGroups(stmts);
+      for (size_t i = 0; i < stmts.size(); ++i) {
+        auto group = groups.find(i);
+        if (group == groups.end()) {
+          stmt(stmts[i]);
+          continue;
+        }
+        // A register loop with the layout pass's conversions around it, printed as one.
+        const auto [loop, end] = group->second;
+        memo_.clear();
+        lineDirective(stmts[loop].range());
+        registerLoop(*stmts[loop].as<ir::For>(), std::vector<ir::Stmt>(stmts.begin() + static_cast<std::ptrdiff_t>(i), stmts.begin() + static_cast<std::ptrdiff_t>(loop)),
+                     std::vector<ir::Stmt>(stmts.begin() + static_cast<std::ptrdiff_t>(loop) + 1, stmts.begin() + static_cast<std::ptrdiff_t>(end)));
+        i = end - 1;
+      }
       return;
+    }
     case K::If: {
       const auto* n = s.as<ir::If>();
       open("if (" + expr(n->cond) + ")");
@@ -427,7 +443,7 @@ void CudaEmitter::forgetAssignedIn(const ir::Stmt& body) {
 
 void CudaEmitter::forLoop(const ir::For& n) {
   if (isRegisterLoop(n)) {
-    registerLoop(n);
+    registerLoop(n, {}, {});
     return;
   }
   std::optional<ResidentAccumulator> resident = residentAccumulator(n);
@@ -672,6 +688,9 @@ std::string CudaEmitter::compute(const ir::Expr& e) {
       if (type.isTile() && index_ != "ts_i") throw NotIndexable{};
       return random(*e.as<ir::Rand>());
     case K::Hint: return expr(e.as<ir::Hint>()->value);
+    // Outside a register loop every value is blocked: evaluated at the element index like its value
+    // (the register loop prints the conversions its layouts need).
+    case K::ConvertLayout: return expr(e.as<ir::ConvertLayout>()->value);
   }
   throw lang::InternalError("cuda codegen: unknown expression kind");
 }

@@ -235,7 +235,12 @@ public:
   void holdWarpgroupAccumulator(const WarpgroupMma& g, const std::string& frags);
   // A loop the layout pass keeps in tensor-core registers (CudaRegisterLoop.cpp).
   bool isRegisterLoop(const ir::For& n) const;
-  void registerLoop(const ir::For& n);
+  // `entry` and `exit` are the layout pass's conversions around it (ConvertLayout Lets/Assigns, or
+  // a carried value's constant rematerialised in its layout), printed at the loop's ends.
+  void registerLoop(const ir::For& n, const std::vector<ir::Stmt>& entry, const std::vector<ir::Stmt>& exit);
+  // In a Seq: where a register loop's group (its entry conversions, the loop, its exit conversions)
+  // starts, mapped to the loop's index and the group's end.
+  std::map<size_t, std::pair<size_t, size_t>> registerLoopGroups(const std::vector<ir::Stmt>& stmts) const;
   const ir::TileLayout* layoutOf(int varId) const;
   // An element loop over the thread's slots of an #mma tile or #slice row vector, with ts_i the
   // element's index in the tile (so index-pure values evaluate as in the blocked layout).

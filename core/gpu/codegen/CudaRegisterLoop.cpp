@@ -8,7 +8,10 @@
 //              (p.to(fp16)) or once on entry through shared memory (q);
 //   #shared<b> a ring of two shared-memory stages per B operand, rows padded by 16 bytes, filled by
 //              cp.async one iteration ahead and read by ldmatrix (.trans for a row-major B).
-// Values read after the loop are converted back to the blocked layout through shared memory.
+// The conversions at the loop's ends are the layout pass's ConvertLayout statements around the
+// loop (a Let per A operand converted once on entry, an Assign per carried value on entry, unless
+// remove-layout-conversions rematerialised a constant there, and one per carried value on exit):
+// each is printed as it says, through shared memory.
 #include <algorithm>
 
 #include "core/gpu/codegen/CudaEmitter.h"
@@ -49,6 +52,43 @@ protected:
   }
 };
 
+bool isConstantSplat(const ir::Expr& e) {
+  const auto* s = e.as<ir::Splat>();
+  return s && (s->value.as<ir::FloatImm>() || s->value.as<ir::IntImm>());
+}
+
+const ir::ConvertLayout* conversionTo(const ir::Expr& e, std::initializer_list<ir::LayoutKind> kinds) {
+  const auto* c = e.as<ir::ConvertLayout>();
+  if (!c) return nullptr;
+  for (ir::LayoutKind k : kinds)
+    if (c->layout.kind == k) return c;
+  return nullptr;
+}
+
+// One of the layout pass's statements before a register loop (`loop`: its body's census): an A
+// operand converted once on entry, or a value the loop carries converted (or its constant
+// rematerialised) into its layout; each var once, so a user's own assignment before those stays
+// an ordinary statement.
+bool isEntryConversion(const ir::Stmt& s, const VarCensus& loop, std::set<int>& seen) {
+  if (const auto* let = s.as<ir::Let>()) {
+    const ir::ConvertLayout* c = conversionTo(let->value, {ir::LayoutKind::DotOperandA});
+    return c && c->layout.convertedOnEntry && seen.insert(let->var->id).second;
+  }
+  const auto* a = s.as<ir::Assign>();
+  if (!a || !loop.assigns.count(a->var->id)) return false;
+  if (!conversionTo(a->value, {ir::LayoutKind::Mma, ir::LayoutKind::RowSlice}) && !isConstantSplat(a->value)) return false;
+  return seen.insert(a->var->id).second;
+}
+
+// A carried value converted back to the blocked layout after the loop.
+bool isExitConversion(const ir::Stmt& s, const VarCensus& loop, std::set<int>& seen) {
+  const auto* a = s.as<ir::Assign>();
+  if (!a || !loop.assigns.count(a->var->id)) return false;
+  const ir::ConvertLayout* c = conversionTo(a->value, {ir::LayoutKind::Blocked});
+  const auto* ref = c ? c->value.as<ir::VarRef>() : nullptr;
+  return ref && ref->var->id == a->var->id && seen.insert(a->var->id).second;
+}
+
 // The var of a dot's B operand (`v` or the `k` of `tl.trans(k)`).
 int bOperandId(const ir::Dot& n) {
   const ir::VarRef* ref = n.b.as<ir::VarRef>();
@@ -84,6 +124,24 @@ TS_DEV ts_u32 ts_pack_bf16(float lo, float hi) { ts_u32 r; asm("cvt.rn.bf16x2.f3
 }
 
 bool CudaEmitter::isRegisterLoop(const ir::For& n) const { return kernel_.registerLoops.count(n.iv->id) > 0; }
+
+std::map<size_t, std::pair<size_t, size_t>> CudaEmitter::registerLoopGroups(const std::vector<ir::Stmt>& stmts) const {
+  std::map<size_t, std::pair<size_t, size_t>> groups;
+  for (size_t j = 0; j < stmts.size(); ++j) {
+    const auto* loop = stmts[j].as<ir::For>();
+    if (!loop || !isRegisterLoop(*loop)) continue;
+    VarCensus census;
+    census.visitStmt(loop->body);
+    std::set<int> seen;
+    size_t start = j;
+    while (start > 0 && isEntryConversion(stmts[start - 1], census, seen)) --start;
+    seen.clear();
+    size_t end = j + 1;
+    while (end < stmts.size() && isExitConversion(stmts[end], census, seen)) ++end;
+    groups[start] = {j, end};
+  }
+  return groups;
+}
 
 const ir::TileLayout* CudaEmitter::layoutOf(int varId) const {
   auto it = kernel_.layouts.find(varId);
@@ -188,9 +246,12 @@ std::string CudaEmitter::registerDot(const ir::Dot& n) {
   } else if (const auto* ref = n.a.as<ir::VarRef>(); ref && operandFrags_.count(ref->var->id)) {
     frags = operandFrags_.at(ref->var->id);
   } else {
+    // p.to(fp16) as A: the layout pass's conversion from #mma registers to #dot_op<a> fragments.
+    const ir::ConvertLayout* conversion = conversionTo(n.a, {ir::LayoutKind::DotOperandA});
+    if (!conversion) throw lang::InternalError("cuda codegen: a register loop's dot has an A operand in no #dot_op<a> layout");
     // A cast of fp32 values to the operand's type rounds once, in the packing.
-    ir::Expr source = n.a;
-    if (const auto* cast = n.a.as<ir::Cast>(); cast && !cast->bitcast && cast->rounding == ir::RoundingMode::None &&
+    ir::Expr source = conversion->value;
+    if (const auto* cast = source.as<ir::Cast>(); cast && !cast->bitcast && cast->rounding == ir::RoundingMode::None &&
                                                   cast->value.type().dtype() == ir::DType::FP32)
       source = cast->value;
     const std::string v = expr(source);
@@ -289,7 +350,7 @@ void CudaEmitter::stageRegisterOperands(const std::string& slot) {
   }
 }
 
-void CudaEmitter::registerLoop(const ir::For& n) {
+void CudaEmitter::registerLoop(const ir::For& n, const std::vector<ir::Stmt>& entry, const std::vector<ir::Stmt>& exit) {
   std::vector<ir::Stmt> body;
   flattenBody(n.body, body);
   tensorCores_ = true;
@@ -338,48 +399,41 @@ void CudaEmitter::registerLoop(const ir::For& n) {
         let && !layoutOf(let->var->id) && let->var->type.isTile() && !let->var->isMutable && inlinable(let->value))
       inlined_[let->var->id] = let->value;
   size_t sharedNeeded = S * registerStageBytes_ + (swizzled ? 1024 : 0);
-  // Values defined before the loop that it reads as A fragments: through shared memory once.
+  // The layout pass's conversions on entry, in its order: A operands defined before the loop into
+  // #dot_op<a> fragments (through shared memory once), carried values into their registers (a
+  // rematerialised constant fills them; a conversion goes through shared memory).
   size_t entryOffset = S * registerStageBytes_;  // wgmma: A tiles staged after the ring
   line("__syncthreads();");
-  for (const auto& [id, l] : kernel_.layouts) {
-    if (l.kind != ir::LayoutKind::DotOperandA || !l.convertedOnEntry) continue;
-    // The var itself, from its reads in the loop.
-    class FindVar : public ir::IRVisitor {
-    public:
-      int id;
-      ir::VarPtr var;
-      explicit FindVar(int i) : id(i) {}
-      void visitVarRef(const ir::VarRef& r) override {
-        if (r.var->id == id) var = r.var;
-      }
-    } finder(id);
-    finder.visitStmt(n.body);
-    const ir::VarPtr var = finder.var;
-    if (!var) continue;
-    const int64_t M = var->type.shape()[0], Kd = var->type.shape()[1], ld = Kd + 8;
-    const bool bf16 = var->type.dtype() == ir::DType::BF16;
-    if (l.warpgroup) {
+  for (const ir::Stmt& conversion : entry) {
+    const auto* let = conversion.as<ir::Let>();
+    if (!let) continue;
+    const int id = let->var->id;
+    const ir::ConvertLayout& c = *let->value.as<ir::ConvertLayout>();
+    const ir::Type& type = c.value.type();
+    const int64_t M = type.shape()[0], Kd = type.shape()[1], ld = Kd + 8;
+    const bool bf16 = type.dtype() == ir::DType::BF16;
+    if (c.layout.warpgroup) {
       // wgmma reads it from shared memory: staged once after the ring, in the 128-byte swizzle (the
       // loop's first fence and barrier make the stores visible to the tensor cores).
       const size_t offset = entryOffset;
       entryOffset += static_cast<size_t>(M * Kd * 2 + 1023) / 1024 * 1024;
       sharedNeeded = std::max(sharedNeeded, entryOffset + 1024);
       memo_.clear();
-      openLoop(var->type.numel());
+      openLoop(type.numel());
       line("const unsigned ts_r = ts_i / " + n2s(Kd) + ", ts_cc = ts_i % " + n2s(Kd) + ";");
       line("((ts_u16*)(ts_rring + " + std::to_string(offset) + "))[(ts_cc >> 6) * " + n2s(M * 64) +
            " + ts_r * 64 + ((((ts_cc & 63) >> 3) ^ (ts_r & 7)) << 3) + (ts_cc & 7)] = " + (bf16 ? "ts_f2b(" : "ts_f2h(") +
-           expr(ir::VarRef::make(var)) + ");");
-      closeLoop(var->type.numel());
+           expr(c.value) + ");");
+      closeLoop(type.numel());
       operandSharedA_[id] = offset;
       continue;
     }
     sharedNeeded = std::max(sharedNeeded, static_cast<size_t>(M * ld * 2));
     memo_.clear();
-    openLoop(var->type.numel());
+    openLoop(type.numel());
     line("((ts_u16*)ts_smem)[(ts_i / " + n2s(Kd) + ") * " + n2s(ld) + " + ts_i % " + n2s(Kd) + "] = " +
-         (bf16 ? "ts_f2b(" : "ts_f2h(") + expr(ir::VarRef::make(var)) + ");");
-    closeLoop(var->type.numel());
+         (bf16 ? "ts_f2b(" : "ts_f2h(") + expr(c.value) + ");");
+    closeLoop(type.numel());
     line("__syncthreads();");
     const std::string frags = "ts_a" + std::to_string(tempCounter_++);
     operandFrags_[id] = frags;
@@ -394,35 +448,39 @@ void CudaEmitter::registerLoop(const ir::For& n) {
     close();
     line("__syncthreads();");
   }
-  // Loop-carried values: into their layouts (a constant fills the registers; else shared memory).
   VarCensus census;
   census.visitStmt(n.body);
-  std::vector<ir::VarPtr> carried;
-  for (const auto& [id, assigns] : census.assigns) carried.push_back(assigns.front()->var);
-  for (const ir::VarPtr& var : carried) {
+  for (const ir::Stmt& conversion : entry) {
+    const auto* assign = conversion.as<ir::Assign>();
+    if (!assign) continue;
+    const ir::VarPtr& var = assign->var;
     const std::string name = "r" + std::to_string(var->id) + "_" + varName(var);
     line(regType(var->type) + " " + name + "[" + n2s(registerSlots(var->type)) + "];");
     memo_.clear();
-    if (std::optional<ir::Expr> c = constantSplat(ir::VarRef::make(var))) {
-      const std::string v = expr(*c);
-      openRegisterSlots(var->type);
-      line(name + "[ts_j] = " + v + ";");
-      close();
-    } else {
+    if (const auto* c = assign->value.as<ir::ConvertLayout>()) {
       sharedNeeded = std::max(sharedNeeded, static_cast<size_t>(var->type.numel() * 4));
       openLoop(var->type.numel());
-      line("((float*)ts_smem)[ts_i] = " + expr(ir::VarRef::make(var)) + ";");
+      line("((float*)ts_smem)[ts_i] = " + expr(c->value) + ";");
       closeLoop(var->type.numel());
       line("__syncthreads();");
       openRegisterSlots(var->type);
       line(name + "[ts_j] = ((const float*)ts_smem)[ts_i];");
       close();
       line("__syncthreads();");
+    } else {
+      const std::string v = expr(assign->value);
+      openRegisterSlots(var->type);
+      line(name + "[ts_j] = " + v + ";");
+      close();
     }
     registerNames_[var->id] = name;
   }
-  for (const ir::VarPtr& var : carried)
+  for (const auto& [id, assigns] : census.assigns) {
+    const ir::VarPtr& var = assigns.front()->var;
+    if (!registerNames_.count(id))
+      throw lang::InternalError("cuda codegen: the register loop's carried value '" + var->name + "' has no conversion on entry");
     if (var->type.dtype() != ir::DType::FP32) throw lang::InternalError("cuda codegen: a register loop carries a non-fp32 tile");
+  }
   forgetAssignedIn(n.body);
   // The loop: iteration i's operands landed at its top; i + 1's are copied while it computes.
   memo_.clear();
@@ -489,7 +547,8 @@ void CudaEmitter::registerLoop(const ir::For& n) {
   memo_.clear();
   line("ts_cp_wait<0>();");
   line("__syncthreads();");
-  for (const ir::VarPtr& var : carried) {
+  for (const ir::Stmt& conversion : exit) {
+    const ir::VarPtr& var = conversion.as<ir::Assign>()->var;
     const std::string name = registerNames_.at(var->id);
     openRegisterSlots(var->type);
     line(std::string(var->type.rank() == 1 ? "if (ts_rquad == 0) " : "") + "((float*)ts_smem)[ts_i] = " + name + "[ts_j];");
@@ -502,7 +561,6 @@ void CudaEmitter::registerLoop(const ir::For& n) {
     line("__syncthreads();");
   }
   close();
-  for (const ir::VarPtr& var : carried) registerNames_.erase(var->id);
   registerNames_.clear();
   operandFrags_.clear();
   operandSharedA_.clear();

@@ -1,6 +1,7 @@
 #include "core/gpu/passes/GpuPipeline.h"
 
 #include "core/gpu/passes/LayoutAssignment.h"
+#include "core/gpu/passes/LayoutConversionRemoval.h"
 #include "core/ir/passes/ConstantFolding.h"
 #include "core/ir/passes/DeadLetElimination.h"
 #include "core/ir/passes/SemanticPipeline.h"
@@ -26,13 +27,18 @@ Pass assignLayoutsFor(const GpuTarget& target) {
               [target](const Kernel& k) { return assignLayouts(k, target); }};
 }
 
+const Pass kRemoveLayoutConversions{"remove-layout-conversions",
+                                    "layout conversions that move nothing removed: to the layout the value has, of a "
+                                    "conversion, of index-pure values and constants (recomputed in the target layout), unread",
+                                    removeLayoutConversions};
+
 }  // namespace
 
 const std::vector<Pass>& gpuPasses() {
   // The same passes as lowerForGpu, in its order (a test checks that the two agree).
   static const std::vector<Pass> passes = [] {
     std::vector<Pass> all = ir::passes::semanticPasses();
-    all.insert(all.end(), {kFoldConstants, kEliminateDeadLets, assignLayoutsFor(GpuTarget{})});
+    all.insert(all.end(), {kFoldConstants, kEliminateDeadLets, assignLayoutsFor(GpuTarget{}), kRemoveLayoutConversions});
     return all;
   }();
   return passes;
@@ -43,6 +49,7 @@ Kernel lowerForGpu(const Kernel& kernel, const GpuTarget& target, PipelineObserv
   k = runPass(kFoldConstants, k, verify, observer);
   k = runPass(kEliminateDeadLets, k, verify, observer);
   k = runPass(assignLayoutsFor(target), k, verify, observer);
+  k = runPass(kRemoveLayoutConversions, k, verify, observer);
   return k;
 }
 

@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "core/ir/IRMutator.h"
 #include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu::passes {
@@ -335,6 +336,114 @@ void useWarpgroupMma(const Kernel& kernel, const For& loop, const std::map<int, 
   }
 }
 
+// The loop's body with its conversions explicit: reads of an A operand converted on entry read the
+// converted var, and every other A operand (p.to(fp16), in #mma registers) is converted to
+// #dot_op<a> where the dot reads it.
+class LoopBodyConversions : public IRMutator {
+public:
+  LoopBodyConversions(const std::map<int, VarPtr>& converted, TileLayout operandA) : converted_(converted), operandA_(operandA) {}
+
+protected:
+  Expr mutateVarRef(const VarRef& n, const Expr& self) override {
+    auto it = converted_.find(n.var->id);
+    return it == converted_.end() ? self : VarRef::make(it->second, n.range);
+  }
+  Expr mutateDot(const Dot& n, const Expr& self) override {
+    const auto* ref = n.a.as<VarRef>();
+    const bool onEntry = ref && converted_.count(ref->var->id);
+    Expr a = mutateExpr(n.a), b = mutateExpr(n.b), acc = mutateExpr(n.acc);
+    if (!onEntry) a = ConvertLayout::make(a, operandA_, n.a.range());
+    if (a.sameAs(n.a) && b.sameAs(n.b) && acc.sameAs(n.acc)) return self;
+    return Dot::make(a, b, acc, n.type.dtype(), n.precision, n.range, n.maxNumImpreciseAcc);
+  }
+
+private:
+  const std::map<int, VarPtr>& converted_;
+  TileLayout operandA_;
+};
+
+// Puts `entry`, the rewritten loop and `exit` where the loop was (spliced into its Seq).
+class LoopReplacer : public IRMutator {
+public:
+  LoopReplacer(const For* loop, std::vector<Stmt> entry, Stmt loopOut, std::vector<Stmt> exit)
+      : loop_(loop), entry_(std::move(entry)), loopOut_(std::move(loopOut)), exit_(std::move(exit)) {}
+
+protected:
+  Stmt mutateSeq(const Seq& n, const Stmt& self) override {
+    bool same = true;
+    std::vector<Stmt> stmts;
+    for (const Stmt& c : n.stmts) {
+      if (c.get() == loop_) {
+        stmts.insert(stmts.end(), entry_.begin(), entry_.end());
+        stmts.push_back(loopOut_);
+        stmts.insert(stmts.end(), exit_.begin(), exit_.end());
+        same = false;
+        continue;
+      }
+      stmts.push_back(mutateStmt(c));
+      same = same && stmts.back().sameAs(c);
+    }
+    return same ? self : Seq::make(std::move(stmts), n.range);
+  }
+  Stmt mutateFor(const For& n, const Stmt& self) override {
+    if (&n != loop_) return IRMutator::mutateFor(n, self);
+    std::vector<Stmt> stmts = entry_;
+    stmts.push_back(loopOut_);
+    stmts.insert(stmts.end(), exit_.begin(), exit_.end());
+    return Seq::make(std::move(stmts), n.range);
+  }
+
+private:
+  const For* loop_;
+  std::vector<Stmt> entry_;
+  Stmt loopOut_;
+  std::vector<Stmt> exit_;
+};
+
+// Inserts the ConvertLayout nodes the loop's layouts need, where a value's layout differs from its
+// user's: before the loop each A operand defined there (q) into #dot_op<a> once (a new var the loop
+// reads; the layout table moves to it, q itself stays blocked) and each carried value into its
+// layout; in the loop each other A operand into #dot_op<a>; after it each carried value back to
+// blocked. Entry conversions come in var order, A operands first (the order the emitter prints).
+void insertConversions(Kernel& out, const For& loop) {
+  class Reads : public IRVisitor {
+  public:
+    std::map<int, VarPtr> vars;
+    std::map<int, VarPtr> assigned;
+
+  protected:
+    void visitVarRef(const VarRef& n) override { vars.emplace(n.var->id, n.var); }
+    void visitAssign(const Assign& n) override {
+      assigned.emplace(n.var->id, n.var);
+      IRVisitor::visitAssign(n);
+    }
+  } reads;
+  reads.visitStmt(loop.body);
+  TileLayout operandA, blocked;
+  operandA.kind = LayoutKind::DotOperandA;
+  blocked.kind = LayoutKind::Blocked;
+  blocked.warpsM = operandA.warpsM = out.options.numWarps;
+  std::vector<Stmt> entry, exit;
+  std::map<int, VarPtr> converted;
+  for (const auto& [id, l] : out.layouts) operandA.warpgroup = operandA.warpgroup || l.warpgroup;
+  for (const auto& [id, l] : std::map<int, TileLayout>(out.layouts)) {
+    if (l.kind != LayoutKind::DotOperandA || !l.convertedOnEntry || !reads.vars.count(id)) continue;
+    const VarPtr& var = reads.vars.at(id);
+    VarPtr cvt = Var::make(var->name, out.varCount++, var->type, var->range);
+    entry.push_back(Let::make(cvt, ConvertLayout::make(VarRef::make(var, loop.range), l, loop.range), loop.range));
+    converted[id] = cvt;
+    out.layouts.erase(id);
+    out.layouts[cvt->id] = l;
+  }
+  for (const auto& [id, var] : reads.assigned) {
+    entry.push_back(Assign::make(var, ConvertLayout::make(VarRef::make(var, loop.range), out.layouts.at(id), loop.range), loop.range));
+    exit.push_back(Assign::make(var, ConvertLayout::make(VarRef::make(var, loop.range), blocked, loop.range), loop.range));
+  }
+  Stmt body = LoopBodyConversions(converted, operandA).mutateStmt(loop.body);
+  Stmt loopOut = For::make(loop.iv, loop.start, loop.end, loop.step, body, loop.loopKind, loop.hints, loop.range);
+  out.body = LoopReplacer(&loop, std::move(entry), std::move(loopOut), std::move(exit)).mutateStmt(out.body);
+}
+
 class LoopFinder : public IRVisitor {
 public:
   std::vector<const For*> loops;
@@ -359,6 +468,7 @@ Kernel assignLayouts(const Kernel& kernel, const GpuTarget& target) {
     // One loop per kernel: the emitter's shared-memory plan holds one.
     out.registerLoops.insert(loop->iv->id);
     out.layouts.insert(layouts.begin(), layouts.end());
+    insertConversions(out, *loop);
     break;
   }
   return out;

@@ -9,8 +9,11 @@
 //   - the second dot's A operand (p.to(fp16)) the dot-operand layout built from the accumulator's
 //     registers; a first operand defined before the loop (q) the same, converted once on entry;
 //   - B operands loaded in the loop (k, v) shared memory, copied one iteration ahead.
-// Values read after the loop (the carried accumulator and row statistics) are converted back to
-// the blocked layout there. Loops of any other form keep no layouts (the emitter's own paths).
+// Where a value's layout differs from its user's, the pass inserts a ConvertLayout (core/ir/Expr.h):
+// q into a new var before the loop (the loop reads that one), each carried value (accumulator, row
+// statistics) into its layout before the loop and back to blocked after it, p.to(fp16) where the
+// second dot reads it; remove-layout-conversions then drops those that move nothing. Loops of any
+// other form keep no layouts (the emitter's own paths).
 // Needs sm_80 (mma.sync m16n8k16) and num_warps * 16 rows.
 #include "core/ir/Kernel.h"
 #include "core/gpu/passes/GpuTarget.h"
