@@ -15,7 +15,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "core/gpu/codegen/AxisInfo.h"
+#include "core/gpu/passes/AxisInfo.h"
 #include "core/gpu/codegen/CudaCodegen.h"
 #include "core/ir/Kernel.h"
 
