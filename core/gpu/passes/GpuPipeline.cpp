@@ -1,6 +1,9 @@
 #include "core/gpu/passes/GpuPipeline.h"
 
+#include "core/gpu/passes/DotLowering.h"
+#include "core/gpu/passes/DotPipelining.h"
 #include "core/gpu/passes/LayoutAssignment.h"
+#include "core/gpu/passes/ResidentAccumulators.h"
 #include "core/ir/passes/ConstantFolding.h"
 #include "core/ir/passes/DeadLetElimination.h"
 #include "core/ir/passes/SemanticPipeline.h"
@@ -25,6 +28,22 @@ Pass assignLayoutsFor(const GpuTarget& target) {
               "accumulator, row-slice, dot-operand and shared layouts",
               [target](const Kernel& k) { return assignLayouts(k, target); }};
 }
+Pass selectDotLoweringFor(const GpuTarget& target) {
+  return Pass{"select-dot-lowering",
+              "how each tl.dot runs: exact FMAs, wmma tensor cores (shape, warp blocks), a register loop's, or "
+              "(pipelined, sm_90a) wgmma / tf32 wgmma",
+              [target](const Kernel& k) { return selectDotLowering(k, target); }};
+}
+const Pass kKeepAccumulatorsResident{"keep-accumulators-resident",
+                                     "K loops whose acc += tl.dot(a, b) stays in tensor-core registers, and the operand "
+                                     "loads read straight into the dot's staging",
+                                     keepAccumulatorsResident};
+Pass pipelineDotLoopsFor(const GpuTarget& target) {
+  return Pass{"pipeline-dot-loops",
+              "resident K loops whose operands are copied num_stages - 1 iterations ahead (cp.async or TMA), the "
+              "ring's streams, and the wgmma choice; or why not",
+              [target](const Kernel& k) { return pipelineDotLoops(k, target); }};
+}
 
 }  // namespace
 
@@ -32,7 +51,8 @@ const std::vector<Pass>& gpuPasses() {
   // The same passes as lowerForGpu, in its order (a test checks that the two agree).
   static const std::vector<Pass> passes = [] {
     std::vector<Pass> all = ir::passes::semanticPasses();
-    all.insert(all.end(), {kFoldConstants, kEliminateDeadLets, assignLayoutsFor(GpuTarget{})});
+    all.insert(all.end(), {kFoldConstants, kEliminateDeadLets, assignLayoutsFor(GpuTarget{}), selectDotLoweringFor(GpuTarget{}),
+                           kKeepAccumulatorsResident, pipelineDotLoopsFor(GpuTarget{})});
     return all;
   }();
   return passes;
@@ -43,6 +63,9 @@ Kernel lowerForGpu(const Kernel& kernel, const GpuTarget& target, PipelineObserv
   k = runPass(kFoldConstants, k, verify, observer);
   k = runPass(kEliminateDeadLets, k, verify, observer);
   k = runPass(assignLayoutsFor(target), k, verify, observer);
+  k = runPass(selectDotLoweringFor(target), k, verify, observer);
+  k = runPass(kKeepAccumulatorsResident, k, verify, observer);
+  k = runPass(pipelineDotLoopsFor(target), k, verify, observer);
   return k;
 }
 
