@@ -1,8 +1,10 @@
 #include "core/ir/IRVerifier.h"
 
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/ir/IRVisitor.h"
 #include "core/ir/TypeRules.h"
 #include "core/base/Diagnostic.h"
 
@@ -386,6 +388,57 @@ private:
   }
 };
 
+// The dot passes' plan (DotPlan.h) names dots, loops and Lets of this kernel.
+class DeclaredVars : public IRVisitor {
+public:
+  std::set<int> lets, loops, assigned;
+
+protected:
+  void visitLet(const Let& n) override {
+    lets.insert(n.var->id);
+    IRVisitor::visitLet(n);
+  }
+  void visitAssign(const Assign& n) override {
+    assigned.insert(n.var->id);
+    IRVisitor::visitAssign(n);
+  }
+  void visitFor(const For& n) override {
+    loops.insert(n.iv->id);
+    IRVisitor::visitFor(n);
+  }
+};
+
+void checkDotPlan(const Kernel& kernel, std::vector<std::string>& problems) {
+  const DotPlan& plan = kernel.dotPlan;
+  if (plan.empty() || !kernel.body) return;
+  DeclaredVars vars;
+  vars.visitStmt(kernel.body);
+  const size_t dots = dotsInOrder(kernel.body).size();
+  auto bad = [&](const std::string& what) { problems.push_back("dot plan: " + what); };
+  auto isLet = [&](int id) { return vars.lets.count(id) > 0; };
+  auto isLoop = [&](int id) { return vars.loops.count(id) > 0; };
+  for (const auto& [index, d] : plan.dots) {
+    if (index < 0 || static_cast<size_t>(index) >= dots) bad("dot " + std::to_string(index) + " of " + std::to_string(dots));
+    if (d.var >= 0 && !isLet(d.var) && !vars.assigned.count(d.var)) bad("dot " + std::to_string(index) + " in var id " + std::to_string(d.var) + " that is never bound");
+  }
+  for (const auto& [iv, r] : plan.resident) {
+    if (!isLoop(iv)) bad("resident accumulator of loop var id " + std::to_string(iv) + ", which is no loop");
+    if (!vars.assigned.count(r.acc) || !isLet(r.result) || !plan.dots.count(r.dot))
+      bad("resident accumulator of loop var id " + std::to_string(iv) + " names a missing accumulator, result or dot");
+    for (int id : r.deferredLoads)
+      if (!isLet(id)) bad("deferred load var id " + std::to_string(id) + " is no Let");
+  }
+  for (const auto& [iv, p] : plan.pipelines) {
+    if (!plan.resident.count(iv)) bad("pipeline of loop var id " + std::to_string(iv) + ", which keeps no resident accumulator");
+    if (!isLet(p.a.load) || !isLet(p.b.load) || p.stages < 2)
+      bad("pipeline of loop var id " + std::to_string(iv) + " with missing operand loads or fewer than 2 stages");
+    for (int id : p.bodyValues)
+      if (!isLet(id)) bad("pipeline value var id " + std::to_string(id) + " is no Let");
+  }
+  for (const auto& [iv, why] : plan.notPipelined)
+    if (!isLoop(iv)) bad("unpipelined loop var id " + std::to_string(iv) + ", which is no loop");
+}
+
 }  // namespace
 
 std::vector<std::string> IRVerifier::verify(const Kernel& kernel) {
@@ -401,6 +454,7 @@ std::vector<std::string> IRVerifier::verify(const Kernel& kernel) {
       v.problems.push_back("layout " + layout.str() + " given to var id " + std::to_string(id) + " outside the kernel");
   for (int iv : kernel.registerLoops)
     if (iv < 0 || iv >= kernel.varCount) v.problems.push_back("register loop of var id " + std::to_string(iv) + " outside the kernel");
+  checkDotPlan(kernel, v.problems);
   return v.problems;
 }
 

@@ -56,14 +56,18 @@ std::string Kernel::dump(bool withLocations) const {
   IRPrinter::Options options;
   options.locations = withLocations;
   std::string text = IRPrinter(options).print(*this);
-  if (layouts.empty()) return text;
-  // The layout pass's decisions, after the body (vars by name and id).
+  if (layouts.empty() && dotPlan.empty()) return text;
+  // The GPU passes' decisions, after the body (vars by name and id).
   std::map<int, std::string> names;
   collectVarNames(body, names);
-  text += "layouts {\n";
-  for (int iv : registerLoops) text += "  loop " + names[iv] + " (#" + std::to_string(iv) + "): in registers\n";
-  for (const auto& [id, l] : layouts) text += "  " + names[id] + " (#" + std::to_string(id) + "): " + l.str() + "\n";
-  return text + "}\n";
+  if (!layouts.empty()) {
+    text += "layouts {\n";
+    for (int iv : registerLoops) text += "  loop " + names[iv] + " (#" + std::to_string(iv) + "): in registers\n";
+    for (const auto& [id, l] : layouts) text += "  " + names[id] + " (#" + std::to_string(id) + "): " + l.str() + "\n";
+    text += "}\n";
+  }
+  if (!dotPlan.empty()) text += dotPlan.str(names);
+  return text;
 }
 
 }  // namespace tilescope::ir

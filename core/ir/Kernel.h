@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/ir/Constant.h"
+#include "core/ir/DotPlan.h"
 #include "core/ir/Layout.h"
 #include "core/ir/Stmt.h"
 #include "core/base/SourceFile.h"
@@ -45,6 +46,9 @@ struct Kernel {
   // values (by var id). Empty before it runs and for every other kernel: the blocked default.
   std::set<int> registerLoops;
   std::map<int, TileLayout> layouts;
+  // Set by the GPU pipeline's dot passes (select-dot-lowering, keep-accumulators-resident,
+  // pipeline-dot-loops): how each tl.dot and its K loop run (core/ir/DotPlan.h).
+  DotPlan dotPlan;
 
   // Runtime parameters in order (what a launch passes), i.e. params without the constexprs.
   std::vector<const KernelParam*> runtimeParams() const;

@@ -68,5 +68,41 @@ TEST(CompileCommand, AnUnknownPassIsAUsageErrorListingThePasses) {
   const std::string path = writeKernel();
   const auto r = runCli("compile " + path + kArgs + " --emit ir-after=layouts");
   EXPECT_EQ(r.exitCode, 2) << r.output;
-  EXPECT_NE(r.output.find("assign-layouts, remove-layout-conversions (got 'layouts'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("eliminate-dead-lets, assign-layouts, remove-layout-conversions, select-dot-lowering, keep-accumulators-resident, pipeline-dot-loops (got 'layouts'"), std::string::npos) << r.output;
+}
+
+// The dot passes' plan is printed after the body from the pass that makes it on.
+TEST(CompileCommand, TheIrAfterTheDotPassesShowsTheirPlan) {
+  const fs::path p = fs::temp_directory_path() / ("tilescope-cli-" + std::to_string(::getpid()) + "-mm.py");
+  std::ofstream(p) << R"(import triton
+import triton.language as tl
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+)";
+  const std::string args = " --kernel mm --signature \"*fp16,*fp16,*fp32,i32:16,64,64,32\" --arch sm_80 --num-stages 3";
+  const auto layouts = runCli("compile " + p.string() + args + " --emit ir-after=assign-layouts");
+  ASSERT_EQ(layouts.exitCode, 0) << layouts.output;
+  EXPECT_EQ(layouts.output.find("dots {"), std::string::npos) << layouts.output;
+  const auto lowering = runCli("compile " + p.string() + args + " --emit ir-after=select-dot-lowering");
+  ASSERT_EQ(lowering.exitCode, 0) << lowering.output;
+  EXPECT_NE(lowering.output.find("dots {\n  dot 0 in acc (#"), std::string::npos) << lowering.output;
+  EXPECT_NE(lowering.output.find("): wmma f16 64x32 @ 32x64"), std::string::npos) << lowering.output;
+  EXPECT_EQ(lowering.output.find(" resident"), std::string::npos) << lowering.output;
+  const auto resident = runCli("compile " + p.string() + args + " --emit ir-after=keep-accumulators-resident");
+  EXPECT_NE(resident.output.find(" resident, result acc (#"), std::string::npos) << resident.output;
+  EXPECT_EQ(resident.output.find("stages of"), std::string::npos) << resident.output;
+  const auto pipelined = runCli("compile " + p.string() + args + " --emit ir-after=pipeline-dot-loops");
+  EXPECT_NE(pipelined.output.find(": 3 stages of "), std::string::npos) << pipelined.output;
+  EXPECT_NE(pipelined.output.find(" bytes by cp.async; a: a (#"), std::string::npos) << pipelined.output;
+  fs::remove(p);
 }

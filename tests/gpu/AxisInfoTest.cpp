@@ -3,7 +3,7 @@
 // and what it must not claim.
 #include <gtest/gtest.h>
 
-#include "core/gpu/codegen/AxisInfo.h"
+#include "core/gpu/passes/AxisInfo.h"
 #include "core/ir/IRVisitor.h"
 #include "core/kernel/Checker.h"
 #include "tests/lang/CheckerTestUtil.h"

@@ -6,7 +6,7 @@
 #include "core/gpu/codegen/CudaFp8.h"
 #include "core/gpu/codegen/CudaPrelude.h"
 #include "core/gpu/codegen/CudaTypes.h"
-#include "core/gpu/codegen/VarCensus.h"
+#include "core/gpu/passes/VarCensus.h"
 #include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {
@@ -109,8 +109,12 @@ CudaKernelSource CudaCodegen::generate(const ir::Kernel& kernel, const CudaCodeg
   return CudaEmitter(lowered, options).run();
 }
 
+CudaKernelSource CudaCodegen::emitLowered(const ir::Kernel& lowered, const CudaCodegenOptions& options) {
+  return CudaEmitter(lowered, options).run();
+}
+
 gpu::passes::GpuTarget gpuTargetOf(const CudaCodegenOptions& options) {
-  return gpu::passes::GpuTarget{options.smArch, options.archSpecific};
+  return gpu::passes::GpuTarget{options.smArch, options.archSpecific, options.tma};
 }
 
 CudaEmitter::CudaEmitter(const ir::Kernel& kernel, const CudaCodegenOptions& options)
@@ -118,6 +122,8 @@ CudaEmitter::CudaEmitter(const ir::Kernel& kernel, const CudaCodegenOptions& opt
   if (threads_ <= 0 || threads_ > 1024)
     unsupported(kernel.params.empty() ? lang::SourceRange{} : kernel.params.front().range,
                 "num_warps=" + std::to_string(kernel.options.numWarps) + " (at most 32 warps per program)");
+  dots_ = ir::dotsInOrder(kernel.body);
+  for (size_t i = 0; i < dots_.size(); ++i) dotIndex_.emplace(dots_[i], static_cast<int>(i));
   TileShapes shapes;
   shapes.visitKernel(kernel);
   for (const auto& [numel, list] : shapes.byNumel) {
@@ -477,7 +483,7 @@ void CudaEmitter::forLoop(const ir::For& n) {
       else moveFragments(l, resident->frags, false);
     }
     residentAssigns_[resident->acc->id] = resident->result->id;
-    for (const auto& [id, load] : deferrableOperandLoads(n, *resident, pipeline_ && pipeline_->bTransposed)) deferredLoads_[id] = load;
+    deferredLoads_ = resident->deferredLoads;
     if (pipeline_) {
       // The result is staged through shared memory after the loop, over the drained ring (wgmma's
       // ring starts at the first 1024-byte boundary).

@@ -83,6 +83,10 @@ public:
   // Throws lang::CompileError (a user-facing diagnostic naming the op and its location) for IR the
   // GPU backend does not support yet, lang::InternalError for broken invariants.
   static CudaKernelSource generate(const ir::Kernel& kernel, const CudaCodegenOptions& options = {});
+  // Emits CUDA C++ for a kernel lowerForGpu already made (its tables say what to print: layouts,
+  // dot plans), without running the passes again: what the tests use to check that the emitter
+  // follows a plan rather than deciding.
+  static CudaKernelSource emitLowered(const ir::Kernel& lowered, const CudaCodegenOptions& options = {});
 
 };
 

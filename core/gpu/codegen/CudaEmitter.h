@@ -15,7 +15,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "core/gpu/codegen/AxisInfo.h"
+#include "core/gpu/passes/AxisInfo.h"
 #include "core/gpu/codegen/CudaCodegen.h"
 #include "core/ir/Kernel.h"
 
@@ -133,23 +133,20 @@ public:
   // memory, warps computing blocks of 16x16 tiles, the result read back through shared memory into
   // the element layout. The sum's order differs from the simulator's sequential FMAs (within
   // rounding); other dtypes and shapes take the exact path.
-  struct TensorCoreLayout {
-    // The operands' element on the tensor cores: "f16", "bf16" or "tf32" (fp32 dots with
-    // input_precision="tf32", Triton's default), the helpers' suffix and the staged element.
-    std::string elem = "f16";
-    std::string stagedType = "ts_u16";  // in shared memory
-    std::string toStaged = "ts_f2h";    // register value -> staged element
-    int64_t kStep = 16;                 // K of one wmma (m16n16k16; tf32: m16n16k8)
-    int64_t fragRegs = 8;               // registers of an A or B fragment
-    int64_t elemBytes = 2;
-    bool fp8 = false;  // fp8 operands, staged as fp16
-    int64_t m = 0, n = 0, k = 0;
-    int64_t lda = 0, ldb = 0, ldc = 0;  // padded row lengths in elements
-    size_t offB = 0, offC = 0, total = 0;  // shared memory: A at 0, B at offB, the fp32 result at offC
-    int64_t warps = 1, fm = 1, fn = 1;     // each warp computes blocks of fm x fn 16x16 tiles
-    int64_t blocksN = 1, blocks = 1, blocksPerWarp = 1;
-  };
-  std::optional<TensorCoreLayout> tensorCoreLayout(const ir::Dot& n) const;
+  // The dot's shape on the tensor cores, as select-dot-lowering recorded it (core/ir/DotPlan.h).
+  using TensorCoreLayout = ir::TensorCoreShape;
+  // Hopper warpgroup MMA (wgmma.mma_async, sm_90a) for a pipelined resident dot: each warpgroup of 4
+  // warps owns rowsPerGroup rows of the result, as `tiles` m64nN accumulators in registers, and reads
+  // both operands straight from the swizzled stages (CudaWarpgroupMma.cpp); with `transposed`, tf32
+  // (CudaTf32Wgmma.cpp): the loop computes B^T A^T, B^T fed from registers, A K-major through descriptors.
+  using WarpgroupMma = ir::WarpgroupShape;
+  // The register element type staged in shared memory, and the conversion into it, of l's element.
+  static std::string stagedType(const TensorCoreLayout& l) { return l.elem == "tf32" ? "float" : "ts_u16"; }
+  static std::string toStaged(const TensorCoreLayout& l) {
+    return l.elem == "tf32" ? "ts_tf32" : l.elem == "bf16" ? "ts_f2b" : "ts_f2h";
+  }
+  // The plan select-dot-lowering recorded for the dot (nullptr: none, the exact path).
+  const ir::DotLowering* loweringOf(const ir::Dot& n) const;
   void dotOnTensorCores(const ir::Dot& n, const std::string& av, const std::string& bv, const std::string& accv,
                         const std::string& res);
   std::string declareFragments(const TensorCoreLayout& l, const std::string& name);
@@ -163,28 +160,22 @@ public:
   std::string sharedResultElement(const TensorCoreLayout& l) const;
   // Between var (the blocked layout's registers) and the fp32 result tile in shared memory.
   void copyResultTile(const TensorCoreLayout& l, const ir::VarPtr& var, bool toShared);
-  // A loop `acc = acc + tl.dot(a, b)` (or tl.dot(a, b, acc)) whose acc is used nowhere else in the
-  // loop keeps acc in tensor-core fragments for the whole loop: loaded before, stored after.
+  // A loop `acc = acc + tl.dot(a, b)` (or tl.dot(a, b, acc)) that keep-accumulators-resident keeps
+  // in tensor-core fragments for the whole loop: loaded before, stored after.
   struct ResidentAccumulator {
     ir::VarPtr acc;     // the loop-carried var
     ir::VarPtr result;  // the Let of acc + dot in the body, assigned back to acc
     const ir::Dot* dot = nullptr;
     TensorCoreLayout layout;
+    std::optional<WarpgroupMma> warpgroup;  // the dot's wgmma shape, should its loop be pipelined
+    std::map<int, const ir::Load*> deferredLoads;  // operand loads read straight into the dot's staging
     std::string frags;
   };
+  // The plan of the loop, if it has one (core/ir/DotPlan.h).
   std::optional<ResidentAccumulator> residentAccumulator(const ir::For& n) const;
-  // The loads of a resident dot's operands that can move into its staging loop: Lets read only by
-  // the dot, with nothing but Lets between them and the dot in the loop body.
-  // The var of `tl.trans(var)` on a 2-D tile, else nullptr.
-  static const ir::VarRef* transposedVarRef(const ir::Expr& e);
-  // With transposedB, B may also be tl.trans of such a Let (the pipelined wgmma loop reads it K-major).
-  std::map<int, const ir::Load*> deferrableOperandLoads(const ir::For& n, const ResidentAccumulator& r,
-                                                        bool transposedB = false) const;
-  // A resident dot whose two operand loads can run ahead of it (num_stages >= 2, sm_80+, pointers
-  // contiguous in runs of 8 along the last dim, masks constant over such runs, nothing but Lets and
-  // Assigns in the loop): the operands of iteration i + stages - 1 are copied into a ring of
-  // shared-memory stages with cp.async (16-byte chunks; element-wise where a chunk is not aligned,
-  // the strides assumed to be 1 are not, or the mask cuts it) while iteration i multiplies.
+  // A resident dot whose operand loads pipeline-dot-loops runs ahead of it: the operands of
+  // iteration i + stages - 1 are copied into a ring of shared-memory stages (cp.async 16-byte chunks,
+  // element-wise where a chunk is not whole; or TMA) while iteration i multiplies.
   struct OperandStream {
     const ir::Load* load = nullptr;
     int64_t rows = 0, cols = 0, ld = 0;  // the staged tile and its padded row length, in elements
@@ -200,20 +191,7 @@ public:
     bool maskAtEnds = false;
     std::string map = "";  // with Pipeline::tma: the C name of the descriptor's tensor map (global scratch)
   };
-  // Hopper warpgroup MMA (wgmma.mma_async, sm_90a) for a pipelined resident dot: each warpgroup of 4
-  // warps owns rowsPerGroup rows of the result, as `tiles` m64nN accumulators in registers, and reads
-  // both operands straight from the swizzled stages (CudaWarpgroupMma.cpp).
-  struct WarpgroupMma {
-    int64_t groups = 1, rowsPerGroup = 64, tiles = 1, n = 0;
-    std::string elem;  // "f16", "bf16" or "tf32"
-    // tf32 (CudaTf32Wgmma.cpp): wgmma reads tf32 operands from shared memory only K-major, so the
-    // loop computes the transposed product, B^T A^T: the warpgroups own rows of B^T (columns of the
-    // result), fed from registers, and A, K-major, is read through descriptors; n is BM.
-    bool transposed = false;
-  };
-  std::optional<WarpgroupMma> warpgroupMmaFor(const TensorCoreLayout& l) const;
   // --- tf32 on wgmma (CudaTf32Wgmma.cpp)
-  std::optional<WarpgroupMma> tf32WarpgroupMmaFor(const TensorCoreLayout& l) const;
   // The prelude's wrapper of m64nNk8 tf32 with A from registers.
   std::string tf32WarpgroupInstruction(int64_t n);
   void tf32WarpgroupStep(const ResidentAccumulator& r);
@@ -286,6 +264,7 @@ public:
     std::map<int, std::pair<ir::VarPtr, ir::Expr>> scalarSteps;  // scalar induction vars the loads read, with their step
     std::string start, step, end, counter, slot, unitOk;  // C names, set by emitForLoop
   };
+  // pipeline-dot-loops' plan of the loop, if it has one.
   std::optional<Pipeline> pipelineFor(const ir::For& n, const ResidentAccumulator& r) const;
   void pipelinePrologue();
   // One iteration's dot: wait for its stage, start the copies of a later one, multiply.
@@ -300,9 +279,6 @@ public:
   void stageOperand(const OperandStream& s, const std::string& base);
   std::string inRange(const std::string& counter, const std::string& ahead) const;
   // --- TMA for descriptor boxes (CudaTma.cpp)
-  // Whether the pipeline's operands can be copied by TMA: sm_90a's wgmma path, both loads 2-D
-  // fp16/bf16 descriptor boxes staged as loaded, their maps' fields unchanged by the loop.
-  bool tmaFits(const Pipeline& p, const ir::For& loop, const VarCensus& body) const;
   // Before the loop: builds (or keeps) the operands' tensor maps; declares the stage barriers at the top.
   void tmaPrologue();
   // Thread 0 announces the stage's bytes on its barrier and starts the boxes' copies into it.
@@ -373,6 +349,8 @@ private:
   std::map<int, std::string> prefetchScalars_, prefetchOffsets_;
   bool tensorCores_ = false;         // a tl.dot uses the tensor-core helpers
   std::map<std::string, std::string> warpgroupInstructions_;  // wgmma wrappers the kernel uses, by name
+  std::vector<const ir::Dot*> dots_;        // the kernel's dots in ir::dotsInOrder: dots_[i] is dotPlan key i
+  std::map<const ir::Dot*, int> dotIndex_;  // each dot's key in the kernel's dotPlan
   std::map<int, ResidentAccumulator> residentByResult_;  // by the id of the body's Let of acc + dot
   std::map<int, int> residentAssigns_;                   // acc var id -> result var id: that assign is skipped
   CudaKernelSource result_;

@@ -5,172 +5,67 @@
 
 #include "core/gpu/codegen/CudaEmitter.h"
 #include "core/gpu/codegen/CudaTypes.h"
-#include "core/gpu/codegen/VarCensus.h"
-#include "core/ir/IRVisitor.h"
+#include "core/gpu/passes/VarCensus.h"
 
 namespace tilescope::gpu {
 
 namespace {
 
-constexpr int kChunkBytes = 16;              // one cp.async
-constexpr size_t kSharedLimit = 200 * 1024;  // what one SM offers, with room for the compiler's own
+constexpr int kChunkBytes = 16;  // one cp.async
 
 // Elements of a load per 16-byte chunk: 8 fp16/bf16, 4 fp32 (tf32 dots).
 int64_t chunkElems(const ir::Load& load) { return kChunkBytes / (ir::bitWidth(load.type.dtype()) / 8); }
 
-// Whether a loop body holds nothing but Lets and Assigns (in Seqs).
-bool onlyLetsAndAssigns(const ir::Stmt& s) {
-  if (const auto* seq = s.as<ir::Seq>()) {
-    for (const ir::Stmt& c : seq->stmts)
-      if (!onlyLetsAndAssigns(c)) return false;
-    return true;
-  }
-  return s.as<ir::Let>() || s.as<ir::Assign>();
-}
-
-class VarRefs : public ir::IRVisitor {
-public:
-  std::vector<ir::VarPtr> vars;
-  void visitVarRef(const ir::VarRef& n) override { vars.push_back(n.var); }
-};
-
-std::vector<ir::VarPtr> varsRead(const ir::Expr& e) {
-  VarRefs refs;
-  refs.visitExpr(e);
-  return refs.vars;
-}
-
 }  // namespace
 
 std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loop, const ResidentAccumulator& r) const {
-  if (options_.smArch < 80 || kernel_.options.numStages < 2) return std::nullopt;
-  const auto* seq = loop.body.as<ir::Seq>();
-  if (!seq) return std::nullopt;
-  if (!onlyLetsAndAssigns(loop.body)) return std::nullopt;
+  // pipeline-dot-loops' plan (core/gpu/passes/DotPipelining.h), by the loop's var.
+  auto it = kernel_.dotPlan.pipelines.find(loop.iv->id);
+  if (it == kernel_.dotPlan.pipelines.end()) return std::nullopt;
+  const ir::PipelinePlan& plan = it->second;
   VarCensus body;
   body.visitStmt(loop.body);
-  // `a @ b.T` with b loaded N x K: only wgmma reads such a B (K-major) straight from the ring.
-  const bool bTransposed =
-      !r.dot->b.as<ir::VarRef>() && transposedVarRef(r.dot->b) && r.layout.elem != "tf32" && warpgroupMmaFor(r.layout);
-  const std::map<int, const ir::Load*> loads = deferrableOperandLoads(loop, r, bTransposed);
-  const auto* aRef = r.dot->a.as<ir::VarRef>();
-  const auto* bRef = bTransposed ? transposedVarRef(r.dot->b) : r.dot->b.as<ir::VarRef>();
-  if (!aRef || !bRef || !loads.count(aRef->var->id) || !loads.count(bRef->var->id)) return std::nullopt;
-
-  // Where the dot and each top-level assign are in the body: an induction step must come after the
-  // dot, so the loads of iteration i see the offsets as they are when iteration i starts.
-  size_t dotAt = 0;
-  std::map<int, size_t> assignAt;
-  for (size_t i = 0; i < seq->stmts.size(); ++i) {
-    if (const auto* let = seq->stmts[i].as<ir::Let>(); let && let->var->id == r.result->id) dotAt = i;
-    if (const auto* a = seq->stmts[i].as<ir::Assign>()) assignAt[a->var->id] = i;
-  }
-
+  auto letValue = [&](int id) -> const ir::Expr& {
+    auto let = body.lets.find(id);
+    if (let == body.lets.end())
+      throw lang::InternalError("cuda codegen: the pipeline plan of loop '" + loop.iv->name + "' names no Let of it");
+    return let->second->value;
+  };
+  auto stream = [&](const ir::OperandStreamPlan& s) {
+    OperandStream o;
+    o.load = letValue(s.load).as<ir::Load>();
+    if (!o.load) throw lang::InternalError("cuda codegen: a pipelined operand of loop '" + loop.iv->name + "' is no load");
+    o.rows = s.rows;
+    o.cols = s.cols;
+    o.ld = s.ld;
+    o.offset = s.offset;
+    o.swizzled = s.swizzled;
+    o.provenWhole = s.provenWhole;
+    o.maskAtEnds = s.maskAtEnds;
+    return o;
+  };
   Pipeline p;
   p.loop = &loop;
-  std::map<int, int> stepLetOf;  // induction tile id -> id of the Let `tile + splat(step)`
-  for (const auto& [letId, step] : inductionSteps_) stepLetOf[step.tile] = letId;
-  // Every var the loads read must be computable for a later iteration from what is known now.
-  std::vector<ir::Expr> pending;
-  for (const ir::Load* load : {loads.at(aRef->var->id), loads.at(bRef->var->id)})
-    for (const ir::Expr* e : {&load->ptr, &load->mask, &load->other})
-      if (e->defined()) pending.push_back(*e);
-  std::set<int> seen;
-  while (!pending.empty()) {
-    const ir::Expr e = pending.back();
-    pending.pop_back();
-    for (const ir::VarPtr& v : varsRead(e)) {
-      if (!seen.insert(v->id).second || v->id == loop.iv->id) continue;
-      if (auto let = body.lets.find(v->id); let != body.lets.end()) {
-        const ir::Expr& value = let->second->value;
-        if (v->isMutable || value.hasEffects() || !inlinable(value)) return std::nullopt;
-        p.bodyValues[v->id] = value;
-        pending.push_back(value);
-        continue;
-      }
-      if (!body.assigns.count(v->id)) {
-        // Declared before the loop and not changed in it; a tile must be recomputable at any index.
-        if (v->type.isTile() && !inlined_.count(v->id)) return std::nullopt;
-        continue;
-      }
-      auto at = assignAt.find(v->id);
-      if (std::optional<ir::Expr> step = axisAnalysis().scalarInductionStep(v->id)) {
-        // A scalar `v = v + step` after the dot (a block pointer's offset): v + n * step later.
-        if (at == assignAt.end() || at->second < dotAt) return std::nullopt;
-        for (const ir::VarPtr& s : varsRead(*step))
-          if (s->id == loop.iv->id || body.lets.count(s->id) || body.assigns.count(s->id)) return std::nullopt;
-        p.scalarSteps[v->id] = {v, *step};
-        continue;
-      }
-      auto ind = induction_.find(v->id);
-      auto stepLet = stepLetOf.find(v->id);
-      if (ind == induction_.end() || stepLet == stepLetOf.end() || body.assignCount(v->id) != 1 || at == assignAt.end() ||
-          at->second < dotAt)
-        return std::nullopt;
-      const ir::Expr& step = inductionSteps_.at(stepLet->second).step;
-      for (const ir::VarPtr& s : varsRead(step))
-        if (s->id == loop.iv->id || body.lets.count(s->id) || body.assigns.count(s->id)) return std::nullopt;
-      p.inductionSteps[v->id] = step;
-    }
+  p.stages = plan.stages;
+  p.stageBytes = plan.stageBytes;
+  p.a = stream(plan.a);
+  p.b = stream(plan.b);
+  const ir::DotEngine engine = kernel_.dotPlan.dots.at(dotIndex_.at(r.dot)).engine;
+  if (engine == ir::DotEngine::Wgmma || engine == ir::DotEngine::Tf32Wgmma) p.wgmma = r.warpgroup;
+  p.bTransposed = plan.bTransposed;
+  p.tma = plan.tma;
+  p.unitParams = plan.unitParams;
+  for (int id : plan.bodyValues) p.bodyValues[id] = letValue(id);
+  for (int id : plan.inductionTiles)
+    for (const auto& [letId, step] : inductionSteps_)
+      if (step.tile == id) p.inductionSteps[id] = step.step;
+  for (int id : plan.scalarInductions) {
+    auto assigns = body.assigns.find(id);
+    std::optional<ir::Expr> step = axisAnalysis().scalarInductionStep(id);
+    if (assigns == body.assigns.end() || !step)
+      throw lang::InternalError("cuda codegen: the pipeline plan of loop '" + loop.iv->name + "' names no scalar induction");
+    p.scalarSteps[id] = {assigns->second.front()->var, *step};
   }
-
-  // 16-byte chunks: one pointer and one mask per chunk (or a mask at both ends of an interval).
-  const AxisAnalysis& axes = axisAnalysis();
-  std::set<int> maskAtEnds;  // load var ids
-  for (const ir::VarRef* ref : {aRef, bRef}) {
-    const ir::Load* load = loads.at(ref->var->id);
-    // 16-bit operands, or fp32 ones of a tf32 dot (staged as loaded, rounded as the fragments are read).
-    const int bits = ir::bitWidth(load->type.dtype());
-    if (!(bits == 16 || (bits == 32 && r.layout.elem == "tf32")) || load->isVolatile) return std::nullopt;
-    const int64_t chunk = chunkElems(*load);
-    if (axes.of(load->ptr, p.unitParams).contiguity < chunk) return std::nullopt;
-    if (load->mask.defined() && axes.of(load->mask, p.unitParams).constancy < chunk) {
-      if (!axes.intervalOverRuns(load->mask, chunk, p.unitParams)) return std::nullopt;
-      maskAtEnds.insert(ref->var->id);
-    }
-  }
-
-  // Chunk starts (multiples of 16 bytes of elements) on 16-byte boundaries, with nothing masked and
-  // no stride assumed: then every chunk is one cp.async (the seed's `a_ptr + rm * stride_am + rk`
-  // with 16-divisible strides and offsets).
-  auto provenWhole = [&](const ir::Load* load) {
-    std::set<int> assumed;
-    const AxisInfo info = axes.of(load->ptr, assumed);
-    const int64_t chunk = chunkElems(*load);
-    return !load->mask.defined() && assumed.empty() && info.divisibilityAt(chunk) >= chunk;
-  };
-  const TensorCoreLayout& l = r.layout;
-  p.a = OperandStream{loads.at(aRef->var->id), l.m, l.k, l.lda, 0};
-  p.b = OperandStream{loads.at(bRef->var->id), l.k, l.n, l.ldb, l.offB};
-  p.a.provenWhole = provenWhole(p.a.load);
-  p.b.provenWhole = provenWhole(p.b.load);
-  p.stageBytes = l.offC;  // A and B, each 128-byte aligned
-  size_t ringSlack = 0;
-  if ((p.wgmma = warpgroupMmaFor(l))) {
-    // Swizzled, unpadded tiles; every 8-row group of a panel starts on a 1024-byte boundary. A
-    // transposed B is staged as loaded, N rows of K, like A.
-    auto align = [](size_t x) { return (x + 1023) / 1024 * 1024; };
-    p.a = OperandStream{p.a.load, l.m, l.k, l.k, 0, true, p.a.provenWhole};
-    const size_t offB = align(static_cast<size_t>(l.m * l.k * l.elemBytes));
-    if (p.wgmma->transposed) {
-      // tf32: B stays in padded rows, read into registers; only A goes through descriptors.
-      p.b = OperandStream{p.b.load, l.k, l.n, l.ldb, offB, false, p.b.provenWhole};
-      p.stageBytes = align(p.b.offset + static_cast<size_t>(l.k * l.ldb * l.elemBytes));
-    } else {
-      p.b = bTransposed ? OperandStream{p.b.load, l.n, l.k, l.k, offB, true, p.b.provenWhole}
-                        : OperandStream{p.b.load, l.k, l.n, l.n, offB, true, p.b.provenWhole};
-      p.stageBytes = align(p.b.offset + static_cast<size_t>(l.k * l.n * 2));
-    }
-    ringSlack = 1024;
-  }
-  p.bTransposed = bTransposed;
-  p.a.maskAtEnds = maskAtEnds.count(aRef->var->id) > 0;
-  p.b.maskAtEnds = maskAtEnds.count(bRef->var->id) > 0;
-  const size_t resultBytes = static_cast<size_t>(l.m * l.ldc * 4);
-  p.stages = kernel_.options.numStages;
-  while (p.stages >= 2 && std::max(p.stages * p.stageBytes + ringSlack, resultBytes) > kSharedLimit) --p.stages;
-  if (p.stages < 2) return std::nullopt;
-  p.tma = tmaFits(p, loop, body);
   return p;
 }
 

@@ -4,7 +4,7 @@
 // register-loop forms of such loops are in CudaPipeline, CudaWarpgroupMma and CudaRegisterLoop.
 #include "core/gpu/codegen/CudaEmitter.h"
 #include "core/gpu/codegen/CudaTypes.h"
-#include "core/gpu/codegen/VarCensus.h"
+#include "core/gpu/passes/VarCensus.h"
 
 #include <cstdlib>
 #include <functional>
@@ -15,86 +15,11 @@ namespace tilescope::gpu {
 
 using ir::DType;
 
-namespace {
-
-// How the warps split an M x N output of 16 x 16 tensor-core tiles: each warp computes blocks of
-// FM x FN tiles (reusing each A fragment FN times and each B fragment FM times), blocks assigned
-// round-robin. Prefers every warp getting the same number of blocks, then bigger blocks (up to 8
-// tiles: 64 accumulator registers), then square ones.
-struct WarpTiling {
-  int64_t fm = 1, fn = 1;
-};
-
-WarpTiling chooseWarpTiling(int64_t tilesM, int64_t tilesN, int64_t warps) {
-  WarpTiling best;
-  long bestScore = -1;
-  for (int64_t fm = 1; fm <= tilesM; ++fm) {
-    if (tilesM % fm) continue;
-    for (int64_t fn = 1; fn <= tilesN; ++fn) {
-      if (tilesN % fn || fm * fn > 8) continue;
-      const int64_t blocks = (tilesM / fm) * (tilesN / fn);
-      const long score = (blocks % warps == 0 ? 1000 : 0) + static_cast<long>(fm * fn) * 10 - static_cast<long>(std::abs(fm - fn));
-      if (blocks >= 1 && score > bestScore) {
-        bestScore = score;
-        best = {fm, fn};
-      }
-    }
-  }
-  return best;
-}
-
-}  // namespace
-
-std::optional<CudaEmitter::TensorCoreLayout> CudaEmitter::tensorCoreLayout(const ir::Dot& n) const {
-  const ir::Type& at = n.a.type();
-  const ir::Type& bt = n.b.type();
-  const bool fp8 = ir::isFp8(at.dtype()) && ir::isFp8(bt.dtype());
-  if (at.rank() != 2 || (at.dtype() != bt.dtype() && !fp8) || n.type.dtype() != DType::FP32) return std::nullopt;
-  TensorCoreLayout l;
-  if (at.dtype() == DType::FP16 || fp8) {
-    // sm_70 and later: the f16 defaults. fp8 operands (e4m3, e5m2, or one of each) are staged as
-    // fp16, which holds every fp8 value exactly: the products and the fp32 sums are those of fp8 MMA.
-    l.fp8 = fp8;
-  } else if (at.dtype() == DType::BF16 && options_.smArch >= 80) {
-    l.elem = "bf16";
-    l.toStaged = "ts_f2b";
-    l.fragRegs = 4;
-  } else if (at.dtype() == DType::FP32 && n.precision == ir::InputPrecision::TF32 && options_.smArch >= 80) {
-    // The simulator rounds both operands to tf32 (round to nearest, ties away) and sums exact
-    // products in fp32; so do the tensor cores, in another order.
-    l.elem = "tf32";
-    l.stagedType = "float";
-    l.toStaged = "ts_tf32";
-    l.kStep = 8;
-    l.fragRegs = 4;
-    l.elemBytes = 4;
-  } else {
-    return std::nullopt;
-  }
-  l.m = at.shape()[0];
-  l.k = at.shape()[1];
-  l.n = bt.shape()[1];
-  if (l.m % 16 || l.n % 16 || l.k % l.kStep) return std::nullopt;
-  // Padded rows (16 bytes) keep the fragments' rows on different banks; every fragment start stays
-  // 32-byte aligned.
-  const int64_t pad = 16 / l.elemBytes;
-  l.lda = l.k + pad;
-  // tf32 B fragments read a column of 4 rows per 8 lanes: rows 8 banks apart are conflict-free.
-  l.ldb = l.n + (l.elem == "tf32" ? 8 : pad);
-  l.ldc = l.n + 4;
-  auto align = [](size_t x) { return (x + 127) / 128 * 128; };
-  l.offB = align(static_cast<size_t>(l.m * l.lda * l.elemBytes));
-  l.offC = align(l.offB + static_cast<size_t>(l.k * l.ldb * l.elemBytes));
-  l.total = l.offC + static_cast<size_t>(l.m * l.ldc * 4);
-  if (l.total > 200 * 1024) return std::nullopt;  // past what one SM offers: the exact path stages less
-  l.warps = threads_ / 32;
-  const WarpTiling tiling = chooseWarpTiling(l.m / 16, l.n / 16, l.warps);
-  l.fm = tiling.fm;
-  l.fn = tiling.fn;
-  l.blocksN = (l.n / 16) / l.fn;
-  l.blocks = (l.m / 16 / l.fm) * l.blocksN;
-  l.blocksPerWarp = (l.blocks + l.warps - 1) / l.warps;
-  return l;
+const ir::DotLowering* CudaEmitter::loweringOf(const ir::Dot& n) const {
+  auto index = dotIndex_.find(&n);
+  if (index == dotIndex_.end()) return nullptr;
+  auto it = kernel_.dotPlan.dots.find(index->second);
+  return it == kernel_.dotPlan.dots.end() ? nullptr : &it->second;
 }
 
 std::string CudaEmitter::declareFragments(const TensorCoreLayout& l, const std::string& name) {
@@ -128,12 +53,12 @@ void CudaEmitter::stageDotOperands(const TensorCoreLayout& l, const std::string&
   // their byte loads and decoding left ptxas with 32 registers and the accumulator spilled.
   auto partial = [&](const std::string& v) { return l.fp8 && v.find("[ts_j") == std::string::npos; };
   openLoop(l.m * l.k, false, partial(av));
-  line("((" + l.stagedType + "*)ts_smem)[(ts_i / " + n2s(l.k) + ") * " + n2s(l.lda) + " + ts_i % " + n2s(l.k) + "] = " +
-       l.toStaged + "(" + av + ");");
+  line("((" + stagedType(l) + "*)ts_smem)[(ts_i / " + n2s(l.k) + ") * " + n2s(l.lda) + " + ts_i % " + n2s(l.k) + "] = " +
+       toStaged(l) + "(" + av + ");");
   closeLoop(l.m * l.k);
   openLoop(l.k * l.n, false, partial(bv));
-  line("((" + l.stagedType + "*)(ts_smem + " + std::to_string(l.offB) + "))[(ts_i / " + n2s(l.n) + ") * " + n2s(l.ldb) +
-       " + ts_i % " + n2s(l.n) + "] = " + l.toStaged + "(" + bv + ");");
+  line("((" + stagedType(l) + "*)(ts_smem + " + std::to_string(l.offB) + "))[(ts_i / " + n2s(l.n) + ") * " + n2s(l.ldb) +
+       " + ts_i % " + n2s(l.n) + "] = " + toStaged(l) + "(" + bv + ");");
   closeLoop(l.k * l.n);
   sync();
 }
@@ -144,7 +69,7 @@ void CudaEmitter::multiplyStaged(const TensorCoreLayout& l, const std::string& f
   forEachWarpTile(l, [&] {
     line("#pragma unroll");
     open("for (int ts_k = 0; ts_k < " + n2s(l.k) + "; ts_k += " + n2s(l.kStep) + ")");
-    const std::string R = n2s(l.fragRegs), T = "const " + l.stagedType + "*";
+    const std::string R = n2s(l.fragRegs), T = "const " + stagedType(l) + "*";
     line("unsigned ts_fa[" + FM + "][" + R + "], ts_fb[" + FN + "][" + R + "];");
     line("#pragma unroll");
     line("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u) ts_wmma_load_a_" + l.elem + "(ts_fa[ts_u], (" + T + ")(" + base +
@@ -217,7 +142,7 @@ std::string CudaEmitter::sharedResultElement(const TensorCoreLayout& l) const {
 
 void CudaEmitter::dotOnTensorCores(const ir::Dot& n, const std::string& av, const std::string& bv, const std::string& accv,
                                    const std::string& res) {
-  const TensorCoreLayout l = *tensorCoreLayout(n);
+  const TensorCoreLayout l = loweringOf(n)->tensorCores;
   open("");
   line("// tl.dot on tensor cores: " + n2s(l.m) + "x" + n2s(l.k) + " @ " + n2s(l.k) + "x" + n2s(l.n) + ", blocks of " + n2s(l.fm) +
        "x" + n2s(l.fn) + " 16x16 tiles per warp");
@@ -232,89 +157,29 @@ void CudaEmitter::dotOnTensorCores(const ir::Dot& n, const std::string& av, cons
   close();
 }
 
-namespace {
-
-const ir::VarRef* asVarRef(const ir::Expr& e) { return e.defined() ? e.as<ir::VarRef>() : nullptr; }
-
-}  // namespace
-
 std::optional<CudaEmitter::ResidentAccumulator> CudaEmitter::residentAccumulator(const ir::For& loop) const {
-  std::vector<ir::Stmt> body;
-  if (const auto* seq = loop.body.as<ir::Seq>()) body = seq->stmts;
-  else body.push_back(loop.body);
-  VarCensus uses;
-  uses.visitStmt(loop.body);
-  for (const ir::Stmt& s : body) {
-    const auto* let = s.as<ir::Let>();
-    if (!let) continue;
-    // acc + dot(a, b), dot(a, b) + acc, or dot(a, b, acc)
-    const ir::Dot* dot = nullptr;
-    const ir::VarRef* acc = nullptr;
-    if (const auto* d = let->value.as<ir::Dot>()) {
-      dot = d;
-      acc = asVarRef(d->acc);
-    } else if (const auto* add = let->value.as<ir::Binary>(); add && add->op == ir::BinaryOp::Add) {
-      for (int side = 0; side < 2 && !dot; ++side) {
-        const ir::Expr& x = side == 0 ? add->a : add->b;
-        const ir::Expr& y = side == 0 ? add->b : add->a;
-        const auto* d = y.as<ir::Dot>();
-        if (asVarRef(x) && d && !d->acc.defined()) {
-          dot = d;
-          acc = asVarRef(x);
-        }
-      }
-    }
-    if (!dot || !acc || !acc->var->isMutable || !(acc->var->type == let->var->type)) continue;
-    const std::optional<TensorCoreLayout> layout = tensorCoreLayout(*dot);
-    if (!layout || layout->blocksPerWarp * layout->fm * layout->fn * 8 > 128) continue;  // registers
-    // acc is read only here and assigned only from this result, which nothing else reads.
-    const int accId = acc->var->id, resultId = let->var->id;
-    if (uses.readCount(accId) != 1 || uses.assignCount(accId) != 1 || uses.readCount(resultId) != 1) continue;
-    bool assignedBack = false;
-    for (const ir::Stmt& t : body)
-      if (const auto* a = t.as<ir::Assign>(); a && a->var->id == accId && asVarRef(a->value) && asVarRef(a->value)->var->id == resultId)
-        assignedBack = true;
-    if (!assignedBack) continue;
-    ResidentAccumulator r;
-    r.acc = acc->var;
-    r.result = let->var;
-    r.dot = dot;
-    r.layout = *layout;
-    return r;
-  }
-  return std::nullopt;
-}
-
-const ir::VarRef* CudaEmitter::transposedVarRef(const ir::Expr& e) {
-  const auto* p = e.defined() ? e.as<ir::Permute>() : nullptr;
-  if (!p || p->order != std::vector<int>{1, 0}) return nullptr;
-  return asVarRef(p->value);
-}
-
-std::map<int, const ir::Load*> CudaEmitter::deferrableOperandLoads(const ir::For& loop, const ResidentAccumulator& r,
-                                                                   bool transposedB) const {
-  std::map<int, const ir::Load*> out;
-  const auto* seq = loop.body.as<ir::Seq>();
-  if (!seq || containsStore(loop.body)) return out;
-  VarCensus uses;
-  uses.visitStmt(loop.body);
-  size_t dotAt = seq->stmts.size();
-  for (size_t i = 0; i < seq->stmts.size(); ++i)
-    if (const auto* let = seq->stmts[i].as<ir::Let>(); let && let->var->id == r.result->id) dotAt = i;
-  for (const ir::Expr* operand : {&r.dot->a, &r.dot->b}) {
-    const ir::VarRef* ref = asVarRef(*operand);
-    if (!ref && transposedB && operand == &r.dot->b) ref = transposedVarRef(*operand);
-    if (!ref || uses.readCount(ref->var->id) != 1) continue;
-    for (size_t i = 0; i < dotAt; ++i) {
-      const auto* let = seq->stmts[i].as<ir::Let>();
-      if (!let || let->var->id != ref->var->id) continue;
-      const auto* load = let->value.as<ir::Load>();
-      bool onlyLetsBetween = true;
-      for (size_t j = i + 1; j < dotAt; ++j) onlyLetsBetween = onlyLetsBetween && seq->stmts[j].as<ir::Let>() != nullptr;
-      if (load && !load->isVolatile && onlyLetsBetween) out[ref->var->id] = load;
-    }
-  }
-  return out;
+  // keep-accumulators-resident's plan (core/gpu/passes/ResidentAccumulators.h), by the loop's var.
+  auto it = kernel_.dotPlan.resident.find(loop.iv->id);
+  if (it == kernel_.dotPlan.resident.end()) return std::nullopt;
+  const ir::ResidentAccumulatorPlan& plan = it->second;
+  VarCensus body;
+  body.visitStmt(loop.body);
+  auto result = body.lets.find(plan.result);
+  auto assigns = body.assigns.find(plan.acc);
+  auto lowering = kernel_.dotPlan.dots.find(plan.dot);
+  if (result == body.lets.end() || assigns == body.assigns.end() || lowering == kernel_.dotPlan.dots.end() ||
+      static_cast<size_t>(plan.dot) >= dots_.size())
+    throw lang::InternalError("cuda codegen: the resident accumulator plan of loop '" + loop.iv->name + "' names no var of it");
+  ResidentAccumulator r;
+  r.acc = assigns->second.front()->var;
+  r.result = result->second->var;
+  r.dot = dots_[static_cast<size_t>(plan.dot)];
+  r.layout = lowering->second.tensorCores;
+  r.warpgroup = lowering->second.warpgroup;
+  for (int id : plan.deferredLoads)
+    if (auto let = body.lets.find(id); let != body.lets.end())
+      if (const auto* load = let->second->value.as<ir::Load>()) r.deferredLoads[id] = load;
+  return r;
 }
 
 std::string CudaEmitter::dot(const ir::Dot& n) {
@@ -323,7 +188,7 @@ std::string CudaEmitter::dot(const ir::Dot& n) {
   const ir::Type& ot = n.type;
   const std::string av = expr(n.a), bv = expr(n.b);
   const std::string accv = n.acc ? expr(n.acc) : "";
-  if (tensorCoreLayout(n)) {
+  if (const ir::DotLowering* plan = loweringOf(n); plan && plan->engine == ir::DotEngine::Wmma) {
     const std::string res = declareTemp(ot);
     dotOnTensorCores(n, av, bv, accv, res);
     return res + "[ts_j]";

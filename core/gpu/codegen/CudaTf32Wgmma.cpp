@@ -15,24 +15,8 @@ namespace tilescope::gpu {
 namespace {
 
 constexpr int64_t kPanel = 32;             // fp32 elements per 128-byte swizzled row
-constexpr int64_t kMaxAccumulators = 128;  // fp32 registers per thread for the result
 
 }  // namespace
-
-std::optional<CudaEmitter::WarpgroupMma> CudaEmitter::tf32WarpgroupMmaFor(const TensorCoreLayout& l) const {
-  if (l.elem != "tf32" || l.warps % 4 != 0) return std::nullopt;
-  WarpgroupMma g;
-  g.groups = l.warps / 4;
-  // wgmma's M is BN (64 per tile), its N is BM (a multiple of 8, at most 256); K in whole panels.
-  if (l.n % (64 * g.groups) != 0 || l.k % kPanel != 0 || l.m % 8 != 0 || l.m > 256) return std::nullopt;
-  g.rowsPerGroup = l.n / g.groups;
-  g.tiles = g.rowsPerGroup / 64;
-  g.n = l.m;
-  if (g.tiles * g.n / 2 > kMaxAccumulators) return std::nullopt;
-  g.elem = "tf32";
-  g.transposed = true;
-  return g;
-}
 
 std::string CudaEmitter::tf32WarpgroupInstruction(int64_t n) {
   const std::string name = "ts_wgmma_m64n" + n2s(n) + "_tf32_rs";

@@ -12,30 +12,12 @@
 #include "core/gpu/codegen/CudaEmitter.h"
 #include "core/gpu/codegen/CudaPrelude.h"
 #include "core/gpu/codegen/CudaTypes.h"
-#include "core/gpu/codegen/VarCensus.h"
-#include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {
 
 namespace {
 
 constexpr int64_t kPanel = 64;     // 16-bit elements per 128-byte swizzled row
-constexpr int64_t kMaxBoxDim = 256;  // TMA's largest box side
-
-class ReadVars : public ir::IRVisitor {
-public:
-  std::vector<int> ids;
-  void visitVarRef(const ir::VarRef& n) override { ids.push_back(n.var->id); }
-};
-
-// Whether e reads nothing the loop changes (its induction var, its Lets and Assigns).
-bool loopInvariant(const ir::Expr& e, const ir::For& loop, const VarCensus& body) {
-  ReadVars r;
-  r.visitExpr(e);
-  for (int id : r.ids)
-    if (id == loop.iv->id || body.lets.count(id) || body.assigns.count(id)) return false;
-  return true;
-}
 
 constexpr std::string_view kTmaPrelude = R"CUDA(// ---- tensor memory accelerator, sm_90a (core/gpu/codegen/CudaTma.cpp) ----
 TS_DEV void ts_mbar_init(unsigned long long* bar, unsigned count) {
@@ -107,25 +89,6 @@ TS_DEV void ts_tma_build2(void* gmap, unsigned* smem, const void* base, unsigned
 }  // namespace
 
 std::string_view cudaTmaPrelude() { return kTmaPrelude; }
-
-bool CudaEmitter::tmaFits(const Pipeline& p, const ir::For& loop, const VarCensus& body) const {
-  if (!p.wgmma || !options_.tma) return false;
-  for (const OperandStream* s : {&p.a, &p.b}) {
-    const ir::TensorBox* box = s->load->box.get();
-    if (!box || box->block.size() != 2) return false;
-    // The stage holds the box as loaded: rows x cols, cols in 64-element panels.
-    if (box->block[0] != s->rows || box->block[1] != s->cols) return false;
-    if (s->cols % kPanel != 0 || s->rows > kMaxBoxDim) return false;
-    const ir::DType dt = s->load->type.dtype();
-    if (dt != ir::DType::FP16 && dt != ir::DType::BF16) return false;
-    // The map is built before the loop: what it says must not change inside it.
-    if (!loopInvariant(box->base, loop, body)) return false;
-    for (const auto* list : {&box->shape, &box->strides})
-      for (const ir::Expr& e : *list)
-        if (!loopInvariant(e, loop, body)) return false;
-  }
-  return true;
-}
 
 void CudaEmitter::tmaPrologue() {
   Pipeline& p = *pipeline_;

@@ -10,29 +10,6 @@
 
 namespace tilescope::gpu {
 
-namespace {
-
-constexpr int64_t kPanel = 64;        // 16-bit elements per 128-byte swizzled row
-constexpr int64_t kMaxAccumulators = 128;  // fp32 registers per thread for the result
-
-}  // namespace
-
-std::optional<CudaEmitter::WarpgroupMma> CudaEmitter::warpgroupMmaFor(const TensorCoreLayout& l) const {
-  if (!options_.archSpecific || options_.smArch != 90) return std::nullopt;
-  if (l.elem == "tf32") return tf32WarpgroupMmaFor(l);
-  if (l.elem != "f16" && l.elem != "bf16") return std::nullopt;
-  if (l.warps % 4 != 0) return std::nullopt;
-  WarpgroupMma g;
-  g.groups = l.warps / 4;
-  if (l.m % (64 * g.groups) != 0 || l.k % kPanel != 0 || l.n % kPanel != 0 || l.n > 256) return std::nullopt;
-  g.rowsPerGroup = l.m / g.groups;
-  g.tiles = g.rowsPerGroup / 64;
-  g.n = l.n;
-  if (g.tiles * g.n / 2 > kMaxAccumulators) return std::nullopt;
-  g.elem = l.elem;
-  return g;
-}
-
 std::string CudaEmitter::warpgroupInstruction(int64_t n, const std::string& elem, bool bKMajor) {
   const std::string name = "ts_wgmma_m64n" + n2s(n) + "_" + elem + (bKMajor ? "_kb" : "");
   if (warpgroupInstructions_.count(name)) return name;

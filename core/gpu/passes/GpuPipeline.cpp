@@ -1,7 +1,10 @@
 #include "core/gpu/passes/GpuPipeline.h"
 
+#include "core/gpu/passes/DotLowering.h"
+#include "core/gpu/passes/DotPipelining.h"
 #include "core/gpu/passes/LayoutAssignment.h"
 #include "core/gpu/passes/LayoutConversionRemoval.h"
+#include "core/gpu/passes/ResidentAccumulators.h"
 #include "core/ir/passes/ConstantFolding.h"
 #include "core/ir/passes/DeadLetElimination.h"
 #include "core/ir/passes/SemanticPipeline.h"
@@ -26,6 +29,22 @@ Pass assignLayoutsFor(const GpuTarget& target) {
               "accumulator, row-slice, dot-operand and shared layouts",
               [target](const Kernel& k) { return assignLayouts(k, target); }};
 }
+Pass selectDotLoweringFor(const GpuTarget& target) {
+  return Pass{"select-dot-lowering",
+              "how each tl.dot runs: exact FMAs, wmma tensor cores (shape, warp blocks), a register loop's, or "
+              "(pipelined, sm_90a) wgmma / tf32 wgmma",
+              [target](const Kernel& k) { return selectDotLowering(k, target); }};
+}
+const Pass kKeepAccumulatorsResident{"keep-accumulators-resident",
+                                     "K loops whose acc += tl.dot(a, b) stays in tensor-core registers, and the operand "
+                                     "loads read straight into the dot's staging",
+                                     keepAccumulatorsResident};
+Pass pipelineDotLoopsFor(const GpuTarget& target) {
+  return Pass{"pipeline-dot-loops",
+              "resident K loops whose operands are copied num_stages - 1 iterations ahead (cp.async or TMA), the "
+              "ring's streams, and the wgmma choice; or why not",
+              [target](const Kernel& k) { return pipelineDotLoops(k, target); }};
+}
 
 const Pass kRemoveLayoutConversions{"remove-layout-conversions",
                                     "layout conversions that move nothing removed: to the layout the value has, of a "
@@ -38,7 +57,8 @@ const std::vector<Pass>& gpuPasses() {
   // The same passes as lowerForGpu, in its order (a test checks that the two agree).
   static const std::vector<Pass> passes = [] {
     std::vector<Pass> all = ir::passes::semanticPasses();
-    all.insert(all.end(), {kFoldConstants, kEliminateDeadLets, assignLayoutsFor(GpuTarget{}), kRemoveLayoutConversions});
+    all.insert(all.end(), {kFoldConstants, kEliminateDeadLets, assignLayoutsFor(GpuTarget{}), kRemoveLayoutConversions,
+                           selectDotLoweringFor(GpuTarget{}), kKeepAccumulatorsResident, pipelineDotLoopsFor(GpuTarget{})});
     return all;
   }();
   return passes;
@@ -50,6 +70,9 @@ Kernel lowerForGpu(const Kernel& kernel, const GpuTarget& target, PipelineObserv
   k = runPass(kEliminateDeadLets, k, verify, observer);
   k = runPass(assignLayoutsFor(target), k, verify, observer);
   k = runPass(kRemoveLayoutConversions, k, verify, observer);
+  k = runPass(selectDotLoweringFor(target), k, verify, observer);
+  k = runPass(kKeepAccumulatorsResident, k, verify, observer);
+  k = runPass(pipelineDotLoopsFor(target), k, verify, observer);
   return k;
 }
 

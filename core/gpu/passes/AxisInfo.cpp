@@ -1,8 +1,8 @@
-#include "core/gpu/codegen/AxisInfo.h"
+#include "core/gpu/passes/AxisInfo.h"
 
 #include <algorithm>
 
-#include "core/gpu/codegen/VarCensus.h"
+#include "core/gpu/passes/VarCensus.h"
 
 namespace tilescope::gpu {
 
