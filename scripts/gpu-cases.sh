@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run on the lent GPU machine: builds only tilescope-cli, then times the cases named in CASES
 # (core/bench/gpu/NAME.py) beside Triton with compare_with_triton.py, keeping Triton's PTX of each
-# (triton-ptx.tar.gz; ours is read locally with `tilescope-cli compile --emit ptx`). SUITE=1 then
+# (triton-ptx.tar.gz; ours is read locally with `tilescope-cli compile --emit ptx`). CROSSCHECK="ops scans"
+# first runs those tests/gpu/data scripts with every launch checked against the simulator. SUITE=1 then
 # reruns the whole suite (--suite; TUTORIAL=FILE adds the grouped-GEMM tutorial's TMA kernel).
 # Logs and JSON go to $OUT.
 set -uo pipefail
@@ -16,6 +17,11 @@ cli=$build/app/cli/tilescope-cli
   pybind=$(python3 -m pybind11 --cmakedir 2>/dev/null || true)
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_GUI=OFF -DTILESCOPE_BENCHMARKS=OFF \
     ${pybind:+-Dpybind11_DIR="$pybind"} >/dev/null && cmake --build "$build" -j 16 --target tilescope-cli 2>&1 | grep -E 'error|FAILED'
+  for script in ${CROSSCHECK:-}; do  # tests/gpu/data/NAME.py on the GPU, every launch checked against the simulator
+    echo "== crosscheck $script $(date -u +%T)"
+    TILESCOPE_GPU_CROSSCHECK=1000 timeout 120 "$cli" run --backend gpu "$root/tests/gpu/data/$script.py" 2>&1 | tail -5
+    echo "exit ${PIPESTATUS[0]}"
+  done
   echo "== cases $(date -u +%T): ${CASES:-}"
   only=(); for c in ${CASES:-}; do only+=(--only "$c"); done
   if [ ${#only[@]} -gt 0 ]; then
