@@ -1,7 +1,6 @@
 // tl.argmax / tl.argmin with few outputs (a row's argmax): instead of one thread walking the whole
-// axis, G threads per output (a power of two: part of a warp, or whole warps) each fold a contiguous
-// run of the staged axis; the runs are combined by warp shuffles in index order, then, where an output
-// has several warps, the warps' results by its first thread through shared memory. The result is the
+// axis, G threads per output (a power of two, at most a warp) each fold a contiguous run of the
+// staged axis, and the runs are combined by warp shuffles in index order. The result is the
 // simulator's (core/sim/TileReduce.cpp reduceArg: a left-to-right walk that keeps the best unless
 // the next element beats it; NaN never wins a comparison, so the walk ends at the last NaN or at the
 // best element after it). A run's state is (last NaN index, best index after it): combining runs A
@@ -9,8 +8,6 @@
 // tie when ties go left). That is associative, so any grouping gives the walk's answer.
 #include "core/gpu/codegen/CudaEmitter.h"
 #include "core/gpu/codegen/CudaTypes.h"
-
-#include <algorithm>
 
 namespace tilescope::gpu {
 
@@ -20,9 +17,8 @@ bool CudaEmitter::argReduceInGroups(const ir::Reduce& n, int64_t outer, int64_t 
   const ir::Type& out = n.type;
   const int64_t outputs = outer * inner;
   int64_t g = 1;
-  while (g * 2 <= len && g * 2 * outputs <= threads_ && g * 2 * 4 <= std::max<int64_t>(len, 128)) g *= 2;
+  while (g < 32 && g * 2 <= len && g * 2 * outputs <= threads_) g *= 2;
   if (g < 4) return false;  // enough outputs for every thread: the one-thread walk per output is parallel
-  const int64_t lanes = std::min<int64_t>(g, 32), warps = g / lanes;  // per output
   // Runs of odd length (when longer than one) put the G threads' reads of shared memory on different banks.
   int64_t run = (len + g - 1) / g;
   if (run > 1 && run % 2 == 0) ++run;
@@ -50,7 +46,7 @@ bool CudaEmitter::argReduceInGroups(const ir::Reduce& n, int64_t outer, int64_t 
   close();
   // Partners at distance o: the lane with bit o clear holds the earlier run.
   line("#pragma unroll");
-  open("for (int ts_o = 1; ts_o < " + n2s(lanes) + "; ts_o <<= 1)");
+  open("for (int ts_o = 1; ts_o < " + G + "; ts_o <<= 1)");
   line("const int ts_pn = __shfl_xor_sync(0xffffffffu, ts_nan, ts_o), ts_pb = __shfl_xor_sync(0xffffffffu, ts_best, ts_o);");
   line("const " + T + " ts_pv = (" + T + ")__shfl_xor_sync(0xffffffffu, (" + W + ")ts_bv, ts_o);");
   line("const bool ts_first = (ts_sub & ts_o) == 0;");
@@ -66,32 +62,6 @@ bool CudaEmitter::argReduceInGroups(const ir::Reduce& n, int64_t outer, int64_t 
   line("ts_best = ts_right ? ts_rb : ts_lb; ts_bv = ts_right ? ts_rv : ts_lv;");
   close();
   close();
-  if (warps > 1) {
-    // Each warp's state (every lane holds it) after the staged values, then the output's first
-    // thread chains its warps' states in order.
-    const size_t at = (static_cast<size_t>(in.numel() * bytes) + 15) / 16 * 16;
-    const std::string count = n2s(outputs * warps);
-    useShared(at + static_cast<size_t>(outputs * warps) * (8 + std::max(bytes, 4)));
-    line(T + "* ts_wv = (" + T + "*)(ts_smem + " + std::to_string(at) + " + " + count + " * 8);");
-    line("int* ts_wi = (int*)(ts_smem + " + std::to_string(at) + ");");
-    open("if ((ts_tid & 31) == 0 && ts_w < " + n2s(outputs) + ")");
-    line("const int ts_k = ts_w * " + n2s(warps) + " + ts_sub / 32;");
-    line("ts_wi[2 * ts_k] = ts_nan; ts_wi[2 * ts_k + 1] = ts_best; ts_wv[ts_k] = ts_bv;");
-    close();
-    sync();
-    open("if (ts_sub == 0 && ts_w < " + n2s(outputs) + ")");
-    open("for (int ts_k = ts_w * " + n2s(warps) + " + 1; ts_k < (ts_w + 1) * " + n2s(warps) + "; ++ts_k)");
-    line("const int ts_rn = ts_wi[2 * ts_k], ts_rb = ts_wi[2 * ts_k + 1];");
-    line("const " + T + " ts_rv = ts_wv[ts_k];");
-    open("if (ts_rn >= 0)");
-    line("ts_nan = ts_rn; ts_best = ts_rb; ts_bv = ts_rv;");
-    close();
-    open("else if (ts_rb >= 0 && (ts_best < 0 || !" + keeps("ts_bv", "ts_rv") + "))");
-    line("ts_best = ts_rb; ts_bv = ts_rv;");
-    close();
-    close();
-    close();
-  }
   sync();  // every thread has read the staged values
   line("ts_i32* ts_so = (ts_i32*)ts_s;");
   line("if (ts_sub == 0 && ts_w < " + n2s(outputs) + ") ts_so[ts_w] = ts_best >= 0 ? ts_best : ts_nan;");
