@@ -2,7 +2,7 @@
 """Our GPU backend beside Triton, in one run on one GPU, for the same kernels and launch configs.
 
 Usage: compare_with_triton.py --cli build/app/cli/tilescope-cli [--only NAME] [--json OUT]
-                              [--tutorial 08-grouped-gemm.py] [--python embedded]
+                              [--tutorial 08-grouped-gemm.py] [--python embedded] [--triton-cache DIR]
 
 Each case in core/bench/gpu/*.py is plain Triton host code that prints `RESULT` lines. The script runs
 every case twice: under Python with Triton (the reference) and under `tilescope-cli run --backend gpu`
@@ -25,7 +25,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = ["vector_add", "softmax", "layer_norm", "grouped_matmul", "block_pointer_matmul", "jit_first_call", "autotune"]
 # The kernel suite of issue 26 (our own kernels, written as Triton users write them).
 SUITE = ["attention", "matmul_tf32", "batched_matmul", "reductions", "transpose", "atomics", "norm_variants",
-         "random_numbers", "grouped_gemm_tma"]
+         "random_numbers", "grouped_gemm_tma", "matmul_epilogues", "matmul_schedules", "row_scans", "gather_elementwise",
+         "norm_backward"]
 # The issues' targets: our figure over Triton's, at least (first matching prefix wins).
 TARGETS = {"vector add": 0.9, "softmax 4096x8192 fp32": 0.9, "layer-norm": 0.9, "grouped matmul": 0.5, "attention": 0.7,
            "tutorial's TMA": 0.8, "torch.matmul": 0.0}
@@ -88,6 +89,7 @@ def main():
     ap.add_argument("--tutorial", help="Triton's 08-grouped-gemm.py: adds its TMA kernel as a case")
     ap.add_argument("--python", help="passed on as tilescope-cli run --python (default: the CLI's own default)")
     ap.add_argument("--timeout", type=int, default=900, help="seconds per case and side")
+    ap.add_argument("--triton-cache", help="keep Triton's cache (its PTX) of each case under this folder, one per case")
     args = ap.parse_args()
     names = args.only or (SUITE if args.suite else CASES)
     if args.tutorial and "tutorial_grouped_gemm_tma" not in names:
@@ -96,7 +98,8 @@ def main():
     for name in names:
         with tempfile.TemporaryDirectory() as tmp:
             path = case_file(name, tmp, args.tutorial)
-            env = dict(os.environ, TRITON_CACHE_DIR=os.path.join(tmp, "triton"), TILESCOPE_CACHE_DIR=os.path.join(tmp, "ts"))
+            triton_cache = os.path.join(args.triton_cache, name) if args.triton_cache else os.path.join(tmp, "triton")
+            env = dict(os.environ, TRITON_CACHE_DIR=triton_cache, TILESCOPE_CACHE_DIR=os.path.join(tmp, "ts"))
             if name == "jit_first_call":
                 # NVRTC and the driver keep their own cache of compiled code (~/.nv/ComputeCache), keyed
                 # by the generated CUDA C++, where the salt's `0.0 * N` has folded away: turn it off.

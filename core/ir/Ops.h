@@ -124,6 +124,11 @@ enum class ReduceOp : uint8_t {
   XorSum,
 };
 enum class ScanOp : uint8_t { CumSum, CumProd };
+// A float scan's order of evaluation (the simulator's and the GPU's): the axis, in walk order, is cut
+// into runs of kScanRun elements, each scanned left to right; the last element of run c then becomes
+// last(c - 1) op last(c), run after run, and every other element of run c, last(c - 1) op itself.
+// Within one run that is the plain left-to-right scan; the runs can be scanned in parallel.
+inline constexpr int64_t kScanRun = 32;
 
 enum class InputPrecision : uint8_t { IEEE, TF32, TF32x3 };
 

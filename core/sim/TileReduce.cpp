@@ -172,18 +172,31 @@ Tile scan(ir::ScanOp op, const Tile& t, int axis, bool reverse) {
   for (int64_t o = 0; o < v.outer; ++o) {
     for (int64_t k = 0; k < v.inner; ++k) {
       const int64_t base = o * v.len * v.inner + k;
+      // The element at walk position s.
+      auto walk = [&](int64_t s) { return base + (reverse ? v.len - 1 - s : s) * v.inner; };
+      auto combine = [&](double p, double x) { return roundToDType(dt, sum ? p + x : p * x); };
+      if (t.hasFloatStorage()) {
+        // In runs of ir::kScanRun, then the runs' carries (ir/Ops.h): the GPU's order.
+        double* dst = out.floats();
+        const double* src = t.floats();
+        for (int64_t s = 0; s < v.len; ++s) dst[walk(s)] = s % ir::kScanRun == 0 ? src[walk(s)] : combine(dst[walk(s - 1)], src[walk(s)]);
+        for (int64_t run = ir::kScanRun; run < v.len; run += ir::kScanRun) {
+          const int64_t last = std::min(v.len, run + ir::kScanRun) - 1;
+          dst[walk(last)] = combine(dst[walk(run - 1)], dst[walk(last)]);
+        }
+        for (int64_t s = ir::kScanRun; s < v.len; ++s) {
+          const int64_t run = s / ir::kScanRun * ir::kScanRun;
+          if (s != std::min(v.len, run + ir::kScanRun) - 1) dst[walk(s)] = combine(dst[walk(run - 1)], dst[walk(s)]);
+        }
+        continue;
+      }
       for (int64_t s = 0; s < v.len; ++s) {
         const int64_t i = reverse ? v.len - 1 - s : s;
         const int64_t at = base + i * v.inner;
         const int64_t prev = base + (reverse ? i + 1 : i - 1) * v.inner;
-        if (t.hasFloatStorage()) {
-          const double x = t.floats()[at];
-          out.floats()[at] = s == 0 ? x : roundToDType(dt, sum ? out.floats()[prev] + x : out.floats()[prev] * x);
-        } else {
-          const uint64_t x = static_cast<uint64_t>(t.ints()[at]);
-          const uint64_t p = s == 0 ? 0 : static_cast<uint64_t>(out.ints()[prev]);
-          out.ints()[at] = s == 0 ? t.ints()[at] : wrapInt(dt, static_cast<int64_t>(sum ? p + x : p * x));
-        }
+        const uint64_t x = static_cast<uint64_t>(t.ints()[at]);
+        const uint64_t p = s == 0 ? 0 : static_cast<uint64_t>(out.ints()[prev]);
+        out.ints()[at] = s == 0 ? t.ints()[at] : wrapInt(dt, static_cast<int64_t>(sum ? p + x : p * x));
       }
     }
   }

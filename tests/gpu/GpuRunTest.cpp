@@ -90,6 +90,19 @@ TEST(GpuRun, BlockedLayoutAndVectorAccessesMatchTheSimulator) {
   expectScriptMatchesTheSimulator("layout.py", "layout ok");
 }
 
+TEST(GpuRun, ArgReductionsAndLongScansMatchTheSimulator) {
+  SKIP_WITHOUT_GPU();
+  // Several threads per arg-reduction output combined by shuffles (NaNs, ties, ints, both axes);
+  // scans longer than one run of 32, forward and reversed, fp32/fp16/int64, cumsum and cumprod.
+  expectScriptMatchesTheSimulator("scans.py", "scans ok");
+}
+
+TEST(GpuRun, FloatToIntConversionsMatchTheSimulator) {
+  SKIP_WITHOUT_GPU();
+  // fp32/fp16/bf16 to int8/int16/int32 on cvt.rzi.s32.f32: NaN, infinities, values past the range.
+  expectScriptMatchesTheSimulator("conversions.py", "conversions ok");
+}
+
 TEST(GpuRun, PipelinedMatmulLoopsMatchTheSimulator) {
   SKIP_WITHOUT_GPU();
   // cp.async stages ahead of the tensor cores: masked K tails, strides that are not 1, misaligned

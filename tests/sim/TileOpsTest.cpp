@@ -170,6 +170,22 @@ TEST(TileOpsTest, Scans) {
   EXPECT_EQ(intsOf(scan(ir::ScanOp::CumProd, v, 1, true)), (std::vector<int64_t>{6, 6, 3, 120, 30, 6}));
 }
 
+TEST(TileOpsTest, FloatScansGoInRunsOf32ThenChainTheRuns) {
+  // 2^24 then ones: a left-to-right fp32 scan stays at 2^24 (2^24 + 1 rounds to even). In runs of 32
+  // (ir::kScanRun, the GPU's order) the second run sums its ones first and adds them to the carry.
+  std::vector<double> x(64, 1.0);
+  x[0] = 16777216.0;
+  const std::vector<double> fwd = floatsOf(scan(ir::ScanOp::CumSum, floats(DType::FP32, {64}, x), 0, false));
+  EXPECT_EQ(fwd[31], 16777216.0);
+  EXPECT_EQ(fwd[40], 16777224.0);  // 2^24 + 9 rounds to even
+  EXPECT_EQ(fwd[63], 16777248.0);  // 2^24 + 32, exact
+  // Reversed: runs counted from the end; the run ending at element 31 holds 2^24.
+  const std::vector<double> rev = floatsOf(scan(ir::ScanOp::CumSum, floats(DType::FP32, {64}, x), 0, true));
+  EXPECT_EQ(rev[32], 32.0);
+  EXPECT_EQ(rev[0], 16777280.0);  // 32 + (31 + 2^24 rounded to 2^24 + 32)
+  EXPECT_EQ(rev[1], 31.0 + 32.0);
+}
+
 TEST(TileOpsTest, DotAccumulatesInFp32) {
   const Tile a = floats(DType::FP32, {2, 3}, {1, 2, 3, 4, 5, 6});
   const Tile b = floats(DType::FP32, {3, 2}, {7, 8, 9, 10, 11, 12});

@@ -74,6 +74,13 @@ std::string CudaEmitter::cast(const ir::Cast& n) {
                     static_cast<unsigned long long>(ir::intMaxU(t)));
       return "((" + T + ")ts_f2u((double)(" + x + ")" + limits;
     }
+    if (f != DType::FP64 && ir::bitWidth(t) <= 32 && t != DType::I1) {
+      // fp32 (and 16-bit floats, held as fp32) to a signed int of 32 bits or fewer: cvt.rzi.s32.f32
+      // truncates, saturates and gives 0 for NaN, as ts_f2s does through fp64; then the target's range.
+      const std::string v = "__float2int_rz(" + x + ")";
+      if (t == DType::I32) return "((ts_i32)" + v + ")";
+      return "((" + T + ")min(max(" + v + ", " + n2s(ir::intMin(t)) + "), " + n2s(static_cast<int64_t>(ir::intMaxU(t))) + "))";
+    }
     char limits[160];
     std::snprintf(limits, sizeof limits, ", %.17g, %.17g, (ts_i64)0x%llxull, (ts_i64)0x%llxull))",
                   static_cast<double>(ir::intMin(t)), static_cast<double>(ir::intMaxU(t)),

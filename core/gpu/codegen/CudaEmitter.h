@@ -288,6 +288,9 @@ public:
   // Stages `value` (string valid in a loop over t's numel) into shared memory as ts_s[i].
   void stageToShared(const std::string& value, const ir::Type& t, const std::string& ptrName, size_t byteOffset);
   std::string reduceThroughShared(const ir::Reduce& n, const std::string& value, const std::string& res);
+  // tl.argmax / tl.argmin of few outputs, the operand staged as ts_s: up to a warp of threads per output,
+  // each folding a run of the axis, runs combined by shuffles (CudaArgReduce.cpp). False: not emitted.
+  bool argReduceInGroups(const ir::Reduce& n, int64_t outer, int64_t len, int64_t inner, const std::string& res);
 
   // --- element-index expressions
   // Tile expressions are evaluated at element `index_` ("ts_i" inside an element loop). A broadcast

@@ -403,7 +403,9 @@ std::string CudaEmitter::reduceThroughShared(const ir::Reduce& n, const std::str
       close();
     }
   };
-  if (n.op == ir::ReduceOp::ArgMax || n.op == ir::ReduceOp::ArgMin) {
+  if ((n.op == ir::ReduceOp::ArgMax || n.op == ir::ReduceOp::ArgMin) && argReduceInGroups(n, a.outer, a.len, a.inner, res)) {
+    // Few outputs: several threads per output (CudaArgReduce.cpp).
+  } else if (n.op == ir::ReduceOp::ArgMax || n.op == ir::ReduceOp::ArgMin) {
     const char* cmp = n.op == ir::ReduceOp::ArgMax ? ">" : "<";
     forOutputs([&] {
       line("const int ts_b = " + base + ";");
@@ -433,43 +435,6 @@ std::string CudaEmitter::reduceThroughShared(const ir::Reduce& n, const std::str
   sync();
   close();
   return element(res, out);
-}
-
-std::string CudaEmitter::scan(const ir::Scan& n) {
-  const ir::Type& t = n.type;
-  const std::string v = expr(n.value);
-  const AxisView a = viewAround(t.shape(), n.axis);
-  useShared(static_cast<size_t>(t.numel() * regBytes(t)));
-  const std::string res = declareTemp(t);
-  const DType dt = t.dtype();
-  const std::string T = regType(dt), U = unsignedType(dt), A = arithmeticType(dt);
-  const std::string L = n2s(a.len), I = n2s(a.inner);
-  std::string step;
-  const char* op = n.op == ir::ScanOp::CumSum ? "+" : "*";
-  if (ir::isFloat(dt)) step = roundTo(dt, "(ts_s[ts_p] " + std::string(op) + " ts_s[ts_at])");
-  else if (dt == DType::I1) step = n.op == ir::ScanOp::CumSum ? "(ts_s[ts_p] != ts_s[ts_at])" : "(ts_s[ts_p] && ts_s[ts_at])";
-  else step = "(" + T + ")(" + A + ")((" + A + ")(" + U + ")ts_s[ts_p] " + op + " (" + A + ")(" + U + ")ts_s[ts_at])";
-  open("");
-  stageToShared(v, t, "ts_s", 0);
-  sync();
-  open("for (int ts_w = ts_tid; ts_w < " + n2s(a.outer * a.inner) + "; ts_w += " + n2s(threads_) + ")");
-  line("const int ts_b = (ts_w / " + I + ") * " + L + " * " + I + " + ts_w % " + I + ";");
-  open("for (int ts_q = 1; ts_q < " + L + "; ++ts_q)");
-  if (n.reverse) {
-    line("const int ts_at = ts_b + (" + L + " - 1 - ts_q) * " + I + ", ts_p = ts_at + " + I + ";");
-  } else {
-    line("const int ts_at = ts_b + ts_q * " + I + ", ts_p = ts_at - " + I + ";");
-  }
-  line("ts_s[ts_at] = " + step + ";");
-  close();
-  close();
-  sync();
-  openLoop(t.numel());
-  line(res + "[ts_j] = ts_s[ts_i];");
-  closeLoop(t.numel());
-  sync();
-  close();
-  return res + "[ts_j]";
 }
 
 std::string CudaEmitter::combineFold(const ir::Combine& n) {
