@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ir/AxisInfo.h"
 #include "core/ir/Constant.h"
 #include "core/ir/Layout.h"
 #include "core/ir/Stmt.h"
@@ -45,6 +46,13 @@ struct Kernel {
   // values (by var id). Empty before it runs and for every other kernel: the blocked default.
   std::set<int> registerLoops;
   std::map<int, TileLayout> layouts;
+  // Set by the pass assign-blocked-layouts (core/gpu/passes/BlockedLayoutAssignment): the blocked
+  // layout's vector width for tiles of each numel in the kernel (values and temporaries alike), and
+  // in `layouts` the Blocked layout of every tile var assign-layouts left alone.
+  std::map<int64_t, int> blockedVectorWidths;
+  // Set by the pass analyse-axes (core/gpu/passes/AxisAnalysis): the axis facts of every var declared
+  // by a Let or a For (by var id). Read through gpu::passes::AxisAnalysis.
+  std::map<int, VarAxisInfo> axes;
 
   // Runtime parameters in order (what a launch passes), i.e. params without the constexprs.
   std::vector<const KernelParam*> runtimeParams() const;

@@ -3,6 +3,12 @@
 namespace tilescope::ir {
 
 std::string TileLayout::str() const {
+  if (kind == LayoutKind::Blocked) {
+    std::string dims;
+    for (int d : order) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    return "#blocked<vec=" + std::to_string(vec) + ", threads=" + std::to_string(threads) + ", slots=" + std::to_string(slots) +
+           ", order=[" + dims + "]>";
+  }
   const std::string mma = std::string("#mma<") + (warpgroup ? "wgmma m64" : "m16n8k16") + ", warps=" + std::to_string(warpsM) + "x1>";
   switch (kind) {
     case LayoutKind::Mma: return mma;
@@ -13,6 +19,7 @@ std::string TileLayout::str() const {
     case LayoutKind::SharedOperand:
       return std::string("#shared<b") + (transposed ? ", transposed" : "") + (warpgroup ? ", swizzle 128B" : "") + ", cp.async " +
              std::to_string(stages - 1) + " ahead>";
+    case LayoutKind::Blocked: break;
   }
   return "?";
 }

@@ -6,7 +6,7 @@
 #include "core/gpu/codegen/CudaFp8.h"
 #include "core/gpu/codegen/CudaPrelude.h"
 #include "core/gpu/codegen/CudaTypes.h"
-#include "core/gpu/codegen/VarCensus.h"
+#include "core/gpu/passes/VarCensus.h"
 #include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {
@@ -36,55 +36,7 @@ std::string cString(const std::string& text, bool forPrintf) {
   return s;
 }
 
-
-// The shapes of every tile in the kernel, by numel.
-class TileShapes : public ir::IRVisitor {
-public:
-  std::map<int64_t, std::vector<ir::Shape>> byNumel;
-  std::map<int64_t, int> widestAccess;  // bytes of the widest element a tile of this numel loads or stores
-  void visitExpr(const ir::Expr& e) override {
-    if (!e) return;
-    if (e.type().isTile()) byNumel[e.type().numel()].push_back(e.type().shape());
-    ir::IRVisitor::visitExpr(e);
-  }
-  void visitLoad(const ir::Load& n) override {
-    access(n.ptr);
-    ir::IRVisitor::visitLoad(n);
-  }
-  void visitStore(const ir::Store& n) override {
-    access(n.ptr);
-    ir::IRVisitor::visitStore(n);
-  }
-  void visitAtomicRMW(const ir::AtomicRMW& n) override {
-    access(n.ptr);
-    ir::IRVisitor::visitAtomicRMW(n);
-  }
-  void visitAtomicCAS(const ir::AtomicCAS& n) override {
-    access(n.ptr);
-    ir::IRVisitor::visitAtomicCAS(n);
-  }
-
-private:
-  void access(const ir::Expr& ptr) {
-    if (!ptr.type().isTile()) return;
-    int& widest = widestAccess[ptr.type().numel()];
-    widest = std::max(widest, std::max(1, ir::bitWidth(ptr.type().dtype()) / 8));
-  }
-};
-
 }  // namespace
-
-int chooseVectorWidth(int64_t numel, const std::vector<ir::Shape>& shapes, int threads, int widestAccessBytes) {
-  // 16 bytes per access where the elements allow it (8 for fp16), else 4 elements as for fp32.
-  const int widest = widestAccessBytes <= 2 ? 8 : 4;
-  for (int v : {8, 4, 2}) {
-    if (v > widest || numel % v != 0 || numel < static_cast<int64_t>(threads) * v) continue;
-    bool ok = true;
-    for (const ir::Shape& s : shapes) ok = ok && !s.empty() && s.back() % v == 0;
-    if (ok) return v;
-  }
-  return 1;
-}
 
 bool containsStore(const ir::Stmt& s) {
   if (!s) return false;
@@ -106,6 +58,10 @@ bool containsStore(const ir::Stmt& s) {
 CudaKernelSource CudaCodegen::generate(const ir::Kernel& kernel, const CudaCodegenOptions& options) {
   // The emitter prints the IR the pass pipeline made (core/gpu/passes/GpuPipeline.h).
   const ir::Kernel lowered = gpu::passes::lowerForGpu(kernel, gpuTargetOf(options));
+  return emitLowered(lowered, options);
+}
+
+CudaKernelSource CudaCodegen::emitLowered(const ir::Kernel& lowered, const CudaCodegenOptions& options) {
   return CudaEmitter(lowered, options).run();
 }
 
@@ -114,21 +70,16 @@ gpu::passes::GpuTarget gpuTargetOf(const CudaCodegenOptions& options) {
 }
 
 CudaEmitter::CudaEmitter(const ir::Kernel& kernel, const CudaCodegenOptions& options)
-    : kernel_(kernel), options_(options), threads_(kernel.options.numWarps * 32) {
+    : kernel_(kernel), options_(options), threads_(kernel.options.numWarps * 32), axes_(kernel) {
   if (threads_ <= 0 || threads_ > 1024)
     unsupported(kernel.params.empty() ? lang::SourceRange{} : kernel.params.front().range,
                 "num_warps=" + std::to_string(kernel.options.numWarps) + " (at most 32 warps per program)");
-  TileShapes shapes;
-  shapes.visitKernel(kernel);
-  for (const auto& [numel, list] : shapes.byNumel) {
-    const auto widest = shapes.widestAccess.find(numel);
-    vecByNumel_[numel] = chooseVectorWidth(numel, list, threads_, widest == shapes.widestAccess.end() ? 4 : widest->second);
-  }
 }
 
 BlockedLayout CudaEmitter::layout(int64_t numel) const {
-  const auto it = vecByNumel_.find(numel);
-  return BlockedLayout{threads_, it == vecByNumel_.end() ? 1 : it->second};
+  // The vector width the assign-blocked-layouts pass chose for this numel.
+  const auto it = kernel_.blockedVectorWidths.find(numel);
+  return BlockedLayout{threads_, it == kernel_.blockedVectorWidths.end() ? 1 : it->second};
 }
 
 void CudaEmitter::unsupported(const lang::SourceRange& r, const std::string& what) {

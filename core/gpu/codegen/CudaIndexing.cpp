@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/gpu/codegen/CudaEmitter.h"
-#include "core/gpu/codegen/VarCensus.h"
+#include "core/gpu/passes/InductionTiles.h"
 #include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {
@@ -51,80 +51,12 @@ std::string permuteSourceIndex(const ir::Shape& src, const ir::Shape& dst, const
   return out.empty() ? "0" : "(" + out + ")";
 }
 
-bool CudaEmitter::inlinable(const ir::Expr& e) {
-  using K = ir::ExprKind;
-  switch (e.kind()) {
-    case K::IntImm:
-    case K::FloatImm:
-    case K::ParamRef:
-    case K::ProgramId:
-    case K::NumPrograms:
-    case K::Arange: return true;
-    case K::VarRef: return !e.as<ir::VarRef>()->var->isMutable;
-    case K::Splat: return inlinable(e.as<ir::Splat>()->value);
-    case K::Broadcast: return inlinable(e.as<ir::Broadcast>()->value);
-    case K::ExpandDims: return inlinable(e.as<ir::ExpandDims>()->value);
-    case K::Reshape: return inlinable(e.as<ir::Reshape>()->value);
-    case K::Permute: return inlinable(e.as<ir::Permute>()->value);
-    case K::Cast: return inlinable(e.as<ir::Cast>()->value);
-    case K::Unary: return inlinable(e.as<ir::Unary>()->value);
-    case K::Binary: return inlinable(e.as<ir::Binary>()->a) && inlinable(e.as<ir::Binary>()->b);
-    case K::Select: {
-      const auto* n = e.as<ir::Select>();
-      return inlinable(n->cond) && inlinable(n->a) && inlinable(n->b);
-    }
-    case K::Hint: return inlinable(e.as<ir::Hint>()->value);
-    default: return false;  // math calls, random numbers, memory, reductions, scans, dots: computed once
-  }
-}
-
-namespace {
-
-// `x + splat(s)` or `splat(s) + x` with x a read of var `tile`: the scalar s, else an undefined Expr.
-ir::Expr scalarStepOf(const ir::Expr& value, int tile) {
-  const auto* add = value.as<ir::Binary>();
-  if (!add || add->op != ir::BinaryOp::Add) return {};
-  for (int side = 0; side < 2; ++side) {
-    const ir::Expr& x = side == 0 ? add->a : add->b;
-    const ir::Expr& y = side == 0 ? add->b : add->a;
-    const auto* ref = x.as<ir::VarRef>();
-    const auto* splat = y.as<ir::Splat>();
-    if (ref && ref->var->id == tile && splat && splat->value.type().isScalar() && ir::isInt(splat->value.type().dtype()))
-      return splat->value;
-  }
-  return {};
-}
-
-}  // namespace
+bool CudaEmitter::inlinable(const ir::Expr& e) { return passes::indexPure(e); }
 
 void CudaEmitter::findInductionTiles() {
-  VarCensus census;
-  census.visitStmt(kernel_.body);
-  for (const auto& [id, let] : census.lets) {
-    const ir::VarPtr& var = let->var;
-    const ir::Type& t = var->type;
-    if (!var->isMutable || !t.isTile() || !(t.isPointer() || ir::isInt(t.dtype())) || !inlinable(let->value)) continue;
-    auto assigned = census.assigns.find(id);
-    if (assigned == census.assigns.end()) continue;
-    std::map<int, InductionStep> steps;
-    bool ok = true;
-    for (const ir::Assign* a : assigned->second) {
-      const auto* from = a->value.as<ir::VarRef>();
-      auto stepLet = from ? census.lets.find(from->var->id) : census.lets.end();
-      if (stepLet == census.lets.end() || census.readCount(from->var->id) != 1) {
-        ok = false;
-        break;
-      }
-      const ir::Expr step = scalarStepOf(stepLet->second->value, id);
-      if (!step.defined() || !inlinable(step)) {
-        ok = false;
-        break;
-      }
-      steps[from->var->id] = InductionStep{id, step};
-    }
-    if (!ok) continue;
-    induction_[id] = InductionTile{let->value, varName(var) + "_off"};
-    inductionSteps_.insert(steps.begin(), steps.end());
+  for (const auto& [id, tile] : passes::findInductionTiles(kernel_)) {
+    induction_[id] = InductionTile{tile.init, varName(tile.var) + "_off"};
+    for (const auto& [stepLet, step] : tile.steps) inductionSteps_[stepLet] = InductionStep{id, step};
   }
 }
 

@@ -13,7 +13,7 @@
 
 #include "core/gpu/codegen/CudaEmitter.h"
 #include "core/gpu/codegen/CudaTypes.h"
-#include "core/gpu/codegen/VarCensus.h"
+#include "core/gpu/passes/VarCensus.h"
 #include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {
@@ -87,7 +87,7 @@ bool CudaEmitter::isRegisterLoop(const ir::For& n) const { return kernel_.regist
 
 const ir::TileLayout* CudaEmitter::layoutOf(int varId) const {
   auto it = kernel_.layouts.find(varId);
-  return it == kernel_.layouts.end() ? nullptr : &it->second;
+  return it == kernel_.layouts.end() || it->second.kind == ir::LayoutKind::Blocked ? nullptr : &it->second;
 }
 
 void CudaEmitter::openRegisterSlots(const ir::Type& t) {

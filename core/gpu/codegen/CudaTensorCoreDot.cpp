@@ -4,7 +4,7 @@
 // register-loop forms of such loops are in CudaPipeline, CudaWarpgroupMma and CudaRegisterLoop.
 #include "core/gpu/codegen/CudaEmitter.h"
 #include "core/gpu/codegen/CudaTypes.h"
-#include "core/gpu/codegen/VarCensus.h"
+#include "core/gpu/passes/VarCensus.h"
 
 #include <cstdlib>
 #include <functional>

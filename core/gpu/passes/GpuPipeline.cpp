@@ -1,5 +1,7 @@
 #include "core/gpu/passes/GpuPipeline.h"
 
+#include "core/gpu/passes/AxisAnalysis.h"
+#include "core/gpu/passes/BlockedLayoutAssignment.h"
 #include "core/gpu/passes/LayoutAssignment.h"
 #include "core/ir/passes/ConstantFolding.h"
 #include "core/ir/passes/DeadLetElimination.h"
@@ -19,6 +21,12 @@ const Pass kFoldConstants{"fold-constants", "integer arithmetic on constants fol
                           ir::passes::foldConstants};
 const Pass kEliminateDeadLets{"eliminate-dead-lets", "Lets never read or assigned, without memory effects, removed",
                               ir::passes::eliminateDeadLets};
+const Pass kAnalyseAxes{"analyse-axes",
+                        "contiguity, constancy and divisibility along the last dim of every var, into the kernel's axes table",
+                        analyseAxes};
+const Pass kAssignBlockedLayouts{"assign-blocked-layouts",
+                                 "every other tile var the blocked layout; the vector width of each tile size, kernel-wide",
+                                 assignBlockedLayouts};
 Pass assignLayoutsFor(const GpuTarget& target) {
   return Pass{"assign-layouts",
               "a loop chaining two dots through register math (attention) kept in tensor-core registers: mma "
@@ -32,7 +40,7 @@ const std::vector<Pass>& gpuPasses() {
   // The same passes as lowerForGpu, in its order (a test checks that the two agree).
   static const std::vector<Pass> passes = [] {
     std::vector<Pass> all = ir::passes::semanticPasses();
-    all.insert(all.end(), {kFoldConstants, kEliminateDeadLets, assignLayoutsFor(GpuTarget{})});
+    all.insert(all.end(), {kFoldConstants, kEliminateDeadLets, assignLayoutsFor(GpuTarget{}), kAssignBlockedLayouts, kAnalyseAxes});
     return all;
   }();
   return passes;
@@ -43,6 +51,8 @@ Kernel lowerForGpu(const Kernel& kernel, const GpuTarget& target, PipelineObserv
   k = runPass(kFoldConstants, k, verify, observer);
   k = runPass(kEliminateDeadLets, k, verify, observer);
   k = runPass(assignLayoutsFor(target), k, verify, observer);
+  k = runPass(kAssignBlockedLayouts, k, verify, observer);
+  k = runPass(kAnalyseAxes, k, verify, observer);
   return k;
 }
 
