@@ -418,6 +418,19 @@ std::vector<std::string> IRVerifier::verify(const Kernel& kernel) {
   }
   for (int iv : kernel.registerLoops)
     if (iv < 0 || iv >= kernel.varCount) v.problems.push_back("register loop of var id " + std::to_string(iv) + " outside the kernel");
+  for (int id : kernel.recomputedAtUse)
+    if (const Var* var = v.var(id); !var || var->isMutable || !var->type.isTile())
+      v.problems.push_back("var id " + std::to_string(id) + " marked recomputed at use is not an immutable tile var of the kernel");
+  // Induction tiles: mutable tile vars, advanced through Lets the body declares.
+  for (const auto& [id, tile] : kernel.inductionTiles) {
+    const Var* var = v.var(id);
+    if (!var || !var->isMutable || !var->type.isTile() || !tile.var || tile.var->id != id || !tile.init.defined())
+      v.problems.push_back("induction tile of var id " + std::to_string(id) + ", which is not a mutable tile var of the kernel");
+    for (const auto& [let, step] : tile.steps)
+      if (!v.declares(let) || !step.defined() || !step.type().isScalar())
+        v.problems.push_back("induction tile of var id " + std::to_string(id) + " advanced through var id " + std::to_string(let) +
+                             ", which the kernel does not declare or whose step is not a scalar");
+  }
   // The axis analysis's table names vars the body declares, with powers of two as facts.
   auto powerOfTwo = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
   for (const auto& [id, a] : kernel.axes) {

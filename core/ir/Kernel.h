@@ -9,6 +9,7 @@
 
 #include "core/ir/AxisInfo.h"
 #include "core/ir/Constant.h"
+#include "core/ir/InductionTile.h"
 #include "core/ir/Layout.h"
 #include "core/ir/Stmt.h"
 #include "core/base/SourceFile.h"
@@ -50,6 +51,13 @@ struct Kernel {
   // layout's vector width for tiles of each numel in the kernel (values and temporaries alike), and
   // in `layouts` the Blocked layout of every tile var assign-layouts left alone.
   std::map<int64_t, int> blockedVectorWidths;
+  // Set by the pass find-induction-tiles (core/gpu/passes/InductionTiles): the induction tiles, by
+  // their var id.
+  std::map<int, InductionTile> inductionTiles;
+  // Set by the pass mark-recomputed-values (core/gpu/passes/RecomputedValues): the immutable tile
+  // vars whose index-pure value (offsets, masks, pointer tiles) the GPU recomputes where it is used
+  // instead of storing it, by var id.
+  std::set<int> recomputedAtUse;
   // Set by the pass analyse-axes (core/gpu/passes/AxisAnalysis): the axis facts of every var declared
   // by a Let or a For (by var id). Read through gpu::passes::AxisAnalysis.
   std::map<int, VarAxisInfo> axes;

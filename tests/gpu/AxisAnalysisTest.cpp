@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/gpu/passes/AxisAnalysis.h"
+#include "core/gpu/passes/InductionTiles.h"
 #include "core/ir/IRVerifier.h"
 #include "core/ir/IRVisitor.h"
 #include "core/kernel/Checker.h"
@@ -89,7 +90,7 @@ TEST(AnalyseAxes, RunsAlongTheLastDimension) {
                lang::ArgSpec::constexprValue(lang::ConstValue::integer(64))};
   lang::CheckResult checked = lang::checkKernel(*program, "k", spec);
   ASSERT_TRUE(checked.ok()) << checked.diagnostics.render();
-  const ir::Kernel k = gpu::passes::analyseAxes(*checked.kernel);
+  const ir::Kernel k = gpu::passes::analyseAxes(gpu::passes::recordInductionTiles(*checked.kernel));
   EXPECT_TRUE(ir::IRVerifier::verify(k).empty());
   LetsByName lets;
   lets.visitKernel(k);
@@ -169,7 +170,7 @@ def k(x_ptr, K, BK: tl.constexpr):
                lang::ArgSpec::constexprValue(lang::ConstValue::integer(64))};
   lang::CheckResult checked = lang::checkKernel(*program, "k", spec);
   ASSERT_TRUE(checked.ok()) << checked.diagnostics.render();
-  const ir::Kernel k = gpu::passes::analyseAxes(*checked.kernel);
+  const ir::Kernel k = gpu::passes::analyseAxes(gpu::passes::recordInductionTiles(*checked.kernel));
   LetsByName lets;
   lets.visitKernel(k);
   const gpu::passes::AxisAnalysis axes(k);
@@ -228,7 +229,7 @@ def k(x_ptr, stride, n, K, BK: tl.constexpr):
                lang::ArgSpec::constexprValue(lang::ConstValue::integer(64))};
   lang::CheckResult checked = lang::checkKernel(*program, "k", spec);
   ASSERT_TRUE(checked.ok()) << checked.diagnostics.render();
-  const ir::Kernel k = gpu::passes::analyseAxes(*checked.kernel);
+  const ir::Kernel k = gpu::passes::analyseAxes(gpu::passes::recordInductionTiles(*checked.kernel));
   LetsByName lets;
   lets.visitKernel(k);
   const gpu::passes::AxisAnalysis axes(k);
@@ -276,7 +277,7 @@ def k(x_ptr, stride, BK: tl.constexpr):
   lang::CheckResult checked = lang::checkKernel(*program, "k", spec);
   ASSERT_TRUE(checked.ok()) << checked.diagnostics.render();
   EXPECT_EQ(checked.kernel->dump().find("axes {"), std::string::npos);
-  ir::Kernel k = gpu::passes::analyseAxes(*checked.kernel);
+  ir::Kernel k = gpu::passes::analyseAxes(gpu::passes::recordInductionTiles(*checked.kernel));
   const std::string text = k.dump();
   EXPECT_NE(text.find("axes {\n"), std::string::npos) << text;
   EXPECT_NE(text.find("offs (#"), std::string::npos) << text;

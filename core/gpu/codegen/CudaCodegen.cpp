@@ -336,9 +336,10 @@ void CudaEmitter::bindVar(const ir::VarPtr& var, const ir::Expr& value, bool dec
     line("ts_i64 " + it->second.offset + " = 0;  // " + var->name + " = its initial value + this");
     return;
   }
-  if (declare && t.isTile() && !var->isMutable && inlinable(value)) {
-    // Offsets, masks and pointer tiles: recomputed where used (and at any index a broadcast needs),
-    // instead of living in registers or local memory for the whole kernel.
+  if (declare && kernel_.recomputedAtUse.count(var->id)) {
+    // Offsets, masks and pointer tiles (the mark-recomputed-values pass's table): recomputed where
+    // used (and at any index a broadcast needs), instead of living in registers or local memory for
+    // the whole kernel.
     inlined_[var->id] = value;
     return;
   }

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/gpu/codegen/CudaEmitter.h"
-#include "core/gpu/passes/InductionTiles.h"
+#include "core/gpu/passes/RecomputedValues.h"
 #include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {
@@ -54,7 +54,8 @@ std::string permuteSourceIndex(const ir::Shape& src, const ir::Shape& dst, const
 bool CudaEmitter::inlinable(const ir::Expr& e) { return passes::indexPure(e); }
 
 void CudaEmitter::findInductionTiles() {
-  for (const auto& [id, tile] : passes::findInductionTiles(kernel_)) {
+  // The find-induction-tiles pass's table.
+  for (const auto& [id, tile] : kernel_.inductionTiles) {
     induction_[id] = InductionTile{tile.init, varName(tile.var) + "_off"};
     for (const auto& [stepLet, step] : tile.steps) inductionSteps_[stepLet] = InductionStep{id, step};
   }

@@ -334,8 +334,7 @@ void CudaEmitter::registerLoop(const ir::For& n) {
   // The body's index-pure tiles (offsets, pointers) are recomputed where used, so the copies one
   // iteration ahead can evaluate them before the body binds them.
   for (const ir::Stmt& s : body)
-    if (const auto* let = s.as<ir::Let>();
-        let && !layoutOf(let->var->id) && let->var->type.isTile() && !let->var->isMutable && inlinable(let->value))
+    if (const auto* let = s.as<ir::Let>(); let && !layoutOf(let->var->id) && kernel_.recomputedAtUse.count(let->var->id))
       inlined_[let->var->id] = let->value;
   size_t sharedNeeded = S * registerStageBytes_ + (swizzled ? 1024 : 0);
   // Values defined before the loop that it reads as A fragments: through shared memory once.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "core/gpu/passes/InductionTiles.h"
 #include "core/gpu/passes/VarCensus.h"
 
 namespace tilescope::gpu::passes {
@@ -75,7 +74,7 @@ public:
   explicit AxisFactsBuilder(const ir::Kernel& kernel) : analysis_(kernel, this) {
     census_.visitKernel(kernel);
     letValues_ = immutableLetValues(census_);
-    inductionTiles_ = findInductionTiles(kernel);
+    inductionTiles_ = kernel.inductionTiles;
     findScalarInductions();
   }
 
@@ -146,7 +145,7 @@ private:
   AxisAnalysis analysis_;  // its var references come back here
   VarCensus census_;
   std::map<int, ir::Expr> letValues_;
-  std::map<int, InductionTile> inductionTiles_;
+  std::map<int, ir::InductionTile> inductionTiles_;  // the find-induction-tiles table
   std::map<int, std::pair<ir::Expr, ir::Expr>> scalarInductions_;  // var id -> (initial value, step)
   std::map<int, ir::VarAxisInfo> table_;
   std::set<int> inProgress_;

@@ -19,8 +19,9 @@ using ir::AxisInfo;
 class AxisFactsBuilder;  // the pass's state (AxisAnalysis.cpp)
 
 // The pass: `kernel` with its `axes` table filled in (the facts of every var declared by a Let or a
-// For). Induction tiles (InductionTiles.h) are their initial value plus an offset: the offset keeps
-// contiguity and constancy, and every power of two that divides all steps divides it.
+// For). The induction tiles of the kernel's `inductionTiles` table (find-induction-tiles runs first)
+// are their initial value plus an offset: the offset keeps contiguity and constancy, and every power
+// of two that divides all steps divides it.
 ir::Kernel analyseAxes(const ir::Kernel& kernel);
 
 class AxisAnalysis {

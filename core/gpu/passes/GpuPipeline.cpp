@@ -2,7 +2,9 @@
 
 #include "core/gpu/passes/AxisAnalysis.h"
 #include "core/gpu/passes/BlockedLayoutAssignment.h"
+#include "core/gpu/passes/InductionTiles.h"
 #include "core/gpu/passes/LayoutAssignment.h"
+#include "core/gpu/passes/RecomputedValues.h"
 #include "core/ir/passes/ConstantFolding.h"
 #include "core/ir/passes/DeadLetElimination.h"
 #include "core/ir/passes/SemanticPipeline.h"
@@ -21,6 +23,12 @@ const Pass kFoldConstants{"fold-constants", "integer arithmetic on constants fol
                           ir::passes::foldConstants};
 const Pass kEliminateDeadLets{"eliminate-dead-lets", "Lets never read or assigned, without memory effects, removed",
                               ir::passes::eliminateDeadLets};
+const Pass kMarkRecomputedValues{"mark-recomputed-values",
+                                 "immutable index-pure tiles (offsets, masks, pointers) recomputed where used, not stored",
+                                 markRecomputedValues};
+const Pass kFindInductionTiles{"find-induction-tiles",
+                               "mutable tiles advanced only by scalars recorded as their initial value plus an offset",
+                               recordInductionTiles};
 const Pass kAnalyseAxes{"analyse-axes",
                         "contiguity, constancy and divisibility along the last dim of every var, into the kernel's axes table",
                         analyseAxes};
@@ -40,7 +48,8 @@ const std::vector<Pass>& gpuPasses() {
   // The same passes as lowerForGpu, in its order (a test checks that the two agree).
   static const std::vector<Pass> passes = [] {
     std::vector<Pass> all = ir::passes::semanticPasses();
-    all.insert(all.end(), {kFoldConstants, kEliminateDeadLets, assignLayoutsFor(GpuTarget{}), kAssignBlockedLayouts, kAnalyseAxes});
+    all.insert(all.end(), {kFoldConstants, kEliminateDeadLets, assignLayoutsFor(GpuTarget{}), kAssignBlockedLayouts,
+                            kMarkRecomputedValues, kFindInductionTiles, kAnalyseAxes});
     return all;
   }();
   return passes;
@@ -52,6 +61,8 @@ Kernel lowerForGpu(const Kernel& kernel, const GpuTarget& target, PipelineObserv
   k = runPass(kEliminateDeadLets, k, verify, observer);
   k = runPass(assignLayoutsFor(target), k, verify, observer);
   k = runPass(kAssignBlockedLayouts, k, verify, observer);
+  k = runPass(kMarkRecomputedValues, k, verify, observer);
+  k = runPass(kFindInductionTiles, k, verify, observer);
   k = runPass(kAnalyseAxes, k, verify, observer);
   return k;
 }

@@ -1,5 +1,6 @@
 #include "core/gpu/passes/InductionTiles.h"
 
+#include "core/gpu/passes/RecomputedValues.h"
 #include "core/gpu/passes/VarCensus.h"
 
 namespace tilescope::gpu::passes {
@@ -23,35 +24,8 @@ ir::Expr scalarStepOf(const ir::Expr& value, int tile) {
 
 }  // namespace
 
-bool indexPure(const ir::Expr& e) {
-  using K = ir::ExprKind;
-  switch (e.kind()) {
-    case K::IntImm:
-    case K::FloatImm:
-    case K::ParamRef:
-    case K::ProgramId:
-    case K::NumPrograms:
-    case K::Arange: return true;
-    case K::VarRef: return !e.as<ir::VarRef>()->var->isMutable;
-    case K::Splat: return indexPure(e.as<ir::Splat>()->value);
-    case K::Broadcast: return indexPure(e.as<ir::Broadcast>()->value);
-    case K::ExpandDims: return indexPure(e.as<ir::ExpandDims>()->value);
-    case K::Reshape: return indexPure(e.as<ir::Reshape>()->value);
-    case K::Permute: return indexPure(e.as<ir::Permute>()->value);
-    case K::Cast: return indexPure(e.as<ir::Cast>()->value);
-    case K::Unary: return indexPure(e.as<ir::Unary>()->value);
-    case K::Binary: return indexPure(e.as<ir::Binary>()->a) && indexPure(e.as<ir::Binary>()->b);
-    case K::Select: {
-      const auto* n = e.as<ir::Select>();
-      return indexPure(n->cond) && indexPure(n->a) && indexPure(n->b);
-    }
-    case K::Hint: return indexPure(e.as<ir::Hint>()->value);
-    default: return false;  // math calls, random numbers, memory, reductions, scans, dots: computed once
-  }
-}
-
-std::map<int, InductionTile> findInductionTiles(const ir::Kernel& kernel) {
-  std::map<int, InductionTile> tiles;
+std::map<int, ir::InductionTile> findInductionTiles(const ir::Kernel& kernel) {
+  std::map<int, ir::InductionTile> tiles;
   VarCensus census;
   census.visitStmt(kernel.body);
   for (const auto& [id, let] : census.lets) {
@@ -60,7 +34,7 @@ std::map<int, InductionTile> findInductionTiles(const ir::Kernel& kernel) {
     if (!var->isMutable || !t.isTile() || !(t.isPointer() || ir::isInt(t.dtype())) || !indexPure(let->value)) continue;
     auto assigned = census.assigns.find(id);
     if (assigned == census.assigns.end()) continue;
-    InductionTile tile{var, let->value, {}};
+    ir::InductionTile tile{var, let->value, {}};
     bool ok = true;
     for (const ir::Assign* a : assigned->second) {
       const auto* from = a->value.as<ir::VarRef>();
@@ -79,6 +53,12 @@ std::map<int, InductionTile> findInductionTiles(const ir::Kernel& kernel) {
     if (ok) tiles[id] = std::move(tile);
   }
   return tiles;
+}
+
+ir::Kernel recordInductionTiles(const ir::Kernel& kernel) {
+  ir::Kernel out = kernel;
+  out.inductionTiles = findInductionTiles(kernel);
+  return out;
 }
 
 }  // namespace tilescope::gpu::passes

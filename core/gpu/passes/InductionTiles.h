@@ -1,28 +1,18 @@
 #pragma once
-// Induction tiles: a mutable pointer or integer tile declared from an index-pure value and only ever
-// advanced by a scalar (`a_ptrs += BLOCK_K * stride_ak`) is that value plus the sum of its steps.
-// The axis analysis gives such a tile the facts of its initial value (the divisibility its steps
-// share); the CUDA emitter keeps it as the initial value plus one scalar offset register.
+// The pass `find-induction-tiles`: the kernel's induction tiles (core/ir/InductionTile.h: mutable
+// tiles advanced only by scalars), recorded in its `inductionTiles` table and printed after the IR
+// as `induction tiles { ... }`. The axis analysis gives such a tile the facts of its initial value
+// (the divisibility its steps share); the CUDA emitter keeps it as the initial value plus one scalar
+// offset register. The tile's initial value and steps are index-pure (RecomputedValues.h).
 #include <map>
 
 #include "core/ir/Kernel.h"
 
 namespace tilescope::gpu::passes {
 
-struct InductionTile {
-  ir::VarPtr var;
-  ir::Expr init;  // the declaring Let's value
-  // Each assignment `tile = step_let` reads a Let `tile + splat(step)` (or `splat(step) + tile`)
-  // that nothing else reads: the scalar step, by that Let's var id.
-  std::map<int, ir::Expr> steps;
-};
+ir::Kernel recordInductionTiles(const ir::Kernel& kernel);
 
 // The kernel's induction tiles, by var id.
-std::map<int, InductionTile> findInductionTiles(const ir::Kernel& kernel);
-
-// Whether e is index-pure: built from constants, parameters, program ids, aranges, immutable vars
-// and cheap arithmetic on them (offsets, masks, pointer tiles), so it can be recomputed, cheaply,
-// wherever it is used; math calls, random numbers, memory, reductions, scans and dots are not.
-bool indexPure(const ir::Expr& e);
+std::map<int, ir::InductionTile> findInductionTiles(const ir::Kernel& kernel);
 
 }  // namespace tilescope::gpu::passes
