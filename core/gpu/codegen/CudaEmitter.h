@@ -319,7 +319,8 @@ public:
   // falls back to staging.
   struct NotIndexable {};
   std::string withIndex(const std::string& index, const ir::Expr& e);
-  // True when a Let of this value needs no storage: it is recomputed, cheaply, where it is used.
+  // Whether the value is index-pure (passes::indexPure): it could be recomputed, cheaply, where it is
+  // used. Which Lets are recomputed is the mark-recomputed-values pass's table.
   static bool inlinable(const ir::Expr& e);
   // Induction tiles: a mutable pointer or integer tile declared from an index-pure value and only
   // ever advanced by a scalar (`a_ptrs += BLOCK_K * stride_ak`) is that value plus one scalar offset
@@ -332,7 +333,7 @@ public:
     int tile = 0;  // the induction var's id
     ir::Expr step;  // the scalar added
   };
-  void findInductionTiles();
+  void findInductionTiles();  // from the find-induction-tiles pass's table (Kernel::inductionTiles)
 
 private:
   const ir::Kernel& kernel_;
