@@ -4,11 +4,14 @@
 // the queries read that table.
 #include <gtest/gtest.h>
 
+#include "core/gpu/codegen/CudaCodegen.h"
 #include "core/gpu/passes/AxisAnalysis.h"
+#include "core/gpu/passes/GpuPipeline.h"
 #include "core/gpu/passes/InductionTiles.h"
 #include "core/ir/IRVerifier.h"
 #include "core/ir/IRVisitor.h"
 #include "core/kernel/Checker.h"
+#include "tests/gpu/CodegenTestUtil.h"
 #include "tests/lang/CheckerTestUtil.h"
 
 using namespace tilescope;
@@ -291,4 +294,36 @@ def k(x_ptr, stride, BK: tl.constexpr):
   k.axes.erase(k.varCount + 5);
   k.axes.begin()->second.info.divisibility = 3;
   EXPECT_EQ(ir::IRVerifier::verify(k).size(), 1u);
+}
+
+// The emitter takes the facts from the table: with offs's entry as the pass wrote it, the loads
+// and stores through x_ptr + offs are proven consecutive and aligned (no run-time check); with the
+// entry edited to know nothing, each group is checked at run time instead.
+TEST(AnalyseAxes, TheEmitterReadsTheTable) {
+  auto program = lang::test::programFrom(R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs) * 2)
+)",
+                                         "k.py");
+  lang::Specialization spec;
+  spec.args = {lang::ArgSpec::pointer(ir::DType::FP32, true), lang::ArgSpec::pointer(ir::DType::FP32, true),
+               lang::ArgSpec::constexprValue(lang::ConstValue::integer(1024))};
+  lang::CheckResult checked = lang::checkKernel(*program, "k", spec);
+  ASSERT_TRUE(checked.ok()) << checked.diagnostics.render();
+  ir::Kernel lowered = gpu::passes::lowerForGpu(*checked.kernel, gpu::passes::GpuTarget{}, nullptr, ir::passes::Verify::Always);
+  const std::string proven = gpu::CudaCodegen::emitLowered(lowered).source;
+  EXPECT_EQ(proven, gpu::CudaCodegen::generate(*checked.kernel).source);
+  EXPECT_EQ(gpu::test::occurrences(proven, "// proven consecutive and aligned"), 2u) << proven;
+  EXPECT_EQ(proven.find("if (ts_vec_ok("), std::string::npos) << proven;  // (the prelude defines it)
+  LetsByName lets;
+  lets.visitKernel(lowered);
+  ASSERT_TRUE(lets.ids.count("offs"));
+  lowered.axes.at(lets.ids.at("offs")).info = ir::AxisInfo{};
+  const std::string checkedAtRunTime = gpu::CudaCodegen::emitLowered(lowered).source;
+  EXPECT_EQ(checkedAtRunTime.find("// proven consecutive and aligned"), std::string::npos) << checkedAtRunTime;
+  EXPECT_EQ(gpu::test::occurrences(checkedAtRunTime, "if (ts_vec_ok("), 2u) << checkedAtRunTime;
 }
