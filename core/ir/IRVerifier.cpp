@@ -18,6 +18,12 @@ public:
 
   std::vector<std::string> problems;
 
+  bool declares(int id) const { return ids_.count(id) > 0; }
+  const Var* var(int id) const {
+    auto it = ids_.find(id);
+    return it == ids_.end() ? nullptr : it->second;
+  }
+
   void run() {
     if (!kernel_.body) {
       problems.push_back("kernel '" + kernel_.name + "' has no body");
@@ -452,9 +458,49 @@ std::vector<std::string> IRVerifier::verify(const Kernel& kernel) {
   for (const auto& [id, layout] : kernel.layouts)
     if (id < 0 || id >= kernel.varCount || layout.warpsM < 1)
       v.problems.push_back("layout " + layout.str() + " given to var id " + std::to_string(id) + " outside the kernel");
+  // Blocked layouts: a tile var's, with the kernel's vector width for its numel (LayoutKind::Blocked).
+  for (const auto& [numel, vec] : kernel.blockedVectorWidths)
+    if ((vec != 1 && vec != 2 && vec != 4 && vec != 8) || numel % vec != 0)
+      v.problems.push_back("blocked vector width " + std::to_string(vec) + " for tiles of " + std::to_string(numel) + " elements");
+  for (const auto& [id, layout] : kernel.layouts) {
+    if (layout.kind != LayoutKind::Blocked) continue;
+    const Var* var = v.var(id);
+    if (!var || !var->type.isTile()) {
+      v.problems.push_back("blocked layout given to var id " + std::to_string(id) + ", which is not a tile var of the kernel");
+      continue;
+    }
+    const int64_t numel = var->type.numel();
+    auto width = kernel.blockedVectorWidths.find(numel);
+    const int64_t per = int64_t{layout.threads} * layout.vec;
+    if (width == kernel.blockedVectorWidths.end() || width->second != layout.vec || layout.threads != kernel.options.numWarps * 32 ||
+        per <= 0 || layout.slotsPerThread != (numel + per - 1) / per * layout.vec || var->type.shape().back() % layout.vec != 0 ||
+        layout.order.size() != var->type.shape().size())
+      v.problems.push_back("var '" + var->name + "' (" + var->type.str() + ") has the layout " + layout.str() +
+                           ", which is not the kernel's blocked layout for its shape");
+  }
   for (int iv : kernel.registerLoops)
     if (iv < 0 || iv >= kernel.varCount) v.problems.push_back("register loop of var id " + std::to_string(iv) + " outside the kernel");
   checkDotPlan(kernel, v.problems);
+  for (int id : kernel.recomputedAtUse)
+    if (const Var* var = v.var(id); !var || var->isMutable || !var->type.isTile())
+      v.problems.push_back("var id " + std::to_string(id) + " marked recomputed at use is not an immutable tile var of the kernel");
+  // Induction tiles: mutable tile vars, advanced through Lets the body declares.
+  for (const auto& [id, tile] : kernel.inductionTiles) {
+    const Var* var = v.var(id);
+    if (!var || !var->isMutable || !var->type.isTile() || !tile.var || tile.var->id != id || !tile.init.defined())
+      v.problems.push_back("induction tile of var id " + std::to_string(id) + ", which is not a mutable tile var of the kernel");
+    for (const auto& [let, step] : tile.steps)
+      if (!v.declares(let) || !step.defined() || !step.type().isScalar())
+        v.problems.push_back("induction tile of var id " + std::to_string(id) + " advanced through var id " + std::to_string(let) +
+                             ", which the kernel does not declare or whose step is not a scalar");
+  }
+  // The axis analysis's table names vars the body declares, with powers of two as facts.
+  auto powerOfTwo = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
+  for (const auto& [id, a] : kernel.axes) {
+    if (!v.declares(id)) v.problems.push_back("axis facts (" + a.info.str() + ") of var id " + std::to_string(id) + ", which the kernel does not declare");
+    else if (!powerOfTwo(a.info.contiguity) || !powerOfTwo(a.info.constancy) || !powerOfTwo(a.info.divisibility))
+      v.problems.push_back("axis facts (" + a.info.str() + ") of var id " + std::to_string(id) + " are not powers of two");
+  }
   return v.problems;
 }
 

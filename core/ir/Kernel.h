@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "core/ir/AxisInfo.h"
 #include "core/ir/Constant.h"
 #include "core/ir/DotPlan.h"
+#include "core/ir/InductionTile.h"
 #include "core/ir/Layout.h"
 #include "core/ir/Stmt.h"
 #include "core/base/SourceFile.h"
@@ -49,6 +51,20 @@ struct Kernel {
   // Set by the GPU pipeline's dot passes (select-dot-lowering, keep-accumulators-resident,
   // pipeline-dot-loops): how each tl.dot and its K loop run (core/ir/DotPlan.h).
   DotPlan dotPlan;
+  // Set by the pass assign-blocked-layouts (core/gpu/passes/BlockedLayoutAssignment): the blocked
+  // layout's vector width for tiles of each numel in the kernel (values and temporaries alike), and
+  // in `layouts` the Blocked layout of every tile var assign-layouts left alone.
+  std::map<int64_t, int> blockedVectorWidths;
+  // Set by the pass find-induction-tiles (core/gpu/passes/InductionTiles): the induction tiles, by
+  // their var id.
+  std::map<int, InductionTile> inductionTiles;
+  // Set by the pass mark-recomputed-values (core/gpu/passes/RecomputedValues): the immutable tile
+  // vars whose index-pure value (offsets, masks, pointer tiles) the GPU recomputes where it is used
+  // instead of storing it, by var id.
+  std::set<int> recomputedAtUse;
+  // Set by the pass analyse-axes (core/gpu/passes/AxisAnalysis): the axis facts of every var declared
+  // by a Let or a For (by var id). Read through gpu::passes::AxisAnalysis.
+  std::map<int, VarAxisInfo> axes;
 
   // Runtime parameters in order (what a launch passes), i.e. params without the constexprs.
   std::vector<const KernelParam*> runtimeParams() const;

@@ -3,6 +3,13 @@
 namespace tilescope::ir {
 
 std::string TileLayout::str() const {
+  // A conversion's target names the default blocked layout without its parameters.
+  if (kind == LayoutKind::Blocked && threads > 0) {
+    std::string dims;
+    for (int d : order) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    return "#blocked<vec=" + std::to_string(vec) + ", threads=" + std::to_string(threads) + ", slots=" + std::to_string(slotsPerThread) +
+           ", order=[" + dims + "]>";
+  }
   const std::string mma = std::string("#mma<") + (warpgroup ? "wgmma m64" : "m16n8k16") + ", warps=" + std::to_string(warpsM) + "x1>";
   switch (kind) {
     case LayoutKind::Blocked: return "#blocked";

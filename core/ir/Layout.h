@@ -1,10 +1,11 @@
 #pragma once
 // Where the elements of a tile value live across a program's threads, as Triton's GPU dialect says
-// it: the GPU pipeline's layout pass assigns these to the values of a loop it keeps in tensor-core
-// registers, and the CUDA emitter prints what they say. A value with no assigned layout is in the
-// default blocked layout (element i of a tile at slot j of thread t by CudaCodegen's BlockedLayout).
+// it: the GPU pipeline's layout passes assign these (assign-layouts to the values of a loop it keeps
+// in tensor-core registers, assign-blocked-layouts the blocked layout to every other tile var), and
+// the CUDA emitter prints what they say.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tilescope::ir {
 
@@ -21,8 +22,15 @@ enum class LayoutKind : uint8_t {
   // A dot's B operand staged in shared memory (padded rows, read by ldmatrix), copied by cp.async
   // one iteration ahead.
   SharedOperand,
-  // The default: the blocked layout every value without an assigned layout has (CudaCodegen's
-  // BlockedLayout). Named so that a conversion can say it is going back there.
+  // The blocked layout (CudaCodegen's BlockedLayout): the tile's elements in row-major order (the
+  // last dim fastest, `order`), in groups of `vec` consecutive elements; group g is in thread
+  // g % threads at slots (g / threads) * vec ... + vec - 1, so a thread holds `slots` =
+  // ceil(numel / (threads * vec)) * vec slots, those past the tile's end unused. Invariants: vec is
+  // 1, 2, 4 or 8, divides numel and the last dim of every tile of this numel in the kernel (so
+  // reshapes and expand_dims move no data), and every tile value of one numel has the same vec (the
+  // kernel's `blockedVectorWidths`); threads is num_warps * 32.
+  // Also the default every value without an assigned layout has, named so that a conversion can say
+  // it is going back there (such a conversion's target leaves vec, threads, slots and order unset).
   Blocked,
 };
 
@@ -41,6 +49,11 @@ struct TileLayout {
   bool warpgroup = false;
   // SharedOperand: shared-memory stages of the ring (copies run stages - 1 iterations ahead).
   int stages = 2;
+  // Blocked: elements per group, threads, slots per thread, dims fastest first ([rank - 1, ..., 0]).
+  int vec = 1;
+  int threads = 0;
+  int slotsPerThread = 0;  // not `slots`: Qt defines that word as a macro
+  std::vector<int> order;
   std::string str() const;
 };
 

@@ -68,7 +68,9 @@ TEST(CompileCommand, AnUnknownPassIsAUsageErrorListingThePasses) {
   const std::string path = writeKernel();
   const auto r = runCli("compile " + path + kArgs + " --emit ir-after=layouts");
   EXPECT_EQ(r.exitCode, 2) << r.output;
-  EXPECT_NE(r.output.find("eliminate-dead-lets, assign-layouts, remove-layout-conversions, select-dot-lowering, keep-accumulators-resident, pipeline-dot-loops (got 'layouts'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("eliminate-dead-lets, assign-layouts, remove-layout-conversions, assign-blocked-layouts, mark-recomputed-values, find-induction-tiles, analyse-axes, select-dot-lowering, keep-accumulators-resident, pipeline-dot-loops (got 'layouts'"),
+            std::string::npos)
+      << r.output;
 }
 
 // The dot passes' plan is printed after the body from the pass that makes it on.
@@ -105,4 +107,19 @@ def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.conste
   EXPECT_NE(pipelined.output.find(": 3 stages of "), std::string::npos) << pipelined.output;
   EXPECT_NE(pipelined.output.find(" bytes by cp.async; a: a (#"), std::string::npos) << pipelined.output;
   fs::remove(p);
+}
+
+// The layout and axis tables the later passes fill in are printed after the body.
+TEST(CompileCommand, EmitsTheLayoutAndAxisTablesAfterTheirPasses) {
+  const std::string path = writeKernel();
+  const auto blocked = runCli("compile " + path + kArgs + " --emit ir-after=assign-blocked-layouts");
+  ASSERT_EQ(blocked.exitCode, 0) << blocked.output;
+  EXPECT_NE(blocked.output.find("layouts {\n  tiles of 64 elements: blocked, vec=1\n"), std::string::npos) << blocked.output;
+  EXPECT_NE(blocked.output.find("#blocked<vec=1, threads=128, slots=1, order=[0]>"), std::string::npos) << blocked.output;
+  EXPECT_EQ(blocked.output.find("axes {"), std::string::npos) << blocked.output;
+  const auto axes = runCli("compile " + path + kArgs + " --emit ir-after=analyse-axes");
+  ASSERT_EQ(axes.exitCode, 0) << axes.output;
+  // offs = pid * 64 + arange(0, 64): one run of 64 starting at a multiple of 64.
+  EXPECT_NE(axes.output.find("axes {\n"), std::string::npos) << axes.output;
+  EXPECT_NE(axes.output.find("): contiguity 64, constancy 1, divisibility 64\n"), std::string::npos) << axes.output;
 }

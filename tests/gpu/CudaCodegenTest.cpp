@@ -178,27 +178,6 @@ TEST(CudaCodegen, BlockedLayoutMapsSlotsToElements) {
   }
 }
 
-TEST(CudaCodegen, VectorWidthFitsEveryShapeOfTheNumel) {
-  EXPECT_EQ(gpu::chooseVectorWidth(1024, {{1024}}, 128), 4);
-  EXPECT_EQ(gpu::chooseVectorWidth(1024, {{1024}, {32, 32}}, 128), 4);
-  // expand_dims to [1024, 1]: the last dimension 1 forbids groups.
-  EXPECT_EQ(gpu::chooseVectorWidth(1024, {{1024}, {1024, 1}}, 128), 1);
-  EXPECT_EQ(gpu::chooseVectorWidth(1024, {{512, 2}}, 128), 2);
-  // Every thread keeps at least one group: 256 elements over 128 threads give vec 2, 128 give 1.
-  EXPECT_EQ(gpu::chooseVectorWidth(256, {{256}}, 128), 2);
-  EXPECT_EQ(gpu::chooseVectorWidth(128, {{128}}, 128), 1);
-  EXPECT_EQ(gpu::chooseVectorWidth(1000, {{1000}}, 128), 4);
-  EXPECT_EQ(gpu::chooseVectorWidth(1002, {{1002}}, 128), 2);
-  EXPECT_EQ(gpu::chooseVectorWidth(1001, {{1001}}, 128), 1);
-  // 2-byte elements: 16-byte accesses take 8 of them, where numel and every shape allow it.
-  EXPECT_EQ(gpu::chooseVectorWidth(2048, {{2048}}, 128, 2), 8);
-  EXPECT_EQ(gpu::chooseVectorWidth(2048, {{2048}}, 128, 1), 8);
-  EXPECT_EQ(gpu::chooseVectorWidth(1024, {{1024}}, 128, 2), 8);
-  EXPECT_EQ(gpu::chooseVectorWidth(1024, {{256, 4}}, 128, 2), 4);
-  EXPECT_EQ(gpu::chooseVectorWidth(512, {{512}}, 128, 2), 4);
-  EXPECT_EQ(gpu::chooseVectorWidth(2048, {{2048}}, 128, 8), 4);
-}
-
 TEST(CudaCodegen, AxisReductionsUseShufflesAndOneSharedExchange) {
   const char* src = R"(import triton
 import triton.language as tl

@@ -100,7 +100,9 @@ TEST(GpuPipeline, TheObserverSeesEveryPassInTheListedOrder) {
   for (const ir::passes::Pass& pass : gpu::passes::gpuPasses()) listed.push_back(std::string(pass.name));
   EXPECT_EQ(seen, listed);
   EXPECT_EQ(listed, (std::vector<std::string>{"fuse-dot-accumulator", "fold-constants", "eliminate-dead-lets", "assign-layouts",
-                                              "remove-layout-conversions", "select-dot-lowering", "keep-accumulators-resident", "pipeline-dot-loops"}));
+                                              "remove-layout-conversions", "assign-blocked-layouts", "mark-recomputed-values",
+                                              "find-induction-tiles", "analyse-axes", "select-dot-lowering",
+                                              "keep-accumulators-resident", "pipeline-dot-loops"}));
   // The semantic passes, which the simulator's kernel goes through too, come first.
   ASSERT_EQ(ir::passes::semanticPasses().size(), 1u);
   EXPECT_EQ(ir::passes::semanticPasses()[0].name, gpu::passes::gpuPasses()[0].name);

@@ -233,10 +233,17 @@ TEST(IRVerifier, RejectsConversionsThatChangeTheTypeOrNameNoLayout) {
 }
 
 TEST(IRVerifier, RejectsAConvertedVarListedInAnotherLayout) {
+  // The kernel's blocked layout for x's shape (one element per thread), as assign-blocked-layouts
+  // would list it.
   TileLayout blocked;
   blocked.kind = LayoutKind::Blocked;
   VarPtr x = Var::make("x", 0, kTile, {});
   Kernel k = kernelWith(Let::make(x, ConvertLayout::make(zeros(), blocked)));
+  blocked.threads = k.options.numWarps * 32;
+  blocked.slotsPerThread = 1;
+  blocked.order = {0};
+  k = kernelWith(Let::make(x, ConvertLayout::make(zeros(), blocked)));
+  k.blockedVectorWidths[kTile.numel()] = 1;
   EXPECT_EQ(IRVerifier::verify(k), std::vector<std::string>{});  // not listed: fine
   k.layouts[0] = blocked;
   EXPECT_EQ(IRVerifier::verify(k), std::vector<std::string>{});  // listed as what it converts to

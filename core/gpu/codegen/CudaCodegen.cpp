@@ -36,55 +36,7 @@ std::string cString(const std::string& text, bool forPrintf) {
   return s;
 }
 
-
-// The shapes of every tile in the kernel, by numel.
-class TileShapes : public ir::IRVisitor {
-public:
-  std::map<int64_t, std::vector<ir::Shape>> byNumel;
-  std::map<int64_t, int> widestAccess;  // bytes of the widest element a tile of this numel loads or stores
-  void visitExpr(const ir::Expr& e) override {
-    if (!e) return;
-    if (e.type().isTile()) byNumel[e.type().numel()].push_back(e.type().shape());
-    ir::IRVisitor::visitExpr(e);
-  }
-  void visitLoad(const ir::Load& n) override {
-    access(n.ptr);
-    ir::IRVisitor::visitLoad(n);
-  }
-  void visitStore(const ir::Store& n) override {
-    access(n.ptr);
-    ir::IRVisitor::visitStore(n);
-  }
-  void visitAtomicRMW(const ir::AtomicRMW& n) override {
-    access(n.ptr);
-    ir::IRVisitor::visitAtomicRMW(n);
-  }
-  void visitAtomicCAS(const ir::AtomicCAS& n) override {
-    access(n.ptr);
-    ir::IRVisitor::visitAtomicCAS(n);
-  }
-
-private:
-  void access(const ir::Expr& ptr) {
-    if (!ptr.type().isTile()) return;
-    int& widest = widestAccess[ptr.type().numel()];
-    widest = std::max(widest, std::max(1, ir::bitWidth(ptr.type().dtype()) / 8));
-  }
-};
-
 }  // namespace
-
-int chooseVectorWidth(int64_t numel, const std::vector<ir::Shape>& shapes, int threads, int widestAccessBytes) {
-  // 16 bytes per access where the elements allow it (8 for fp16), else 4 elements as for fp32.
-  const int widest = widestAccessBytes <= 2 ? 8 : 4;
-  for (int v : {8, 4, 2}) {
-    if (v > widest || numel % v != 0 || numel < static_cast<int64_t>(threads) * v) continue;
-    bool ok = true;
-    for (const ir::Shape& s : shapes) ok = ok && !s.empty() && s.back() % v == 0;
-    if (ok) return v;
-  }
-  return 1;
-}
 
 bool containsStore(const ir::Stmt& s) {
   if (!s) return false;
@@ -106,7 +58,7 @@ bool containsStore(const ir::Stmt& s) {
 CudaKernelSource CudaCodegen::generate(const ir::Kernel& kernel, const CudaCodegenOptions& options) {
   // The emitter prints the IR the pass pipeline made (core/gpu/passes/GpuPipeline.h).
   const ir::Kernel lowered = gpu::passes::lowerForGpu(kernel, gpuTargetOf(options));
-  return CudaEmitter(lowered, options).run();
+  return emitLowered(lowered, options);
 }
 
 CudaKernelSource CudaCodegen::emitLowered(const ir::Kernel& lowered, const CudaCodegenOptions& options) {
@@ -118,23 +70,18 @@ gpu::passes::GpuTarget gpuTargetOf(const CudaCodegenOptions& options) {
 }
 
 CudaEmitter::CudaEmitter(const ir::Kernel& kernel, const CudaCodegenOptions& options)
-    : kernel_(kernel), options_(options), threads_(kernel.options.numWarps * 32) {
+    : kernel_(kernel), options_(options), threads_(kernel.options.numWarps * 32), axes_(kernel) {
   if (threads_ <= 0 || threads_ > 1024)
     unsupported(kernel.params.empty() ? lang::SourceRange{} : kernel.params.front().range,
                 "num_warps=" + std::to_string(kernel.options.numWarps) + " (at most 32 warps per program)");
   dots_ = ir::dotsInOrder(kernel.body);
   for (size_t i = 0; i < dots_.size(); ++i) dotIndex_.emplace(dots_[i], static_cast<int>(i));
-  TileShapes shapes;
-  shapes.visitKernel(kernel);
-  for (const auto& [numel, list] : shapes.byNumel) {
-    const auto widest = shapes.widestAccess.find(numel);
-    vecByNumel_[numel] = chooseVectorWidth(numel, list, threads_, widest == shapes.widestAccess.end() ? 4 : widest->second);
-  }
 }
 
 BlockedLayout CudaEmitter::layout(int64_t numel) const {
-  const auto it = vecByNumel_.find(numel);
-  return BlockedLayout{threads_, it == vecByNumel_.end() ? 1 : it->second};
+  // The vector width the assign-blocked-layouts pass chose for this numel.
+  const auto it = kernel_.blockedVectorWidths.find(numel);
+  return BlockedLayout{threads_, it == kernel_.blockedVectorWidths.end() ? 1 : it->second};
 }
 
 void CudaEmitter::unsupported(const lang::SourceRange& r, const std::string& what) {
@@ -407,9 +354,10 @@ void CudaEmitter::bindVar(const ir::VarPtr& var, const ir::Expr& value, bool dec
     line("ts_i64 " + it->second.offset + " = 0;  // " + var->name + " = its initial value + this");
     return;
   }
-  if (declare && t.isTile() && !var->isMutable && inlinable(value)) {
-    // Offsets, masks and pointer tiles: recomputed where used (and at any index a broadcast needs),
-    // instead of living in registers or local memory for the whole kernel.
+  if (declare && kernel_.recomputedAtUse.count(var->id)) {
+    // Offsets, masks and pointer tiles (the mark-recomputed-values pass's table): recomputed where
+    // used (and at any index a broadcast needs), instead of living in registers or local memory for
+    // the whole kernel.
     inlined_[var->id] = value;
     return;
   }

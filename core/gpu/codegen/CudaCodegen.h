@@ -54,7 +54,8 @@ struct CudaKernelSource {
 // Where the elements of a tile live: slot j of thread tid holds element
 //   (j / vec) * (threads * vec) + tid * vec + j % vec
 // (vec = 1 is the plain row-major spread, element i in thread i % threads). vec is chosen per numel
-// for the whole kernel (chooseVectorWidth), so reshapes and expand_dims never move data.
+// for the whole kernel by the pass assign-blocked-layouts (core/gpu/passes/BlockedLayoutAssignment,
+// the kernel's blockedVectorWidths), so reshapes and expand_dims never move data.
 struct BlockedLayout {
   int threads = 128;
   int vec = 1;
@@ -68,11 +69,6 @@ struct BlockedLayout {
   }
 };
 
-// The vector width for the tiles of `numel` elements, given the shapes of all of them in a kernel:
-// the largest of 8 (only where no load or store of such a tile has elements wider than 2 bytes, so
-// an access stays within 16 bytes), 4, 2, 1 that divides numel and the last dimension of every
-// shape, and leaves no thread without elements (numel >= threads * vec).
-int chooseVectorWidth(int64_t numel, const std::vector<ir::Shape>& shapes, int threads, int widestAccessBytes = 4);
 
 // The pass pipeline's view of a codegen target.
 gpu::passes::GpuTarget gpuTargetOf(const CudaCodegenOptions& options);

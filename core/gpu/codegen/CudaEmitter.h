@@ -15,13 +15,16 @@
 #include <string>
 #include <unordered_map>
 
-#include "core/gpu/passes/AxisInfo.h"
 #include "core/gpu/codegen/CudaCodegen.h"
+#include "core/gpu/passes/AxisAnalysis.h"
+#include "core/gpu/passes/VarCensus.h"
 #include "core/ir/Kernel.h"
 
 namespace tilescope::gpu {
 
-class VarCensus;
+using ir::AxisInfo;
+using passes::AxisAnalysis;
+using passes::VarCensus;
 
 // Per-thread arrays up to this many slots are fully unrolled (registers); larger ones are not.
 inline constexpr int kMaxUnrolledSlots = 64;
@@ -67,8 +70,9 @@ public:
   void bindVar(const ir::VarPtr& var, const ir::Expr& value, bool declare);
   void memoryLet(const ir::VarPtr& var, const ir::Expr& value, bool declare);
   void store(const ir::Store& n);
-  // Contiguity, constancy and divisibility of the kernel's tiles (AxisInfo.h).
-  const AxisAnalysis& axisAnalysis() const;
+  // Contiguity, constancy and divisibility of the kernel's tiles: the analyse-axes pass's table
+  // (core/gpu/passes/AxisAnalysis.h).
+  const AxisAnalysis& axisAnalysis() const { return axes_; }
   // Whether a vector load of t keeps its elements packed in 32-bit words (fp16, bf16).
   bool packs(const ir::Type& t) const;
   // The mask of element k of a group (inside the group loop): `mask`, or a once-per-group value
@@ -219,6 +223,7 @@ public:
   // In a Seq: where a register loop's group (its entry conversions, the loop, its exit conversions)
   // starts, mapped to the loop's index and the group's end.
   std::map<size_t, std::pair<size_t, size_t>> registerLoopGroups(const std::vector<ir::Stmt>& stmts) const;
+  // The register layout assign-layouts gave the var, or nullptr for the blocked layout.
   const ir::TileLayout* layoutOf(int varId) const;
   // An element loop over the thread's slots of an #mma tile or #slice row vector, with ts_i the
   // element's index in the tile (so index-pure values evaluate as in the blocked layout).
@@ -300,7 +305,8 @@ public:
   // falls back to staging.
   struct NotIndexable {};
   std::string withIndex(const std::string& index, const ir::Expr& e);
-  // True when a Let of this value needs no storage: it is recomputed, cheaply, where it is used.
+  // Whether the value is index-pure (passes::indexPure): it could be recomputed, cheaply, where it is
+  // used. Which Lets are recomputed is the mark-recomputed-values pass's table.
   static bool inlinable(const ir::Expr& e);
   // Induction tiles: a mutable pointer or integer tile declared from an index-pure value and only
   // ever advanced by a scalar (`a_ptrs += BLOCK_K * stride_ak`) is that value plus one scalar offset
@@ -313,13 +319,12 @@ public:
     int tile = 0;  // the induction var's id
     ir::Expr step;  // the scalar added
   };
-  void findInductionTiles();
+  void findInductionTiles();  // from the find-induction-tiles pass's table (Kernel::inductionTiles)
 
 private:
   const ir::Kernel& kernel_;
   CudaCodegenOptions options_;
   int threads_ = 128;
-  std::map<int64_t, int> vecByNumel_;  // vector width per tile numel (chooseVectorWidth)
   std::ostringstream out_;
   bool assumeThreadRange_ = false;  // tell the compiler 0 <= ts_tid < threads (pipelined copies' arithmetic)
   int indent_ = 1;
@@ -346,7 +351,7 @@ private:
   // Immutable 16-bit float tiles kept as loaded, two per 32-bit word, converted where read: half
   // the registers of an fp32 array. Var id -> the words array.
   std::map<int, std::string> packedLoads_;
-  mutable std::optional<AxisAnalysis> axes_;  // axisAnalysis(), built at its first use
+  AxisAnalysis axes_;  // reads kernel_.axes
   std::optional<Pipeline> pipeline_;
   // While staging ahead: the loop's iv and the induction offsets at the future iteration (by var id).
   std::map<int, std::string> prefetchScalars_, prefetchOffsets_;

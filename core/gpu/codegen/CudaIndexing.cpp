@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/gpu/codegen/CudaEmitter.h"
-#include "core/gpu/passes/InductionTiles.h"
+#include "core/gpu/passes/RecomputedValues.h"
 #include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {
@@ -51,12 +51,14 @@ std::string permuteSourceIndex(const ir::Shape& src, const ir::Shape& dst, const
   return out.empty() ? "0" : "(" + out + ")";
 }
 
-bool CudaEmitter::inlinable(const ir::Expr& e) { return passes::recomputable(e); }
+bool CudaEmitter::inlinable(const ir::Expr& e) { return passes::indexPure(e); }
 
 void CudaEmitter::findInductionTiles() {
-  const passes::InductionTileSteps found = passes::findInductionTiles(kernel_.body);
-  for (const auto& [id, init] : found.init) induction_[id] = InductionTile{init, varName(found.vars.at(id)) + "_off"};
-  for (const auto& [letId, step] : found.steps) inductionSteps_[letId] = InductionStep{step.tile, step.step};
+  // The find-induction-tiles pass's table.
+  for (const auto& [id, tile] : kernel_.inductionTiles) {
+    induction_[id] = InductionTile{tile.init, varName(tile.var) + "_off"};
+    for (const auto& [stepLet, step] : tile.steps) inductionSteps_[stepLet] = InductionStep{id, step};
+  }
 }
 
 std::string CudaEmitter::withIndex(const std::string& index, const ir::Expr& e) {

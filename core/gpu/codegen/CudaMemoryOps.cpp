@@ -335,17 +335,6 @@ std::string CudaEmitter::pointerOfGroup(const ir::Expr& ptrExpr, const std::stri
   return "ts_p0 + ts_k";
 }
 
-const AxisAnalysis& CudaEmitter::axisAnalysis() const {
-  // Built once, after findInductionTiles: induction tiles are their initial value plus an offset.
-  if (!axes_) {
-    std::map<int, InductionFacts> inductions;
-    for (const auto& [id, tile] : induction_) inductions[id].init = tile.init;
-    for (const auto& [letId, step] : inductionSteps_) inductions[step.tile].steps.push_back(step.step);
-    axes_.emplace(kernel_, std::move(inductions));
-  }
-  return *axes_;
-}
-
 bool CudaEmitter::packs(const ir::Type& t) const {
   return (t.dtype() == DType::FP16 || t.dtype() == DType::BF16) && layout(t.numel()).vec % 2 == 0 &&
          slots(t.numel()) <= maxUnrolledSlots();

@@ -6,6 +6,7 @@
 #include "core/gpu/codegen/CudaEmitter.h"
 #include "core/gpu/codegen/CudaTypes.h"
 #include "core/gpu/passes/VarCensus.h"
+#include "core/ir/IRVisitor.h"
 
 namespace tilescope::gpu {
 

@@ -145,7 +145,7 @@ std::map<size_t, std::pair<size_t, size_t>> CudaEmitter::registerLoopGroups(cons
 
 const ir::TileLayout* CudaEmitter::layoutOf(int varId) const {
   auto it = kernel_.layouts.find(varId);
-  return it == kernel_.layouts.end() ? nullptr : &it->second;
+  return it == kernel_.layouts.end() || it->second.kind == ir::LayoutKind::Blocked ? nullptr : &it->second;
 }
 
 void CudaEmitter::openRegisterSlots(const ir::Type& t) {
@@ -395,8 +395,7 @@ void CudaEmitter::registerLoop(const ir::For& n, const std::vector<ir::Stmt>& en
   // The body's index-pure tiles (offsets, pointers) are recomputed where used, so the copies one
   // iteration ahead can evaluate them before the body binds them.
   for (const ir::Stmt& s : body)
-    if (const auto* let = s.as<ir::Let>();
-        let && !layoutOf(let->var->id) && let->var->type.isTile() && !let->var->isMutable && inlinable(let->value))
+    if (const auto* let = s.as<ir::Let>(); let && !layoutOf(let->var->id) && kernel_.recomputedAtUse.count(let->var->id))
       inlined_[let->var->id] = let->value;
   size_t sharedNeeded = S * registerStageBytes_ + (swizzled ? 1024 : 0);
   // The layout pass's conversions on entry, in its order: A operands defined before the loop into

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <variant>
 
-#include "core/gpu/passes/AxisInfo.h"
-#include "core/gpu/passes/InductionTiles.h"
+#include "core/gpu/passes/AxisAnalysis.h"
+#include "core/gpu/passes/RecomputedValues.h"
 #include "core/gpu/passes/ResidentAccumulators.h"
 #include "core/gpu/passes/VarCensus.h"
 
@@ -75,9 +75,11 @@ bool tmaFits(const ir::PipelinePlan& p, const ir::For& loop, const VarCensus& bo
 class Pipeliner {
 public:
   Pipeliner(const ir::Kernel& kernel, const GpuTarget& target)
-      : kernel_(kernel), target_(target), inductions_(findInductionTiles(kernel.body)), axes_(kernel, inductions_.facts()) {
+      : kernel_(kernel), target_(target), axes_(kernel) {
     kernelVars_.visitStmt(kernel.body);
-    for (const auto& [letId, step] : inductions_.steps) stepLetOf_[step.tile] = letId;
+    // find-induction-tiles and analyse-axes ran before this pass (GpuPipeline.cpp).
+    for (const auto& [id, tile] : kernel.inductionTiles)
+      for (const auto& [letId, step] : tile.steps) stepLetOf_[id] = letId;
   }
 
   // The plan for the resident loop, or why it is not pipelined.
@@ -121,7 +123,7 @@ public:
         if (!seen.insert(v->id).second || v->id == loop.iv->id) continue;
         if (auto let = body.lets.find(v->id); let != body.lets.end()) {
           const ir::Expr& value = let->second->value;
-          if (v->isMutable || value.hasEffects() || !recomputable(value))
+          if (v->isMutable || value.hasEffects() || !indexPure(value))
             return "the loads read " + v->name + ", which cannot be recomputed for a later iteration";
           p.bodyValues.insert(v->id);
           pending.push_back(value);
@@ -144,10 +146,10 @@ public:
           continue;
         }
         auto stepLet = stepLetOf_.find(v->id);
-        if (!inductions_.init.count(v->id) || stepLet == stepLetOf_.end() || body.assignCount(v->id) != 1 ||
+        if (!kernel_.inductionTiles.count(v->id) || stepLet == stepLetOf_.end() || body.assignCount(v->id) != 1 ||
             at == assignAt.end() || at->second < dotAt)
           return "the loads read " + v->name + ", which the loop changes other than by one scalar step after the dot";
-        for (const ir::VarPtr& s : varsRead(inductions_.steps.at(stepLet->second).step))
+        for (const ir::VarPtr& s : varsRead(kernel_.inductionTiles.at(v->id).steps.at(stepLet->second)))
           if (s->id == loop.iv->id || body.lets.count(s->id) || body.assigns.count(s->id))
             return "the step of " + v->name + " changes in the loop";
         p.inductionTiles.insert(v->id);
@@ -216,17 +218,16 @@ public:
   }
 
 private:
-  // What the emitter recomputes where it is used: an immutable tile Let of a recomputable value.
+  // What the emitter recomputes where it is used: an immutable tile Let of an index-pure value.
   bool recomputedBeforeLoop(int id) const {
     auto let = kernelVars_.lets.find(id);
     if (let == kernelVars_.lets.end()) return false;
     const ir::Expr& value = let->second->value;
-    return !let->second->var->isMutable && !value.hasEffects() && recomputable(value);
+    return !let->second->var->isMutable && !value.hasEffects() && indexPure(value);
   }
 
   const ir::Kernel& kernel_;
   GpuTarget target_;
-  InductionTileSteps inductions_;
   AxisAnalysis axes_;
   VarCensus kernelVars_;
   std::map<int, int> stepLetOf_;  // induction tile id -> id of the Let `tile + splat(step)`

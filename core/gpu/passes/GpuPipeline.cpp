@@ -1,9 +1,13 @@
 #include "core/gpu/passes/GpuPipeline.h"
 
+#include "core/gpu/passes/AxisAnalysis.h"
+#include "core/gpu/passes/BlockedLayoutAssignment.h"
 #include "core/gpu/passes/DotLowering.h"
 #include "core/gpu/passes/DotPipelining.h"
+#include "core/gpu/passes/InductionTiles.h"
 #include "core/gpu/passes/LayoutAssignment.h"
 #include "core/gpu/passes/LayoutConversionRemoval.h"
+#include "core/gpu/passes/RecomputedValues.h"
 #include "core/gpu/passes/ResidentAccumulators.h"
 #include "core/ir/passes/ConstantFolding.h"
 #include "core/ir/passes/DeadLetElimination.h"
@@ -23,6 +27,18 @@ const Pass kFoldConstants{"fold-constants", "integer arithmetic on constants fol
                           ir::passes::foldConstants};
 const Pass kEliminateDeadLets{"eliminate-dead-lets", "Lets never read or assigned, without memory effects, removed",
                               ir::passes::eliminateDeadLets};
+const Pass kMarkRecomputedValues{"mark-recomputed-values",
+                                 "immutable index-pure tiles (offsets, masks, pointers) recomputed where used, not stored",
+                                 markRecomputedValues};
+const Pass kFindInductionTiles{"find-induction-tiles",
+                               "mutable tiles advanced only by scalars recorded as their initial value plus an offset",
+                               recordInductionTiles};
+const Pass kAnalyseAxes{"analyse-axes",
+                        "contiguity, constancy and divisibility along the last dim of every var, into the kernel's axes table",
+                        analyseAxes};
+const Pass kAssignBlockedLayouts{"assign-blocked-layouts",
+                                 "every other tile var the blocked layout; the vector width of each tile size, kernel-wide",
+                                 assignBlockedLayouts};
 Pass assignLayoutsFor(const GpuTarget& target) {
   return Pass{"assign-layouts",
               "a loop chaining two dots through register math (attention) kept in tensor-core registers: mma "
@@ -58,6 +74,7 @@ const std::vector<Pass>& gpuPasses() {
   static const std::vector<Pass> passes = [] {
     std::vector<Pass> all = ir::passes::semanticPasses();
     all.insert(all.end(), {kFoldConstants, kEliminateDeadLets, assignLayoutsFor(GpuTarget{}), kRemoveLayoutConversions,
+                           kAssignBlockedLayouts, kMarkRecomputedValues, kFindInductionTiles, kAnalyseAxes,
                            selectDotLoweringFor(GpuTarget{}), kKeepAccumulatorsResident, pipelineDotLoopsFor(GpuTarget{})});
     return all;
   }();
@@ -70,6 +87,10 @@ Kernel lowerForGpu(const Kernel& kernel, const GpuTarget& target, PipelineObserv
   k = runPass(kEliminateDeadLets, k, verify, observer);
   k = runPass(assignLayoutsFor(target), k, verify, observer);
   k = runPass(kRemoveLayoutConversions, k, verify, observer);
+  k = runPass(kAssignBlockedLayouts, k, verify, observer);
+  k = runPass(kMarkRecomputedValues, k, verify, observer);
+  k = runPass(kFindInductionTiles, k, verify, observer);
+  k = runPass(kAnalyseAxes, k, verify, observer);
   k = runPass(selectDotLoweringFor(target), k, verify, observer);
   k = runPass(kKeepAccumulatorsResident, k, verify, observer);
   k = runPass(pipelineDotLoopsFor(target), k, verify, observer);

@@ -1,35 +1,9 @@
 #include "core/gpu/passes/InductionTiles.h"
 
+#include "core/gpu/passes/RecomputedValues.h"
 #include "core/gpu/passes/VarCensus.h"
 
 namespace tilescope::gpu::passes {
-
-bool recomputable(const ir::Expr& e) {
-  using K = ir::ExprKind;
-  switch (e.kind()) {
-    case K::IntImm:
-    case K::FloatImm:
-    case K::ParamRef:
-    case K::ProgramId:
-    case K::NumPrograms:
-    case K::Arange: return true;
-    case K::VarRef: return !e.as<ir::VarRef>()->var->isMutable;
-    case K::Splat: return recomputable(e.as<ir::Splat>()->value);
-    case K::Broadcast: return recomputable(e.as<ir::Broadcast>()->value);
-    case K::ExpandDims: return recomputable(e.as<ir::ExpandDims>()->value);
-    case K::Reshape: return recomputable(e.as<ir::Reshape>()->value);
-    case K::Permute: return recomputable(e.as<ir::Permute>()->value);
-    case K::Cast: return recomputable(e.as<ir::Cast>()->value);
-    case K::Unary: return recomputable(e.as<ir::Unary>()->value);
-    case K::Binary: return recomputable(e.as<ir::Binary>()->a) && recomputable(e.as<ir::Binary>()->b);
-    case K::Select: {
-      const auto* n = e.as<ir::Select>();
-      return recomputable(n->cond) && recomputable(n->a) && recomputable(n->b);
-    }
-    case K::Hint: return recomputable(e.as<ir::Hint>()->value);
-    default: return false;  // math calls, random numbers, memory, reductions, scans, dots: computed once
-  }
-}
 
 namespace {
 
@@ -50,24 +24,17 @@ ir::Expr scalarStepOf(const ir::Expr& value, int tile) {
 
 }  // namespace
 
-std::map<int, InductionFacts> InductionTileSteps::facts() const {
-  std::map<int, InductionFacts> out;
-  for (const auto& [id, value] : init) out[id].init = value;
-  for (const auto& [letId, step] : steps) out[step.tile].steps.push_back(step.step);
-  return out;
-}
-
-InductionTileSteps findInductionTiles(const ir::Stmt& body) {
-  InductionTileSteps out;
+std::map<int, ir::InductionTile> findInductionTiles(const ir::Kernel& kernel) {
+  std::map<int, ir::InductionTile> tiles;
   VarCensus census;
-  census.visitStmt(body);
+  census.visitStmt(kernel.body);
   for (const auto& [id, let] : census.lets) {
     const ir::VarPtr& var = let->var;
     const ir::Type& t = var->type;
-    if (!var->isMutable || !t.isTile() || !(t.isPointer() || ir::isInt(t.dtype())) || !recomputable(let->value)) continue;
+    if (!var->isMutable || !t.isTile() || !(t.isPointer() || ir::isInt(t.dtype())) || !indexPure(let->value)) continue;
     auto assigned = census.assigns.find(id);
     if (assigned == census.assigns.end()) continue;
-    std::map<int, InductionTileSteps::Step> steps;
+    ir::InductionTile tile{var, let->value, {}};
     bool ok = true;
     for (const ir::Assign* a : assigned->second) {
       const auto* from = a->value.as<ir::VarRef>();
@@ -77,17 +44,20 @@ InductionTileSteps findInductionTiles(const ir::Stmt& body) {
         break;
       }
       const ir::Expr step = scalarStepOf(stepLet->second->value, id);
-      if (!step.defined() || !recomputable(step)) {
+      if (!step.defined() || !indexPure(step)) {
         ok = false;
         break;
       }
-      steps[from->var->id] = InductionTileSteps::Step{id, step};
+      tile.steps[from->var->id] = step;
     }
-    if (!ok) continue;
-    out.init[id] = let->value;
-    out.vars[id] = var;
-    out.steps.insert(steps.begin(), steps.end());
+    if (ok) tiles[id] = std::move(tile);
   }
+  return tiles;
+}
+
+ir::Kernel recordInductionTiles(const ir::Kernel& kernel) {
+  ir::Kernel out = kernel;
+  out.inductionTiles = findInductionTiles(kernel);
   return out;
 }
 

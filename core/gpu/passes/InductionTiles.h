@@ -1,32 +1,18 @@
 #pragma once
-// Facts about a kernel's tiles that the GPU passes and the emitter both need:
-//   - recomputable values: built from aranges, splats, parameters, program ids, immutable vars and
-//     cheap arithmetic, so a Let of one needs no storage (the emitter recomputes it where used, at
-//     any element index, e.g. for a later iteration's copy);
-//   - induction tiles: a mutable pointer or integer tile declared from a recomputable value and
-//     only ever advanced by a scalar (`a_ptrs += BLOCK_K * stride_ak`), so it is that value plus one
-//     scalar offset.
+// The pass `find-induction-tiles`: the kernel's induction tiles (core/ir/InductionTile.h: mutable
+// tiles advanced only by scalars), recorded in its `inductionTiles` table and printed after the IR
+// as `induction tiles { ... }`. The axis analysis gives such a tile the facts of its initial value
+// (the divisibility its steps share); the CUDA emitter keeps it as the initial value plus one scalar
+// offset register. The tile's initial value and steps are index-pure (RecomputedValues.h).
 #include <map>
 
-#include "core/gpu/passes/AxisInfo.h"
-#include "core/ir/Stmt.h"
+#include "core/ir/Kernel.h"
 
 namespace tilescope::gpu::passes {
 
-bool recomputable(const ir::Expr& e);
+ir::Kernel recordInductionTiles(const ir::Kernel& kernel);
 
-struct InductionTileSteps {
-  std::map<int, ir::Expr> init;    // induction tile var id -> its initial value
-  std::map<int, ir::VarPtr> vars;  // induction tile var id -> the var
-  struct Step {
-    int tile = 0;   // the induction tile's var id
-    ir::Expr step;  // the scalar added
-  };
-  std::map<int, Step> steps;  // by the id of the Let `tile + splat(step)` assigned back to the tile
-  // The same as the axis analysis takes them (AxisInfo.h).
-  std::map<int, InductionFacts> facts() const;
-};
-
-InductionTileSteps findInductionTiles(const ir::Stmt& body);
+// The kernel's induction tiles, by var id.
+std::map<int, ir::InductionTile> findInductionTiles(const ir::Kernel& kernel);
 
 }  // namespace tilescope::gpu::passes

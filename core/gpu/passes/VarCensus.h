@@ -1,12 +1,12 @@
 #pragma once
-// Every var of a statement tree, for the GPU generator's analyses: where it is declared (Let, or
-// For as the induction variable), where it is assigned, and how often it is read.
+// Every var of a statement tree, for the GPU passes' analyses and the CUDA emitter: where it is
+// declared (Let, or For as the induction variable), where it is assigned, and how often it is read.
 #include <map>
 #include <vector>
 
 #include "core/ir/IRVisitor.h"
 
-namespace tilescope::gpu {
+namespace tilescope::gpu::passes {
 
 class VarCensus : public ir::IRVisitor {
 public:
@@ -40,4 +40,4 @@ protected:
   void visitVarRef(const ir::VarRef& n) override { ++reads[n.var->id]; }
 };
 
-}  // namespace tilescope::gpu
+}  // namespace tilescope::gpu::passes

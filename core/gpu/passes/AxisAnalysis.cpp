@@ -1,10 +1,10 @@
-#include "core/gpu/passes/AxisInfo.h"
+#include "core/gpu/passes/AxisAnalysis.h"
 
 #include <algorithm>
 
 #include "core/gpu/passes/VarCensus.h"
 
-namespace tilescope::gpu {
+namespace tilescope::gpu::passes {
 
 namespace {
 
@@ -49,49 +49,138 @@ const ir::ParamRef* intParam(const ir::Expr& e) {
   return p && !e.type().isPointer() && ir::isInt(e.type().dtype()) ? p : nullptr;
 }
 
-}  // namespace
-
-int64_t AxisInfo::divisibilityAt(int64_t run) const {
-  // Run starts when run >= contiguity, else run starts plus multiples of `run`.
-  return run >= contiguity ? divisibility : std::min(divisibility, run);
+// The facts of a value of `type`: scalars are constant; runs tile a tile's last dim evenly.
+AxisInfo clampTo(const ir::Type& type, AxisInfo r) {
+  if (type.isScalar()) return AxisInfo{1, kUnbounded, r.divisibility};
+  const int64_t last = powerOfTwoDividing(std::max<int64_t>(1, type.shape().back()));
+  r.contiguity = std::clamp<int64_t>(r.contiguity, 1, last);
+  r.constancy = std::clamp<int64_t>(r.constancy, 1, last);
+  return r;
 }
 
-AxisAnalysis::AxisAnalysis(const ir::Kernel& kernel, std::map<int, InductionFacts> inductions)
-    : kernel_(kernel), inductions_(std::move(inductions)) {
+std::map<int, ir::Expr> immutableLetValues(const VarCensus& census) {
+  std::map<int, ir::Expr> values;
+  for (const auto& [id, let] : census.lets)
+    if (!let->var->isMutable) values[id] = let->value;
+  return values;
+}
+
+}  // namespace
+
+// analyse-axes: each var's facts from its definition, computed once, on demand (a definition may
+// read vars declared later, such as a loop-carried scalar's step), into the table.
+class AxisFactsBuilder {
+public:
+  explicit AxisFactsBuilder(const ir::Kernel& kernel) : analysis_(kernel, this) {
+    census_.visitKernel(kernel);
+    letValues_ = immutableLetValues(census_);
+    inductionTiles_ = kernel.inductionTiles;
+    findScalarInductions();
+  }
+
+  std::map<int, ir::VarAxisInfo> run() {
+    for (const auto& [id, loop] : census_.loops) facts(id);
+    for (const auto& [id, let] : census_.lets) facts(id);
+    return std::move(table_);
+  }
+
+  const ir::VarAxisInfo& facts(int id) {
+    if (auto it = table_.find(id); it != table_.end()) return it->second;
+    static const ir::VarAxisInfo none;
+    const auto loop = census_.loops.find(id);
+    const auto let = census_.lets.find(id);
+    if (loop == census_.loops.end() && let == census_.lets.end()) return none;  // declared by no Let or For
+    if (!inProgress_.insert(id).second) return none;  // a cycle through carried values: nothing known
+    ir::VarAxisInfo entry;
+    std::set<int>& unit = entry.unitParams;
+    auto sub = [&](const ir::Expr& x) { return analysis_.visit(x, unit, 1); };
+    AxisInfo r;
+    const ir::Type& type = loop != census_.loops.end() ? loop->second->iv->type : let->second->var->type;
+    if (loop != census_.loops.end()) {
+      r.divisibility = std::min(sub(loop->second->start).divisibility, sub(loop->second->step).divisibility);
+    } else {
+      if (auto ind = inductionTiles_.find(id); ind != inductionTiles_.end()) {
+        r = sub(ind->second.init);
+        if (ind->second.steps.empty()) r.divisibility = 1;
+        for (const auto& [stepLet, step] : ind->second.steps) r.divisibility = std::min(r.divisibility, sub(step).divisibility);
+      } else if (auto value = letValues_.find(id); value != letValues_.end()) {
+        r = sub(value->second);
+      } else if (auto si = scalarInductions_.find(id); si != scalarInductions_.end()) {
+        r.divisibility = std::min(sub(si->second.first).divisibility, sub(si->second.second).divisibility);
+        entry.inductionStep = si->second.second;
+      }
+    }
+    entry.info = clampTo(type, r);
+    inProgress_.erase(id);
+    return table_[id] = std::move(entry);
+  }
+
+private:
+  void findScalarInductions() {
+    for (const auto& [id, let] : census_.lets) {
+      const ir::VarPtr& v = let->var;
+      if (!v->isMutable || !v->type.isScalar() || !ir::isInt(v->type.dtype()) || census_.assignCount(id) != 1) continue;
+      // v = v + step, directly or through an immutable Let (a pinned tl.advance).
+      ir::Expr value = census_.assigns.at(id).front()->value;
+      if (const auto* ref = value.as<ir::VarRef>(); ref && letValues_.count(ref->var->id)) value = letValues_.at(ref->var->id);
+      // v = v: an advance by 0 (tl.advance(bp, (0, BK))'s first offset) once fold-constants has
+      // removed its `+ 0`; a step of 0.
+      if (const auto* self = value.as<ir::VarRef>(); self && self->var->id == id && !readsVar(let->value, id)) {
+        scalarInductions_[id] = {let->value, ir::IntImm::make(v->type.dtype(), 0)};
+        continue;
+      }
+      const auto* add = value.as<ir::Binary>();
+      if (!add || add->op != ir::BinaryOp::Add) continue;
+      const int self = id;  // clang before 16 cannot capture structured bindings
+      auto isSelf = [self](const ir::Expr& x) {
+        const auto* r = x.as<ir::VarRef>();
+        return r && r->var->id == self;
+      };
+      const ir::Expr step = isSelf(add->a) ? add->b : isSelf(add->b) ? add->a : ir::Expr();
+      if (!step.defined() || readsVar(step, id) || readsVar(let->value, id)) continue;
+      scalarInductions_[id] = {let->value, step};
+    }
+  }
+
+  AxisAnalysis analysis_;  // its var references come back here
+  VarCensus census_;
+  std::map<int, ir::Expr> letValues_;
+  std::map<int, ir::InductionTile> inductionTiles_;  // the find-induction-tiles table
+  std::map<int, std::pair<ir::Expr, ir::Expr>> scalarInductions_;  // var id -> (initial value, step)
+  std::map<int, ir::VarAxisInfo> table_;
+  std::set<int> inProgress_;
+};
+
+ir::Kernel analyseAxes(const ir::Kernel& kernel) {
+  ir::Kernel out = kernel;
+  out.axes = AxisFactsBuilder(kernel).run();
+  return out;
+}
+
+AxisAnalysis::AxisAnalysis(const ir::Kernel& kernel) : kernel_(kernel) {
   VarCensus census;
   census.visitKernel(kernel);
-  for (const auto& [id, let] : census.lets)
-    if (!let->var->isMutable) letValues_[id] = let->value;
-  loopsByIv_ = std::move(census.loops);
-  for (const auto& [id, let] : census.lets) {
-    const ir::VarPtr& v = let->var;
-    if (!v->isMutable || !v->type.isScalar() || !ir::isInt(v->type.dtype()) || census.assignCount(id) != 1) continue;
-    // v = v + step, directly or through an immutable Let (a pinned tl.advance).
-    ir::Expr value = census.assigns.at(id).front()->value;
-    if (const auto* ref = value.as<ir::VarRef>(); ref && letValues_.count(ref->var->id)) value = letValues_.at(ref->var->id);
-    // v = v: an advance by 0 (tl.advance(bp, (0, BK))'s first offset) once fold-constants has
-    // removed its `+ 0`; a step of 0.
-    if (const auto* self = value.as<ir::VarRef>(); self && self->var->id == id && !readsVar(let->value, id)) {
-      scalarInductions_[id] = {let->value, ir::IntImm::make(v->type.dtype(), 0)};
-      continue;
-    }
-    const auto* add = value.as<ir::Binary>();
-    if (!add || add->op != ir::BinaryOp::Add) continue;
-    const int self = id;  // clang before 16 cannot capture structured bindings
-    auto isSelf = [self](const ir::Expr& x) {
-      const auto* r = x.as<ir::VarRef>();
-      return r && r->var->id == self;
-    };
-    const ir::Expr step = isSelf(add->a) ? add->b : isSelf(add->b) ? add->a : ir::Expr();
-    if (!step.defined() || readsVar(step, id) || readsVar(let->value, id)) continue;
-    scalarInductions_[id] = {let->value, step};
+  letValues_ = immutableLetValues(census);
+}
+
+AxisAnalysis::AxisAnalysis(const ir::Kernel& kernel, AxisFactsBuilder* builder) : kernel_(kernel), builder_(builder) {}
+
+AxisInfo AxisAnalysis::varFacts(const ir::VarRef& ref, std::set<int>& unitParams) const {
+  const ir::VarAxisInfo* entry = nullptr;
+  if (builder_) {
+    entry = &builder_->facts(ref.var->id);
+  } else if (auto it = kernel_.axes.find(ref.var->id); it != kernel_.axes.end()) {
+    entry = &it->second;
   }
+  if (!entry) return AxisInfo{};
+  unitParams.insert(entry->unitParams.begin(), entry->unitParams.end());
+  return entry->info;
 }
 
 std::optional<ir::Expr> AxisAnalysis::scalarInductionStep(int varId) const {
-  auto it = scalarInductions_.find(varId);
-  if (it == scalarInductions_.end()) return std::nullopt;
-  return it->second.second;
+  auto it = kernel_.axes.find(varId);
+  if (it == kernel_.axes.end() || !it->second.inductionStep.defined()) return std::nullopt;
+  return it->second.inductionStep;
 }
 
 AxisInfo AxisAnalysis::of(const ir::Expr& e, std::set<int>& unitParams) const { return visit(e, unitParams, 0); }
@@ -145,21 +234,7 @@ AxisInfo AxisAnalysis::visit(const ir::Expr& e, std::set<int>& unitParams, int d
       }
       break;
     }
-    case K::VarRef: {
-      const int id = e.as<ir::VarRef>()->var->id;
-      if (auto it = loopsByIv_.find(id); it != loopsByIv_.end()) {
-        r.divisibility = std::min(sub(it->second->start).divisibility, sub(it->second->step).divisibility);
-      } else if (auto ind = inductions_.find(id); ind != inductions_.end()) {
-        r = sub(ind->second.init);
-        if (ind->second.steps.empty()) r.divisibility = 1;
-        for (const ir::Expr& step : ind->second.steps) r.divisibility = std::min(r.divisibility, sub(step).divisibility);
-      } else if (auto let = letValues_.find(id); let != letValues_.end()) {
-        r = sub(let->second);
-      } else if (auto si = scalarInductions_.find(id); si != scalarInductions_.end()) {
-        r.divisibility = std::min(sub(si->second.first).divisibility, sub(si->second.second).divisibility);
-      }
-      break;
-    }
+    case K::VarRef: r = varFacts(*e.as<ir::VarRef>(), unitParams); break;
     case K::Arange: {
       const auto* n = e.as<ir::Arange>();
       r.contiguity = floorPowerOfTwo(n->end - n->start);
@@ -230,15 +305,10 @@ AxisInfo AxisAnalysis::visit(const ir::Expr& e, std::set<int>& unitParams, int d
       if (n->hint == ir::HintKind::MaxConstancy) r.constancy = std::max(r.constancy, v);
       break;
     }
-    case K::ConvertLayout: r = sub(e.as<ir::ConvertLayout>()->value); break;
+    case K::ConvertLayout: r = sub(e.as<ir::ConvertLayout>()->value); break;  // the same values, elsewhere
     default: break;
   }
-  if (type.isScalar()) return AxisInfo{1, kUnbounded, r.divisibility};
-  // Runs tile the last dim evenly.
-  const int64_t last = powerOfTwoDividing(std::max<int64_t>(1, type.shape().back()));
-  r.contiguity = std::clamp<int64_t>(r.contiguity, 1, last);
-  r.constancy = std::clamp<int64_t>(r.constancy, 1, last);
-  return r;
+  return clampTo(type, r);
 }
 
 AxisInfo AxisAnalysis::binary(const ir::Binary& n, std::set<int>& unitParams, int depth) const {
@@ -300,4 +370,4 @@ AxisInfo AxisAnalysis::binary(const ir::Binary& n, std::set<int>& unitParams, in
   return r;
 }
 
-}  // namespace tilescope::gpu
+}  // namespace tilescope::gpu::passes
