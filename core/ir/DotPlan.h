@@ -29,7 +29,7 @@ enum class DotEngine : uint8_t {
   Tf32Wgmma,    // tf32 on wgmma (sm_90a) in a pipelined loop, as the transposed product B^T A^T
 };
 
-// A dot on tensor cores: the operands' element ("f16", "bf16" or "tf32"), the wmma step, the padded
+// A dot on tensor cores: the operands' element ("f16", "bf16", "tf32", "s8"), the wmma step, the padded
 // shared-memory staging (A at 0, B at offB, the fp32 result at offC) and how the warps split the
 // M x N result: each computes blocks of fm x fn 16 x 16 tiles, assigned round-robin.
 struct TensorCoreShape {

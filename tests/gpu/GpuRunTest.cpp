@@ -110,6 +110,13 @@ TEST(GpuRun, PipelinedMatmulLoopsMatchTheSimulator) {
   expectScriptMatchesTheSimulator("pipeline.py", "pipeline ok");
 }
 
+TEST(GpuRun, Int8DotsMatchTheSimulator) {
+  SKIP_WITHOUT_GPU();
+  // int8 x int8 -> int32 on wmma s8: pipelined, masked K tails, strided and misaligned operands,
+  // sums wrapping past the int32 limit; bit for bit (Int8DotTest.cpp checks the plan and the code).
+  expectScriptMatchesTheSimulator("int8_dot.py", "int8 dot ok");
+}
+
 TEST(GpuRun, CrossCheckCatchesADifference) {
   SKIP_WITHOUT_GPU();
   // The check itself must be able to fail, on every run: TILESCOPE_GPU_CROSSCHECK_CORRUPT flips the

@@ -197,6 +197,7 @@ CudaKernelSource CudaEmitter::run() {
   tu << cudaPrelude();
   if (usesFp8Helpers(out_.str())) tu << cudaFp8Prelude();
   if (tensorCores_) tu << cudaTensorCorePrelude();
+  if (tensorCores_ && out_.str().find("ts_wmma_mma_s8(") != std::string::npos) tu << cudaInt8TensorCorePrelude();
   if (registerLoopUsed_) tu << registerLoopPrelude();
   if (!warpgroupInstructions_.empty()) {
     tu << cudaWarpgroupPrelude();
@@ -403,7 +404,8 @@ void CudaEmitter::forLoop(const ir::For& n) {
   std::optional<ResidentAccumulator> resident = residentAccumulator(n);
   // The accumulator's value on entry, when it is one constant (acc = tl.zeros(...)).
   std::optional<ir::Expr> constantStart;
-  if (resident && resident->acc->type.dtype() == ir::DType::FP32) constantStart = constantSplat(ir::VarRef::make(resident->acc));
+  if (resident && (resident->acc->type.dtype() == ir::DType::FP32 || resident->layout.elem == "s8"))
+    constantStart = constantSplat(ir::VarRef::make(resident->acc));
   forgetAssignedIn(n.body);
   std::optional<WarpgroupMma> wgmma;
   if (resident) {

@@ -145,10 +145,14 @@ public:
   // (CudaTf32Wgmma.cpp): the loop computes B^T A^T, B^T fed from registers, A K-major through descriptors.
   using WarpgroupMma = ir::WarpgroupShape;
   // The register element type staged in shared memory, and the conversion into it, of l's element.
-  static std::string stagedType(const TensorCoreLayout& l) { return l.elem == "tf32" ? "float" : "ts_u16"; }
-  static std::string toStaged(const TensorCoreLayout& l) {
-    return l.elem == "tf32" ? "ts_tf32" : l.elem == "bf16" ? "ts_f2b" : "ts_f2h";
+  static std::string stagedType(const TensorCoreLayout& l) {
+    return l.elem == "tf32" ? "float" : l.elem == "s8" ? "ts_i8" : "ts_u16";
   }
+  static std::string toStaged(const TensorCoreLayout& l) {
+    return l.elem == "tf32" ? "ts_tf32" : l.elem == "bf16" ? "ts_f2b" : l.elem == "s8" ? "(ts_i8)" : "ts_f2h";
+  }
+  // The accumulator fragments' element: int for int8 dots (s32), float otherwise.
+  static std::string fragmentType(const TensorCoreLayout& l) { return l.elem == "s8" ? "int" : "float"; }
   // The plan select-dot-lowering recorded for the dot (nullptr: none, the exact path).
   const ir::DotLowering* loweringOf(const ir::Dot& n) const;
   void dotOnTensorCores(const ir::Dot& n, const std::string& av, const std::string& bv, const std::string& accv,

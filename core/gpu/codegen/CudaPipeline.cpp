@@ -14,7 +14,7 @@ namespace {
 
 constexpr int kChunkBytes = 16;  // one cp.async
 
-// Elements of a load per 16-byte chunk: 8 fp16/bf16, 4 fp32 (tf32 dots).
+// Elements of a load per 16-byte chunk: 8 fp16/bf16, 4 fp32 (tf32 dots), 16 int8 (s8 dots).
 int64_t chunkElems(const ir::Load& load) { return kChunkBytes / (ir::bitWidth(load.type.dtype()) / 8); }
 
 }  // namespace
@@ -134,7 +134,7 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   const int64_t kChunk = chunkElems(load);
   // The staged element's bits: 16-bit floats as stored, fp32 as its bits (rounded to tf32 later).
   const bool wide = ir::bitWidth(dt) == 32;
-  const std::string E = wide ? "ts_u32" : "ts_u16";
+  const std::string E = wide ? "ts_u32" : ir::bitWidth(dt) == 8 ? "ts_u8" : "ts_u16";
   const int64_t chunks = s.rows * s.cols / kChunk;
   const std::string ptr = expr(load.ptr);
   const std::string mask = load.mask.defined() ? expr(load.mask) : "";

@@ -402,6 +402,37 @@ TS_DEV void ts_wmma_store(float* p, const float (&d)[8], int ld) {
 // ---- end of tensor cores ----
 )CUDA";
 
+// int8 tensor-core helpers (sm_72+), after the tensor-core ones, only in kernels with an s8 dot.
+constexpr std::string_view kInt8TensorCorePrelude = R"CUDA(// ---- int8 tensor cores (core/gpu/codegen/CudaPrelude.cpp) ----
+// int8 operands (sm_72+): m16n16k16 A and B fragments of 2 registers (4 s8 each), s32 accumulators
+// that wrap on overflow (no .satfinite), as the simulator's integer sums do.
+#define TS_WMMA_LOAD2(NAME, OP)                                                                              \
+  TS_DEV void NAME(unsigned (&r)[2], const void* p, int ld) {                                               \
+    asm volatile(OP " {%0,%1}, [%2], %3;" : "=r"(r[0]), "=r"(r[1]) : "r"(ts_shared_addr(p)), "r"(ld));      \
+  }
+TS_WMMA_LOAD2(ts_wmma_load_a_s8, "wmma.load.a.sync.aligned.row.m16n16k16.shared.s8")
+TS_WMMA_LOAD2(ts_wmma_load_b_s8, "wmma.load.b.sync.aligned.row.m16n16k16.shared.s8")
+TS_DEV void ts_wmma_mma_s8(int (&d)[8], const unsigned (&a)[2], const unsigned (&b)[2]) {
+  asm volatile("wmma.mma.sync.aligned.row.row.m16n16k16.s32.s8.s8.s32 {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9}, {%10,%11}, "
+               "{%0,%1,%2,%3,%4,%5,%6,%7};"
+               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7])
+               : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]));
+}
+TS_DEV void ts_wmma_load_c(const int* p, int (&d)[8], int ld) {
+  asm volatile("wmma.load.c.sync.aligned.row.m16n16k16.shared.s32 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8], %9;"
+               : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7])
+               : "r"(ts_shared_addr(p)), "r"(ld)
+               : "memory");
+}
+TS_DEV void ts_wmma_store(int* p, const int (&d)[8], int ld) {
+  asm volatile("wmma.store.d.sync.aligned.row.m16n16k16.shared.s32 [%0], {%1,%2,%3,%4,%5,%6,%7,%8}, %9;"
+               :
+               : "r"(ts_shared_addr(p)), "r"(d[0]), "r"(d[1]), "r"(d[2]), "r"(d[3]), "r"(d[4]), "r"(d[5]), "r"(d[6]), "r"(d[7]), "r"(ld)
+               : "memory");
+}
+// ---- end of int8 tensor cores ----
+)CUDA";
+
 // Hopper's warpgroup MMA (sm_90a only), added to kernels that use it, before their wgmma wrappers.
 constexpr std::string_view kWarpgroupPrelude = R"CUDA(// ---- warpgroup MMA, sm_90a (core/gpu/codegen/CudaPrelude.cpp) ----
 // Writes to shared memory by this thread (cp.async, st.shared) become visible to wgmma's reads.
@@ -424,5 +455,6 @@ TS_DEV unsigned long long ts_wgmma_desc(unsigned addr, unsigned leading, unsigne
 std::string_view cudaPrelude() { return kPrelude; }
 std::string_view cudaTensorCorePrelude() { return kTensorCorePrelude; }
 std::string_view cudaWarpgroupPrelude() { return kWarpgroupPrelude; }
+std::string_view cudaInt8TensorCorePrelude() { return kInt8TensorCorePrelude; }
 
 }  // namespace tilescope::gpu

@@ -24,9 +24,10 @@ const ir::DotLowering* CudaEmitter::loweringOf(const ir::Dot& n) const {
 
 std::string CudaEmitter::declareFragments(const TensorCoreLayout& l, const std::string& name) {
   const std::string count = n2s(l.blocksPerWarp * l.fm * l.fn * 8);
-  line("float " + name + "[" + n2s(l.blocksPerWarp) + "][" + n2s(l.fm) + "][" + n2s(l.fn) + "][8];");
+  line(fragmentType(l) + " " + name + "[" + n2s(l.blocksPerWarp) + "][" + n2s(l.fm) + "][" + n2s(l.fn) + "][8];");
   line("#pragma unroll");
-  line("for (int ts_u = 0; ts_u < " + count + "; ++ts_u) (&" + name + "[0][0][0][0])[ts_u] = 0.0f;");
+  line("for (int ts_u = 0; ts_u < " + count + "; ++ts_u) (&" + name + "[0][0][0][0])[ts_u] = " + (l.elem == "s8" ? "0" : "0.0f") +
+       ";");
   return name;
 }
 
@@ -98,7 +99,7 @@ void CudaEmitter::multiplyStaged(const TensorCoreLayout& l, const std::string& f
 }
 
 void CudaEmitter::moveFragments(const TensorCoreLayout& l, const std::string& frags, bool toShared) {
-  const std::string sc = "(float*)(ts_smem + " + std::to_string(l.offC) + ")";
+  const std::string sc = "(" + fragmentType(l) + "*)(ts_smem + " + std::to_string(l.offC) + ")";
   forEachWarpTile(l, [&] {
     line("#pragma unroll");
     open("for (int ts_u = 0; ts_u < " + n2s(l.fm) + "; ++ts_u)");
@@ -136,7 +137,7 @@ void CudaEmitter::copyResultTile(const TensorCoreLayout& l, const ir::VarPtr& va
 }
 
 std::string CudaEmitter::sharedResultElement(const TensorCoreLayout& l) const {
-  return "((float*)(ts_smem + " + std::to_string(l.offC) + "))[(ts_i / " + n2s(l.n) + ") * " + n2s(l.ldc) + " + ts_i % " +
+  return "((" + fragmentType(l) + "*)(ts_smem + " + std::to_string(l.offC) + "))[(ts_i / " + n2s(l.n) + ") * " + n2s(l.ldc) + " + ts_i % " +
          n2s(l.n) + "]";
 }
 
@@ -151,7 +152,10 @@ void CudaEmitter::dotOnTensorCores(const ir::Dot& n, const std::string& av, cons
   multiplyStaged(l, frags);
   moveFragments(l, frags, true);
   openLoop(l.m * l.n);
-  line(res + "[ts_j] = " + (accv.empty() ? "" : accv + " + ") + sharedResultElement(l) + ";");
+  if (l.elem == "s8" && !accv.empty())  // int32 sums wrap, as the simulator's do (no signed overflow in C++)
+    line(res + "[ts_j] = (ts_i32)((ts_u32)" + accv + " + (ts_u32)" + sharedResultElement(l) + ");");
+  else
+    line(res + "[ts_j] = " + (accv.empty() ? "" : accv + " + ") + sharedResultElement(l) + ";");
   closeLoop(l.m * l.n);
   sync();
   close();

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <set>
+#include <utility>
 
 #include "core/ir/IRVisitor.h"
 
@@ -91,9 +92,17 @@ std::optional<ir::TensorCoreShape> tensorCoreShape(const ir::Dot& n, const GpuTa
   const ir::Type& at = n.a.type();
   const ir::Type& bt = n.b.type();
   const bool fp8 = ir::isFp8(at.dtype()) && ir::isFp8(bt.dtype());
-  if (at.rank() != 2 || (at.dtype() != bt.dtype() && !fp8) || n.type.dtype() != DType::FP32) return std::nullopt;
+  // int8 x int8 into int32: integer products and sums are exact, and the s32 accumulator wraps as
+  // the simulator's sums do, so the tensor cores give its bits in any order.
+  const bool s8 = at.dtype() == DType::I8 && bt.dtype() == DType::I8 && n.type.dtype() == DType::I32;
+  if (at.rank() != 2 || (at.dtype() != bt.dtype() && !fp8) || (n.type.dtype() != DType::FP32 && !s8)) return std::nullopt;
   ir::TensorCoreShape l;
-  if (at.dtype() == DType::FP16 || fp8) {
+  if (s8) {
+    if (target.smArch < 72) return std::nullopt;
+    l.elem = "s8";
+    l.fragRegs = 2;
+    l.elemBytes = 1;
+  } else if (at.dtype() == DType::FP16 || fp8) {
     // sm_70 and later: the f16 defaults. fp8 operands (e4m3, e5m2, or one of each) are staged as
     // fp16, which holds every fp8 value exactly: the products and the fp32 sums are those of fp8 MMA.
     l.fp8 = fp8;
@@ -127,7 +136,10 @@ std::optional<ir::TensorCoreShape> tensorCoreShape(const ir::Dot& n, const GpuTa
   l.total = l.offC + static_cast<size_t>(l.m * l.ldc * 4);
   if (l.total > kSharedLimit) return std::nullopt;  // past what one SM offers: the exact path stages less
   l.warps = warps;
-  const auto [fm, fn] = chooseWarpTiling(l.m / 16, l.n / 16, l.warps);
+  auto [fm, fn] = chooseWarpTiling(l.m / 16, l.n / 16, l.warps);
+  // A row-major s8 B fragment is gathered byte by byte (8 shared loads, where A's is one ldmatrix):
+  // of two equally good blocks, the one with fewer B fragments (taller than wide).
+  if (l.elem == "s8" && fn > fm && (l.m / 16) % fn == 0 && (l.n / 16) % fm == 0) std::swap(fm, fn);
   l.fm = fm;
   l.fn = fn;
   l.blocksN = (l.n / 16) / l.fn;

@@ -17,7 +17,7 @@ constexpr size_t kSharedLimit = 200 * 1024;  // what one SM offers, with room fo
 constexpr int64_t kTmaPanel = 64;            // 16-bit elements per 128-byte swizzled row
 constexpr int64_t kMaxBoxDim = 256;          // TMA's largest box side
 
-// Elements of a load per 16-byte chunk: 8 fp16/bf16, 4 fp32 (tf32 dots).
+// Elements of a load per 16-byte chunk: 8 fp16/bf16, 4 fp32 (tf32 dots), 16 int8 (s8 dots).
 int64_t chunkElems(const ir::Load& load) { return kChunkBytes / (ir::bitWidth(load.type.dtype()) / 8); }
 
 // Whether a loop body holds nothing but Lets and Assigns (in Seqs).
@@ -160,10 +160,11 @@ public:
     std::set<int> maskAtEnds;  // load var ids
     for (const ir::VarRef* ref : {aRef, bRef}) {
       const ir::Load* load = loadOf(body, ref->var->id);
-      // 16-bit operands, or fp32 ones of a tf32 dot (staged as loaded, rounded as the fragments are read).
+      // 16-bit operands, fp32 ones of a tf32 dot (staged as loaded, rounded as the fragments are
+      // read), or int8 ones of an s8 dot (16 per chunk).
       const int bits = ir::bitWidth(load->type.dtype());
-      if (!(bits == 16 || (bits == 32 && l.elem == "tf32")) || load->isVolatile)
-        return ref->var->name + "'s elements are neither 16-bit nor tf32 operands";
+      if (!(bits == 16 || (bits == 32 && l.elem == "tf32") || (bits == 8 && l.elem == "s8")) || load->isVolatile)
+        return ref->var->name + "'s elements are neither 16-bit, tf32 nor int8 operands";
       const int64_t chunk = chunkElems(*load);
       if (axes_.of(load->ptr, p.unitParams).contiguity < chunk)
         return ref->var->name + "'s pointers are not contiguous over 16-byte chunks";
