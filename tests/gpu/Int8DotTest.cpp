@@ -1,11 +1,15 @@
 // tl.dot of int8 tiles into an int32 accumulator on tensor cores (ctest label nvrtc): the plan the
 // dot passes record (wmma s8 m16n16k16, int32 fragments, int8 operands staged and copied by cp.async
 // in chunks of 16), the CUDA the emitter prints for it, where the exact path stays (before sm_72),
-// and that NVRTC accepts it. GpuRun.Int8DotsMatchTheSimulator (GpuRunTest.cpp, tests/gpu/data/int8_dot.py)
+// that NVRTC accepts it, and that the generated kernel is exact on warps emulated on the CPU. GpuRun.Int8DotsMatchTheSimulator (GpuRunTest.cpp, tests/gpu/data/int8_dot.py)
 // runs these kernels against the simulator.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <unistd.h>
 
 #include "core/gpu/codegen/CudaCodegen.h"
 #include "core/gpu/passes/GpuPipeline.h"
@@ -179,4 +183,39 @@ def one(a_ptr, b_ptr, c_ptr):
   EXPECT_NE(cuda.find("ts_wmma_mma_s8("), std::string::npos) << cuda;
   // int32 sums wrap as the simulator's do: in unsigned arithmetic, no signed overflow.
   EXPECT_NE(cuda.find("= (ts_i32)((ts_u32)"), std::string::npos) << cuda;
+}
+
+// The generated kernel (sm_80: cp.async ring, wmma s8), compiled for the CPU against
+// tests/gpu/emulation/WmmaS8Emulation.h and run on one 128 x 128 program: a masked K tail cut inside
+// a 16-byte chunk (K = 200) on 8 warps, whole chunks (K = 256) on 4 warps; every int32 result must
+// be the exact product.
+TEST(Int8Dot, GeneratedMatmulIsExactOnEmulatedWarps) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("tilescope-int8-emulated-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path emulation = fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "emulation";
+  struct Case {
+    bool masked;
+    int k, warps;
+  };
+  for (const Case& c : {Case{true, 200, 8}, Case{false, 256, 4}}) {
+    ir::KernelPtr k = int8Matmul(c.masked, 3, c.warps);
+    ASSERT_TRUE(k);
+    const std::string cuda = gpu::CudaCodegen::generate(*k, sm(80)).source;
+    ASSERT_NE(cuda.find("ts_wmma_mma_s8("), std::string::npos);
+    std::string body = cuda.substr(cuda.find("extern \"C\" __global__") + 11);
+    const std::string smem = "extern __shared__ __align__(128) unsigned char ts_smem[];";
+    body.replace(body.find(smem), smem.size(), "unsigned char* ts_smem = g_smem;");
+    std::ofstream(dir / "kernel_body.inc") << body;
+    const std::string command = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -w -pthread -I" + emulation.string() + " -I" +
+                                dir.string() + " -DK=" + std::to_string(c.k) + " -DWARPS=" + std::to_string(c.warps) + " " +
+                                (emulation / "int8_matmul_main.cpp").string() + " -o " + (dir / "emulated").string() + " && " +
+                                (dir / "emulated").string() + " > " + (dir / "out.txt").string();
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    std::ifstream in(dir / "out.txt");
+    const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(out.find("status 0, wrong 0"), std::string::npos) << out << " (K " << c.k << ", " << c.warps << " warps)";
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
 }
