@@ -197,6 +197,7 @@ CudaKernelSource CudaEmitter::run() {
   tu << cudaPrelude();
   if (usesFp8Helpers(out_.str())) tu << cudaFp8Prelude();
   if (tensorCores_) tu << cudaTensorCorePrelude();
+  for (const auto& [name, text] : colMajorBHelpers_) tu << text;
   if (registerLoopUsed_) tu << registerLoopPrelude();
   if (!warpgroupInstructions_.empty()) {
     tu << cudaWarpgroupPrelude();
