@@ -35,6 +35,7 @@ std::string streamStr(const std::map<int, std::string>& names, const OperandStre
                     (o.swizzled ? " swizzled 128B" : " rows of " + s(o.ld));
   if (o.provenWhole) out += ", proven whole";
   if (o.maskAtEnds) out += ", mask checked at chunk ends";
+  if (o.kMajor) out += ", K-major";
   return out;
 }
 

@@ -80,6 +80,10 @@ struct OperandStreamPlan {
   bool provenWhole = false;
   // The mask is an interval on each chunk: a chunk is whole when both its ends are in.
   bool maskAtEnds = false;
+  // B's K x N pointer tile is contiguous along axis 0 (`x @ W^T` with W stored N x K): staged
+  // K-major, as N rows of K (rows = N, cols = K), each 16-byte chunk a run along K; the tensor
+  // cores read it so (wmma col-major fragments; wgmma K-major, with PipelinePlan::bTransposed).
+  bool kMajor = false;
 };
 
 // A resident loop whose operand loads run stages - 1 iterations ahead into a ring of stages.
@@ -87,7 +91,7 @@ struct PipelinePlan {
   int stages = 0;
   size_t stageBytes = 0;
   OperandStreamPlan a, b;
-  bool bTransposed = false;  // B is tl.trans of a loaded N x K tile, read K-major (wgmma only)
+  bool bTransposed = false;  // B is read K-major by wgmma: tl.trans of a loaded N x K tile, or a K-major stream
   bool tma = false;          // both operands descriptor boxes copied by TMA, else cp.async chunks
   std::set<int> unitParams;        // integer parameters whole chunks need to be 1 (checked once per program)
   std::set<int> bodyValues;        // the body's immutable Lets the loads read, recomputed for a later iteration

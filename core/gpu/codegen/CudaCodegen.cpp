@@ -198,6 +198,7 @@ CudaKernelSource CudaEmitter::run() {
   if (usesFp8Helpers(out_.str())) tu << cudaFp8Prelude();
   if (tensorCores_) tu << cudaTensorCorePrelude();
   if (tensorCores_ && out_.str().find("ts_wmma_mma_s8(") != std::string::npos) tu << cudaInt8TensorCorePrelude();
+  for (const auto& [name, text] : colMajorBHelpers_) tu << text;
   if (registerLoopUsed_) tu << registerLoopPrelude();
   if (!warpgroupInstructions_.empty()) {
     tu << cudaWarpgroupPrelude();

@@ -161,9 +161,12 @@ public:
   void forEachWarpTile(const TensorCoreLayout& l, const std::function<void()>& body);
   void stageDotOperands(const TensorCoreLayout& l, const std::string& av, const std::string& bv);
   // Multiplies the operands staged at `base` (A at base, B at base + offB) into the fragments; the
-  // trailing barrier lets the next staging overwrite them (a pipelined loop has its own).
+  // trailing barrier lets the next staging overwrite them (a pipelined loop has its own). With
+  // colMajorLdb, B is staged K-major at offB (N rows of colMajorLdb) and read by col-major fragments.
   void multiplyStaged(const TensorCoreLayout& l, const std::string& frags, const std::string& base = "ts_smem",
-                      bool trailingSync = true);
+                      bool trailingSync = true, int64_t colMajorLdb = 0);
+  // The wmma helpers for a col-major B (load and row.col mma), added to the CUDA on first use.
+  std::string colMajorBHelper(const std::string& elem, bool load);
   void moveFragments(const TensorCoreLayout& l, const std::string& frags, bool toShared);
   std::string sharedResultElement(const TensorCoreLayout& l) const;
   // Between var (the blocked layout's registers) and the fp32 result tile in shared memory.
@@ -197,6 +200,9 @@ public:
     // The mask is not constant over a chunk but an interval on it (AxisAnalysis::intervalOverRuns):
     // a chunk is whole when the mask holds at its first and last elements.
     bool maskAtEnds = false;
+    // B staged K-major from a K x N load contiguous along axis 0 (N rows of K): stage element j is
+    // the load's element (j % cols, j / cols); read by col-major wmma fragments or K-major wgmma.
+    bool kMajor = false;
     std::string map = "";  // with Pipeline::tma: the C name of the descriptor's tensor map (global scratch)
   };
   // --- tf32 on wgmma (CudaTf32Wgmma.cpp)
@@ -360,6 +366,7 @@ private:
   // While staging ahead: the loop's iv and the induction offsets at the future iteration (by var id).
   std::map<int, std::string> prefetchScalars_, prefetchOffsets_;
   bool tensorCores_ = false;         // a tl.dot uses the tensor-core helpers
+  std::map<std::string, std::string> colMajorBHelpers_;  // col-major B wmma helpers the kernel uses, by name
   std::map<std::string, std::string> warpgroupInstructions_;  // wgmma wrappers the kernel uses, by name
   std::vector<const ir::Dot*> dots_;        // the kernel's dots in ir::dotsInOrder: dots_[i] is dotPlan key i
   std::map<const ir::Dot*, int> dotIndex_;  // each dot's key in the kernel's dotPlan

@@ -43,6 +43,7 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
     o.swizzled = s.swizzled;
     o.provenWhole = s.provenWhole;
     o.maskAtEnds = s.maskAtEnds;
+    o.kMajor = s.kMajor;
     return o;
   };
   Pipeline p;
@@ -141,6 +142,12 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   const std::string other = load.other.defined() ? (wide ? "__float_as_uint(" + expr(load.other) + ")" : toMemory(dt, expr(load.other)))
                                                  : "(" + E + ")0";
   const int64_t perThread = (chunks + threads_ - 1) / threads_;
+  // The load's element index (ts_i) of stage element `j`: the same, or for a K-major stage (N rows
+  // of K from a K x N load) element (j % K, j / K).
+  auto loadIndex = [&](const std::string& j) {
+    if (!s.kMajor) return j;
+    return "((" + j + ") % " + n2s(s.cols) + ") * " + n2s(s.rows) + " + (" + j + ") / " + n2s(s.cols);
+  };
   // Chunk ts_r of this thread: its first element ts_i0 and where it goes in the stage.
   auto chunkHead = [&] {
     line("const int ts_c = ts_tid + ts_r * " + n2s(threads_) + ";");
@@ -166,7 +173,7 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   auto elementWise = [&] {
     line("#pragma unroll 1");
     open("for (int ts_k = 0; ts_k < " + n2s(kChunk) + "; ++ts_k)");
-    line("const int ts_i = ts_i0 + ts_k;");
+    line("const int ts_i = " + loadIndex("ts_i0 + ts_k") + ";");
     if (mask.empty()) line("ts_dst[ts_k] = *(const " + E + "*)(" + ptr + ");");
     else line("ts_dst[ts_k] = (" + mask + ") ? *(const " + E + "*)(" + ptr + ") : " + other + ";");
     close();
@@ -176,7 +183,7 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
     line("#pragma unroll");
     open("for (int ts_r = 0; ts_r < " + n2s(perThread) + "; ++ts_r)");
     chunkHead();
-    line("const int ts_i = ts_i0;");
+    line("const int ts_i = " + loadIndex("ts_i0") + ";");
     line("ts_cp_async16(ts_dst, " + ptr + ");");
     close();
     return;
@@ -190,7 +197,7 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
   chunkHead();
   line("bool ts_whole;");
   open("");
-  line("const int ts_i = ts_i0;");
+  line("const int ts_i = " + loadIndex("ts_i0") + ";");
   line("const void* ts_src = " + ptr + ";");
   // `&` rather than `&&`, and a predicated copy: no branches in the unrolled chunks.
   line("ts_whole = " + p.unitOk + (mask.empty() ? "" : " & (bool)(" + mask + ")") + " & (((unsigned long long)ts_src & 15) == 0);");
@@ -235,7 +242,8 @@ void CudaEmitter::pipelinedStep(const ResidentAccumulator& r) {
   line("ts_cp_wait<" + n2s(p.stages - 2) + ">();");
   sync();
   stageNextIteration();
-  multiplyStaged(r.layout, r.frags, "ts_smem + " + p.slot + " * " + std::to_string(p.stageBytes), false);
+  multiplyStaged(r.layout, r.frags, "ts_smem + " + p.slot + " * " + std::to_string(p.stageBytes), false,
+                 p.b.kMajor ? p.b.ld : 0);
   advanceSlot();
 }
 

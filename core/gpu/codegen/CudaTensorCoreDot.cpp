@@ -64,8 +64,39 @@ void CudaEmitter::stageDotOperands(const TensorCoreLayout& l, const std::string&
   sync();
 }
 
+std::string CudaEmitter::colMajorBHelper(const std::string& elem, bool load) {
+  // f16 fragments are 8 registers, bf16 4 (m16n16k16); the mma's layouts must be those of the loads.
+  const std::string name = std::string(load ? "ts_wmma_load_bcol_" : "ts_wmma_mma_rc_") + elem;
+  if (colMajorBHelpers_.count(name)) return name;
+  const int regs = elem == "f16" ? 8 : 4;
+  auto list = [](int from, int count) {
+    std::string out;
+    for (int i = 0; i < count; ++i) out += (i ? ",%" : "%") + std::to_string(from + i);
+    return out;
+  };
+  std::string text;
+  if (load) {
+    text = "TS_DEV void " + name + "(unsigned (&r)[" + n2s(regs) + "], const void* p, int ld) {\n  asm volatile(\"wmma.load.b.sync.aligned.col.m16n16k16.shared." +
+           elem + " {" + list(0, regs) + "}, [%" + n2s(regs) + "], %" + n2s(regs + 1) + ";\"\n               : ";
+    for (int i = 0; i < regs; ++i) text += std::string(i ? ", " : "") + "\"=r\"(r[" + n2s(i) + "])";
+    text += "\n               : \"r\"(ts_shared_addr(p)), \"r\"(ld));\n}\n";
+  } else {
+    const std::string types = elem == "f16" ? "f32.f32" : "f32.bf16.bf16.f32";
+    text = "TS_DEV void " + name + "(float (&d)[8], const unsigned (&a)[" + n2s(regs) + "], const unsigned (&b)[" + n2s(regs) +
+           "]) {\n  asm volatile(\"wmma.mma.sync.aligned.row.col.m16n16k16." + types + " {" + list(0, 8) + "}, {" +
+           list(8, regs) + "}, {" + list(8 + regs, regs) + "}, {" + list(0, 8) + "};\"\n               : ";
+    for (int i = 0; i < 8; ++i) text += std::string(i ? ", " : "") + "\"+f\"(d[" + n2s(i) + "])";
+    text += "\n               : ";
+    for (int i = 0; i < 2 * regs; ++i)
+      text += std::string(i ? ", " : "") + "\"r\"(" + (i < regs ? "a[" + n2s(i) : "b[" + n2s(i - regs)) + "])";
+    text += ");\n}\n";
+  }
+  colMajorBHelpers_[name] = text;
+  return name;
+}
+
 void CudaEmitter::multiplyStaged(const TensorCoreLayout& l, const std::string& frags, const std::string& base,
-                                 bool trailingSync) {
+                                 bool trailingSync, int64_t colMajorLdb) {
   const std::string FM = n2s(l.fm), FN = n2s(l.fn);
   forEachWarpTile(l, [&] {
     line("#pragma unroll");
@@ -76,8 +107,15 @@ void CudaEmitter::multiplyStaged(const TensorCoreLayout& l, const std::string& f
     line("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u) ts_wmma_load_a_" + l.elem + "(ts_fa[ts_u], (" + T + ")(" + base +
          ") + (ts_bm + ts_u) * " + n2s(16 * l.lda) + " + ts_k, " + n2s(l.lda) + ");");
     line("#pragma unroll");
-    line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_load_b_" + l.elem + "(ts_fb[ts_v], (" + T + ")(" + base + " + " +
-         std::to_string(l.offB) + ") + ts_k * " + n2s(l.ldb) + " + (ts_bn + ts_v) * 16, " + n2s(l.ldb) + ");");
+    if (colMajorLdb > 0) {
+      // B K-major: the 16 x 16 block at (ts_k, n) starts at row n, column ts_k of the N x K stage.
+      line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) " + colMajorBHelper(l.elem, true) + "(ts_fb[ts_v], (" + T + ")(" +
+           base + " + " + std::to_string(l.offB) + ") + (ts_bn + ts_v) * " + n2s(16 * colMajorLdb) + " + ts_k, " +
+           n2s(colMajorLdb) + ");");
+    } else {
+      line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_load_b_" + l.elem + "(ts_fb[ts_v], (" + T + ")(" + base + " + " +
+           std::to_string(l.offB) + ") + ts_k * " + n2s(l.ldb) + " + (ts_bn + ts_v) * 16, " + n2s(l.ldb) + ");");
+    }
     if (l.elem == "tf32" && pipeline_) {
       // cp.async staged the fp32 operands as loaded: round them to tf32 as the simulator does.
       for (const auto& [frag, count] : {std::pair{std::string("ts_fa"), l.fm}, std::pair{std::string("ts_fb"), l.fn}}) {
@@ -90,8 +128,8 @@ void CudaEmitter::multiplyStaged(const TensorCoreLayout& l, const std::string& f
     line("#pragma unroll");
     open("for (int ts_u = 0; ts_u < " + FM + "; ++ts_u)");
     line("#pragma unroll");
-    line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) ts_wmma_mma_" + l.elem + "(" + frags +
-         "[ts_q][ts_u][ts_v], ts_fa[ts_u], ts_fb[ts_v]);");
+    const std::string mma = colMajorLdb > 0 ? colMajorBHelper(l.elem, false) : "ts_wmma_mma_" + l.elem;
+    line("for (int ts_v = 0; ts_v < " + FN + "; ++ts_v) " + mma + "(" + frags + "[ts_q][ts_u][ts_v], ts_fa[ts_u], ts_fb[ts_v]);");
     close();
     close();
   });

@@ -58,6 +58,17 @@ AxisInfo clampTo(const ir::Type& type, AxisInfo r) {
   return r;
 }
 
+// Value-preserving integer casts only: a run -2, -1, 0, 1 cast to unsigned is not a run.
+bool valuePreserving(const ir::Cast& n, const ir::Type& type) {
+  const ir::Type& from = n.value.type();
+  const DType to = type.dtype(), fromType = from.dtype();
+  const bool sameSign = ir::isSignedInt(to) == ir::isSignedInt(fromType);
+  return !type.isPointer() && !from.isPointer() && ir::isInt(to) && ir::isInt(fromType) && !n.bitcast && to != DType::I1 &&
+         fromType != DType::I1 &&
+         (sameSign ? ir::bitWidth(to) >= ir::bitWidth(fromType)
+                   : ir::isUnsignedInt(fromType) && ir::bitWidth(to) > ir::bitWidth(fromType));
+}
+
 std::map<int, ir::Expr> immutableLetValues(const VarCensus& census) {
   std::map<int, ir::Expr> values;
   for (const auto& [id, let] : census.lets)
@@ -272,15 +283,7 @@ AxisInfo AxisAnalysis::visit(const ir::Expr& e, std::set<int>& unitParams, int d
     case K::Cast: {
       const auto* n = e.as<ir::Cast>();
       const AxisInfo s = sub(n->value);
-      const ir::Type& from = n->value.type();
-      // Value-preserving casts only: a run -2, -1, 0, 1 cast to unsigned is not a run.
-      const DType to = type.dtype(), fromType = from.dtype();
-      const bool sameSign = ir::isSignedInt(to) == ir::isSignedInt(fromType);
-      const bool widening = !type.isPointer() && !from.isPointer() && ir::isInt(to) && ir::isInt(fromType) && !n->bitcast &&
-                            to != DType::I1 && fromType != DType::I1 &&
-                            (sameSign ? ir::bitWidth(to) >= ir::bitWidth(fromType)
-                                      : ir::isUnsignedInt(fromType) && ir::bitWidth(to) > ir::bitWidth(fromType));
-      r = widening ? s : AxisInfo{1, s.constancy, 1};
+      r = valuePreserving(*n, type) ? s : AxisInfo{1, s.constancy, 1};
       break;
     }
     case K::Unary: {
@@ -311,9 +314,11 @@ AxisInfo AxisAnalysis::visit(const ir::Expr& e, std::set<int>& unitParams, int d
   return clampTo(type, r);
 }
 
-AxisInfo AxisAnalysis::binary(const ir::Binary& n, std::set<int>& unitParams, int depth) const {
+namespace {
+
+// A binary node's facts from its operands' (along one dim).
+AxisInfo combineBinary(const ir::Binary& n, const AxisInfo& a, const AxisInfo& b, std::set<int>& unitParams) {
   using Op = ir::BinaryOp;
-  const AxisInfo a = visit(n.a, unitParams, depth + 1), b = visit(n.b, unitParams, depth + 1);
   AxisInfo r;
   r.constancy = std::min(a.constancy, b.constancy);  // any elementwise op keeps runs of equal inputs
   const bool integral = n.type.isPointer() || ir::isInt(n.type.dtype());
@@ -370,4 +375,114 @@ AxisInfo AxisAnalysis::binary(const ir::Binary& n, std::set<int>& unitParams, in
   return r;
 }
 
+}  // namespace
+
+AxisInfo AxisAnalysis::binary(const ir::Binary& n, std::set<int>& unitParams, int depth) const {
+  return combineBinary(n, visit(n.a, unitParams, depth + 1), visit(n.b, unitParams, depth + 1), unitParams);
+}
+
+int64_t AxisAnalysis::everyElementDivisibility(const ir::Expr& e, int depth) const {
+  // Along its last dim, without the strides assumed 1 there (they are not along the dim asked for).
+  std::set<int> assumed;
+  const AxisInfo info = visit(e, assumed, depth);
+  return assumed.empty() ? info.divisibilityAt(1) : 1;
+}
+
+AxisInfo AxisAnalysis::ofDim(const ir::Expr& e, int dim, std::set<int>& unitParams) const {
+  return visitAlong(e, dim, unitParams, 0);
+}
+
+AxisInfo AxisAnalysis::visitAlong(const ir::Expr& e, int dim, std::set<int>& unitParams, int depth) const {
+  using K = ir::ExprKind;
+  const ir::Type& type = e.type();
+  // Scalars are the same along every dim; the last dim is what `visit` (and the table) knows.
+  if (type.isScalar() || dim < 0 || dim >= type.rank() - 1) return visit(e, unitParams, depth);
+  AxisInfo r;
+  if (depth > 64) return r;
+  auto sub = [&](const ir::Expr& x, int d) { return visitAlong(x, d, unitParams, depth + 1); };
+  // An operand of an elementwise node: the same dim of the same shape, or a scalar.
+  auto same = [&](const ir::Expr& x) {
+    if (!x.type().isScalar() && x.type().rank() != type.rank()) return AxisInfo{};
+    return sub(x, dim);
+  };
+  switch (e.kind()) {
+    case K::VarRef: {
+      const int id = e.as<ir::VarRef>()->var->id;
+      if (auto let = letValues_.find(id); let != letValues_.end()) {
+        r = sub(let->second, dim);
+      } else if (auto ind = kernel_.inductionTiles.find(id); ind != kernel_.inductionTiles.end()) {
+        // Its initial value plus a scalar offset that every power of two dividing all steps divides.
+        r = sub(ind->second.init, dim);
+        if (ind->second.steps.empty()) r.divisibility = 1;
+        for (const auto& [stepLet, step] : ind->second.steps)
+          r.divisibility = std::min(r.divisibility, visit(step, unitParams, depth + 1).divisibility);
+      }
+      break;
+    }
+    case K::Splat:
+      r.constancy = kUnbounded;
+      r.divisibility = visit(e.as<ir::Splat>()->value, unitParams, depth + 1).divisibility;
+      break;
+    case K::Broadcast: {
+      const auto* n = e.as<ir::Broadcast>();
+      const ir::Type& from = n->value.type();
+      if (!from.isScalar() && from.rank() == type.rank() && from.shape()[static_cast<size_t>(dim)] == type.shape()[static_cast<size_t>(dim)])
+        r = sub(n->value, dim);
+      else if (!from.isScalar() && from.rank() == type.rank())  // size 1 along dim: repeated
+        r = AxisInfo{1, kUnbounded, sub(n->value, dim).divisibilityAt(1)};
+      break;
+    }
+    case K::ExpandDims: {
+      const auto* n = e.as<ir::ExpandDims>();
+      if (n->axis == dim) r = AxisInfo{1, 1, everyElementDivisibility(n->value, depth + 1)};  // the new size-1 dim
+      else r = sub(n->value, dim < n->axis ? dim : dim - 1);
+      break;
+    }
+    case K::Permute: {
+      const auto* n = e.as<ir::Permute>();
+      r = sub(n->value, n->order.at(static_cast<size_t>(dim)));
+      break;
+    }
+    case K::Cast: {
+      const auto* n = e.as<ir::Cast>();
+      const AxisInfo s = same(n->value);
+      r = valuePreserving(*n, type) ? s : AxisInfo{1, s.constancy, 1};
+      break;
+    }
+    case K::Unary: {
+      const auto* n = e.as<ir::Unary>();
+      const AxisInfo s = same(n->value);
+      r.constancy = s.constancy;
+      if (n->op == ir::UnaryOp::Neg) r.divisibility = s.divisibilityAt(1);
+      break;
+    }
+    case K::Binary: {
+      const auto* n = e.as<ir::Binary>();
+      r = combineBinary(*n, same(n->a), same(n->b), unitParams);
+      break;
+    }
+    case K::Select: {
+      const auto* n = e.as<ir::Select>();
+      r.constancy = std::min({same(n->cond).constancy, same(n->a).constancy, same(n->b).constancy});
+      break;
+    }
+    case K::Hint: {
+      const auto* n = e.as<ir::Hint>();
+      r = same(n->value);
+      if (n->values.size() == static_cast<size_t>(type.rank())) {
+        const int64_t v = floorPowerOfTwo(n->values[static_cast<size_t>(dim)]);
+        if (n->hint == ir::HintKind::MultipleOf) r.divisibility = std::max(r.divisibility, v);
+        if (n->hint == ir::HintKind::MaxContiguous) r.contiguity = std::max(r.contiguity, v);
+        if (n->hint == ir::HintKind::MaxConstancy) r.constancy = std::max(r.constancy, v);
+      }
+      break;
+    }
+    case K::ConvertLayout: r = same(e.as<ir::ConvertLayout>()->value); break;
+    default: break;
+  }
+  const int64_t extent = powerOfTwoDividing(std::max<int64_t>(1, type.shape()[static_cast<size_t>(dim)]));
+  r.contiguity = std::clamp<int64_t>(r.contiguity, 1, extent);
+  r.constancy = std::clamp<int64_t>(r.constancy, 1, extent);
+  return r;
+}
 }  // namespace tilescope::gpu::passes

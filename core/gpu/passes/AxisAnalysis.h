@@ -36,6 +36,13 @@ public:
   // at run time before relying on the result.
   AxisInfo of(const ir::Expr& e, std::set<int>& unitParams) const;
 
+  // The same facts along dim `dim` of a tile (the last dim: `of`): for a pointer tile contiguous
+  // along axis 0 (`w_ptr + offs_k[:, None] + offs_n[None, :] * stride_wn`, a K x N tile of a W
+  // stored N x K). Only a parameter multiplying a value contiguous along `dim` is assumed to be 1
+  // (stride_wk above, not stride_wn). Computed from the vars' definitions (the `axes` table holds
+  // the last dim only): immutable Lets and induction tiles are followed, other tile vars know nothing.
+  AxisInfo ofDim(const ir::Expr& e, int dim, std::set<int>& unitParams) const;
+
   // Whether the boolean tile `mask` is, on every aligned run of `run` elements along the last dim,
   // true on a contiguous stretch (an interval): a conjunction of comparisons (<, <=, >, >=) between
   // a side in runs of +1 steps and a side constant over the run, or of parts constant over the run.
@@ -53,6 +60,9 @@ private:
   AxisAnalysis(const ir::Kernel& kernel, AxisFactsBuilder* builder);
   AxisInfo visit(const ir::Expr& e, std::set<int>& unitParams, int depth) const;
   AxisInfo binary(const ir::Binary& n, std::set<int>& unitParams, int depth) const;
+  AxisInfo visitAlong(const ir::Expr& e, int dim, std::set<int>& unitParams, int depth) const;
+  // A power of two dividing every element of e, assuming nothing.
+  int64_t everyElementDivisibility(const ir::Expr& e, int depth) const;
   AxisInfo varFacts(const ir::VarRef& ref, std::set<int>& unitParams) const;
 
   const ir::Kernel& kernel_;

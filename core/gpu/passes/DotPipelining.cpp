@@ -156,10 +156,18 @@ public:
       }
     }
 
+    // B contiguous along axis 0 rather than its rows: staged K-major, chunks along K.
+    std::set<int> kMajorUnit;
+    const bool bKMajor = !bTransposed && kMajorB(loadOf(body, bRef->var->id), lowering, kMajorUnit);
+
     // 16-byte chunks: one pointer and one mask per chunk (or a mask at both ends of an interval).
     std::set<int> maskAtEnds;  // load var ids
     for (const ir::VarRef* ref : {aRef, bRef}) {
       const ir::Load* load = loadOf(body, ref->var->id);
+      if (bKMajor && ref == bRef) {
+        p.unitParams.insert(kMajorUnit.begin(), kMajorUnit.end());
+        continue;
+      }
       // 16-bit operands, fp32 ones of a tf32 dot (staged as loaded, rounded as the fragments are
       // read), or int8 ones of an s8 dot (16 per chunk).
       const int bits = ir::bitWidth(load->type.dtype());
@@ -185,7 +193,8 @@ public:
       return !load->mask.defined() && assumed.empty() && info.divisibilityAt(chunk) >= chunk;
     };
     const int aId = aRef->var->id, bId = bRef->var->id;
-    const bool aWhole = provenWhole(loadOf(body, aId)), bWhole = provenWhole(loadOf(body, bId));
+    const bool aWhole = provenWhole(loadOf(body, aId));
+    const bool bWhole = bKMajor ? kMajorUnit.empty() && kMajorWhole(loadOf(body, bId)) : provenWhole(loadOf(body, bId));
     p.a = ir::OperandStreamPlan{aId, l.m, l.k, l.lda, 0, false, aWhole};
     p.b = ir::OperandStreamPlan{bId, l.k, l.n, l.ldb, l.offB, false, bWhole};
     p.stageBytes = l.offC;  // A and B, each 128-byte aligned
@@ -207,7 +216,18 @@ public:
       }
       ringSlack = 1024;
     }
-    p.bTransposed = bTransposed;
+    if (bKMajor) {
+      // N rows of K: padded like A's rows for wmma's col-major fragments; wgmma reads it as it reads
+      // a transposed B (swizzled N x K, K-major descriptors).
+      if (lowering.warpgroup) {
+        p.b = ir::OperandStreamPlan{bId, l.n, l.k, l.k, p.b.offset, true, bWhole};
+      } else {
+        p.b = ir::OperandStreamPlan{bId, l.n, l.k, l.lda, l.offB, false, bWhole};
+        p.stageBytes = (l.offB + static_cast<size_t>(l.n * l.lda * l.elemBytes) + 127) / 128 * 128;
+      }
+      p.b.kMajor = true;
+    }
+    p.bTransposed = bTransposed || (bKMajor && lowering.warpgroup);
     p.a.maskAtEnds = maskAtEnds.count(aId) > 0;
     p.b.maskAtEnds = maskAtEnds.count(bId) > 0;
     const size_t resultBytes = static_cast<size_t>(l.m * l.ldc * 4);
@@ -219,6 +239,42 @@ public:
   }
 
 private:
+  // Whether B's load is staged K-major: its K x N pointer tile is contiguous along axis 0 over
+  // 16-byte chunks, and its rows are so only by an assumption that is false or less sure: a stride
+  // of 1 that the launch's specialization says is a multiple of 16 (`offs_n[None, :] * stride_wn` of
+  // a W stored N x K), or any stride assumed 1 while the K stride is the constant 1 (a launch's unit
+  // stride). Both by assumptions (strides of unknown values): the rows, as before. A mask must be
+  // constant over the chunks along K. 16-bit operands on wmma or Hopper's wgmma (tf32 stays
+  // row-major). `unit`: the strides along K assumed to be 1.
+  bool kMajorB(const ir::Load* load, const ir::DotLowering& lowering, std::set<int>& unit) const {
+    const ir::TensorCoreShape& l = lowering.tensorCores;
+    if ((l.elem != "f16" && l.elem != "bf16") || l.fp8 || load->isVolatile || load->type.rank() != 2) return false;
+    if (lowering.warpgroup ? lowering.warpgroup->transposed : lowering.engine != ir::DotEngine::Wmma) return false;
+    const int64_t chunk = chunkElems(*load);
+    auto neverOne = [&](const std::set<int>& params) {
+      return std::any_of(params.begin(), params.end(),
+                         [&](int i) { return kernel_.params.at(static_cast<size_t>(i)).divisibleBy16; });
+    };
+    std::set<int> rowUnit;
+    const bool rowsContiguous = axes_.of(load->ptr, rowUnit).contiguity >= chunk;
+    if (rowsContiguous && rowUnit.empty()) return false;  // proven row-major
+    std::set<int> along;
+    if (axes_.ofDim(load->ptr, 0, along).contiguity < chunk) return false;
+    if (load->mask.defined() && axes_.ofDim(load->mask, 0, along).constancy < chunk) return false;
+    if (neverOne(along)) return false;
+    const bool rowsHopeless = !rowsContiguous || neverOne(rowUnit);
+    if (!rowsHopeless && !along.empty()) return false;
+    unit = along;
+    return true;
+  }
+
+  // A K-major B's chunks all whole and aligned: no mask, and chunk starts along K on 16 bytes.
+  bool kMajorWhole(const ir::Load* load) const {
+    std::set<int> assumed;
+    const int64_t chunk = chunkElems(*load);
+    return !load->mask.defined() && axes_.ofDim(load->ptr, 0, assumed).divisibilityAt(chunk) >= chunk && assumed.empty();
+  }
+
   // What the emitter recomputes where it is used: an immutable tile Let of an index-pure value.
   bool recomputedBeforeLoop(int id) const {
     auto let = kernelVars_.lets.find(id);

@@ -1,5 +1,5 @@
 # Software-pipelined K loops (cp.async stages) against the simulator: a K tail cut by the mask, a
-# transposed B whose stride is not 1 (element-wise staging), a misaligned A (a[1:]), one to four
+# transposed B whose stride is not 1 (staged K-major), a misaligned A (a[1:]), one to four
 # stages, several programs, and a loop too short to fill the ring; then the same on wgmma's shapes.
 import torch
 import triton
@@ -46,7 +46,9 @@ def run(M, N, K, stages, transposed_b=False, misaligned_a=False, BM=64, BN=64, B
 
 run(128, 128, 256, 3)
 run(128, 64, 80, 3)                      # K tail: the last step's second half is masked off
-run(64, 128, 96, 4, transposed_b=True)   # stride_bn = K: element-wise staging of B
+run(64, 128, 96, 4, transposed_b=True)   # stride_bn = K, a multiple of 16: B staged K-major (chunks along K)
+run(96, 128, 80, 3, transposed_b=True, dtype=torch.bfloat16)  # K-major B, a masked K tail, an M tail
+run(64, 64, 88, 2, transposed_b=True)    # stride_bn = 88, no multiple of 16, stride_bk 1: K-major, masked chunks
 run(64, 64, 64, 2, misaligned_a=True)    # a[1:]: no chunk of A is 16-byte aligned
 run(64, 64, 32, 4)                       # one iteration, a ring of four
 run(96, 80, 48, 3, BM=32, BN=16, BK=16, warps=2)
