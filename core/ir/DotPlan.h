@@ -74,12 +74,16 @@ struct OperandStreamPlan {
   int load = -1;                       // the Let of the operand's load
   int64_t rows = 0, cols = 0, ld = 0;  // the staged tile and its padded row length, in elements
   size_t offset = 0;                   // bytes within a stage
-  // wgmma's 128-byte swizzle (panels of 64 16-bit or 32 fp32 columns) instead of padded rows.
+  // wgmma's swizzle instead of padded rows: panels of swizzleBytes of columns (128: 64 16-bit or 32
+  // fp32 columns; 64 or 32 for 16-bit rows of 32 or 16 elements, BLOCK_K = 32 or 16), each panel
+  // `rows` rows of swizzleBytes, the 16-byte chunk c of row r at c ^ ((r / (128 / swizzleBytes)) %
+  // (swizzleBytes / 16)) (the PTX ISA's canonical 128B / 64B / 32B swizzled layouts).
   bool swizzled = false;
   // Every 16-byte chunk whole and aligned (the axis analysis proves it): cp.async with no check.
   bool provenWhole = false;
   // The mask is an interval on each chunk: a chunk is whole when both its ends are in.
   bool maskAtEnds = false;
+  int64_t swizzleBytes = 0;  // with swizzled: 128, 64 or 32 (last, so that brace initialisers stay as they were)
 };
 
 // A resident loop whose operand loads run stages - 1 iterations ahead into a ring of stages.
