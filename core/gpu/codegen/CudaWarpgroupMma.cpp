@@ -3,7 +3,9 @@
 // K contiguous, "K-major") and B (K x N, N contiguous, "MN-major", read transposed; or, for
 // `a @ b.T` of a loaded N x K tile, N x K "K-major" like A) in panels of 64
 // columns, each panel `rows` rows of 128 bytes, the 16-byte chunk c of row r stored at chunk c ^ (r % 8)
-// so that eight rows of one chunk column fall on different banks. The tensor cores read them through
+// so that eight rows of one chunk column fall on different banks; an operand whose rows are 64 (32)
+// bytes, BLOCK_K = 32 (16), is in the 64-byte (32-byte) swizzle instead, the stream's swizzleBytes
+// (chunk c of row r at c ^ ((r / 2) % 4), or c ^ ((r / 4) % 2)). The tensor cores read them through
 // 64-bit shared-memory descriptors; the accumulators are registers in wgmma's fragment layout.
 #include "core/gpu/codegen/CudaEmitter.h"
 #include "core/gpu/codegen/CudaTypes.h"
