@@ -32,7 +32,7 @@ std::string idList(const std::map<int, std::string>& names, const std::set<int>&
 
 std::string streamStr(const std::map<int, std::string>& names, const OperandStreamPlan& o) {
   std::string out = named(names, o.load) + " " + s(o.rows) + "x" + s(o.cols) + " at +" + std::to_string(o.offset) +
-                    (o.swizzled ? " swizzled 128B" : " rows of " + s(o.ld));
+                    (o.swizzled ? " swizzled " + s(o.swizzleBytes) + "B" : " rows of " + s(o.ld));
   if (o.provenWhole) out += ", proven whole";
   if (o.maskAtEnds) out += ", mask checked at chunk ends";
   if (o.kMajor) out += ", K-major";

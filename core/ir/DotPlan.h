@@ -74,7 +74,10 @@ struct OperandStreamPlan {
   int load = -1;                       // the Let of the operand's load
   int64_t rows = 0, cols = 0, ld = 0;  // the staged tile and its padded row length, in elements
   size_t offset = 0;                   // bytes within a stage
-  // wgmma's 128-byte swizzle (panels of 64 16-bit or 32 fp32 columns) instead of padded rows.
+  // wgmma's swizzle instead of padded rows: panels of swizzleBytes of columns (128: 64 16-bit or 32
+  // fp32 columns; 64 or 32 for 16-bit rows of 32 or 16 elements, BLOCK_K = 32 or 16), each panel
+  // `rows` rows of swizzleBytes, the 16-byte chunk c of row r at c ^ ((r / (128 / swizzleBytes)) %
+  // (swizzleBytes / 16)) (the PTX ISA's canonical 128B / 64B / 32B swizzled layouts).
   bool swizzled = false;
   // Every 16-byte chunk whole and aligned (the axis analysis proves it): cp.async with no check.
   bool provenWhole = false;
@@ -84,6 +87,7 @@ struct OperandStreamPlan {
   // K-major, as N rows of K (rows = N, cols = K), each 16-byte chunk a run along K; the tensor
   // cores read it so (wmma col-major fragments; wgmma K-major, with PipelinePlan::bTransposed).
   bool kMajor = false;
+  int64_t swizzleBytes = 0;  // with swizzled: 128, 64 or 32 (last, so that brace initialisers stay as they were)
 };
 
 // A resident loop whose operand loads run stages - 1 iterations ahead into a ring of stages.

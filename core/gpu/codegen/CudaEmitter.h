@@ -191,9 +191,11 @@ public:
     const ir::Load* load = nullptr;
     int64_t rows = 0, cols = 0, ld = 0;  // the staged tile and its padded row length, in elements
     size_t offset = 0;                   // within a stage
-    // wgmma's 128-byte swizzle instead of padded rows: panels of 64 columns, each rows x 128 bytes,
-    // 16-byte chunk c of row r at chunk c ^ (r % 8) (CudaWarpgroupMma.cpp)
+    // wgmma's swizzle instead of padded rows: panels of swizzleBytes (128, 64 or 32) of columns,
+    // each rows x swizzleBytes, 16-byte chunk c of row r at chunk c ^ (r % 8) (128B), c ^ ((r / 2) % 4)
+    // (64B) or c ^ ((r / 4) % 2) (32B) (CudaWarpgroupMma.cpp)
     bool swizzled = false;
+    int64_t swizzleBytes = 128;
     // Every chunk is whole and 16-byte aligned, as the axis analysis proves (no mask, no stride
     // assumed to be 1, aligned starts): cp.async alone, no run-time check and no element-wise copy.
     bool provenWhole = false;
@@ -218,6 +220,8 @@ public:
   // The name of the prelude's wrapper of the m64nNk16 wgmma for elem, added to the kernel's prelude
   // at its first use.
   std::string warpgroupInstruction(int64_t n, const std::string& elem, bool bKMajor = false);
+  // The descriptor helper of a swizzle (128: the prelude's ts_wgmma_desc; 64, 32: added to the kernel).
+  std::string warpgroupDescriptor(int64_t swizzleBytes);
   void declareWarpgroupAccumulator(const WarpgroupMma& g, const std::string& name);
   void moveWarpgroupAccumulator(const TensorCoreLayout& l, const WarpgroupMma& g, const std::string& acc, bool toShared);
   // One iteration's dot on wgmma: wait for its stage, start the multiplies, wait for the previous

@@ -41,6 +41,7 @@ std::optional<CudaEmitter::Pipeline> CudaEmitter::pipelineFor(const ir::For& loo
     o.ld = s.ld;
     o.offset = s.offset;
     o.swizzled = s.swizzled;
+    if (s.swizzled) o.swizzleBytes = s.swizzleBytes;
     o.provenWhole = s.provenWhole;
     o.maskAtEnds = s.maskAtEnds;
     o.kMajor = s.kMajor;
@@ -156,12 +157,21 @@ void CudaEmitter::stageOperand(const OperandStream& s, const std::string& base) 
     // masks, and the column, the same in each of the thread's chunks, is computed once.
     line("__builtin_assume(ts_c >= 0 && ts_c < " + n2s(perThread * threads_) + ");");
     line("const int ts_i0 = ts_c * " + n2s(kChunk) + ";");
-    if (s.swizzled) {
+    if (s.swizzled && s.swizzleBytes == 128) {
       // Panels of 128 bytes of columns: 64 16-bit or 32 fp32 elements.
       const std::string panel = n2s(kChunk * 8);
       line("const int ts_row = ts_i0 / " + n2s(s.cols) + ", ts_col = ts_i0 % " + n2s(s.cols) + ";");
       line(E + "* ts_dst = (" + E + "*)(" + base + " + " + std::to_string(s.offset) + " + (ts_col / " + panel + ") * " +
            n2s(s.rows * 128) + " + ts_row * 128 + ((((ts_col % " + panel + ") / " + n2s(kChunk) + ") ^ (ts_row % 8)) * 16));");
+    } else if (s.swizzled) {
+      // Panels of 64 (32) bytes of columns, rows of 4 (2) chunks: the XOR takes address bits 7-8
+      // (bit 7), i.e. the row's pair (quad) of rows, so that 8 rows of one chunk column span all banks.
+      const int64_t chunksPerRow = s.swizzleBytes / kChunkBytes, rowsPerLine = 128 / s.swizzleBytes;
+      const std::string panel = n2s(kChunk * chunksPerRow), rowBytes = n2s(s.swizzleBytes);
+      line("const int ts_row = ts_i0 / " + n2s(s.cols) + ", ts_col = ts_i0 % " + n2s(s.cols) + ";");
+      line(E + "* ts_dst = (" + E + "*)(" + base + " + " + std::to_string(s.offset) + " + (ts_col / " + panel + ") * " +
+           n2s(s.rows * s.swizzleBytes) + " + ts_row * " + rowBytes + " + ((((ts_col % " + panel + ") / " + n2s(kChunk) +
+           ") ^ ((ts_row / " + n2s(rowsPerLine) + ") % " + n2s(chunksPerRow) + ")) * 16));");
     } else {
       line(E + "* ts_dst = (" + E + "*)(" + base + " + " + std::to_string(s.offset) + ") + (ts_i0 / " + n2s(s.cols) + ") * " +
            n2s(s.ld) + " + ts_i0 % " + n2s(s.cols) + ";");

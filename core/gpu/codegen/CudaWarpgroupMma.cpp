@@ -3,7 +3,9 @@
 // K contiguous, "K-major") and B (K x N, N contiguous, "MN-major", read transposed; or, for
 // `a @ b.T` of a loaded N x K tile, N x K "K-major" like A) in panels of 64
 // columns, each panel `rows` rows of 128 bytes, the 16-byte chunk c of row r stored at chunk c ^ (r % 8)
-// so that eight rows of one chunk column fall on different banks. The tensor cores read them through
+// so that eight rows of one chunk column fall on different banks; an operand whose rows are 64 (32)
+// bytes, BLOCK_K = 32 (16), is in the 64-byte (32-byte) swizzle instead, the stream's swizzleBytes
+// (chunk c of row r at c ^ ((r / 2) % 4), or c ^ ((r / 4) % 2)). The tensor cores read them through
 // 64-bit shared-memory descriptors; the accumulators are registers in wgmma's fragment layout.
 #include "core/gpu/codegen/CudaEmitter.h"
 #include "core/gpu/codegen/CudaTypes.h"
@@ -24,6 +26,20 @@ std::string CudaEmitter::warpgroupInstruction(int64_t n, const std::string& elem
           n2s(regs) + ", %" + n2s(regs + 1) + ", p, 1, 1, 0, " + (bKMajor ? "0" : "1") + ";\\n}\\n\"\n";
   text += "               : " + outs + "\n               : \"l\"(a), \"l\"(b), \"r\"(1));\n}\n";
   warpgroupInstructions_[name] = text;
+  return name;
+}
+
+std::string CudaEmitter::warpgroupDescriptor(int64_t swizzleBytes) {
+  if (swizzleBytes == 128) return "ts_wgmma_desc";  // the prelude's
+  // The descriptor's swizzle mode (bits 62-63): 1 128B, 2 64B, 3 32B. Added to kernels that use it.
+  const std::string name = "ts_wgmma_desc_" + n2s(swizzleBytes) + "b";
+  if (warpgroupInstructions_.count(name)) return name;
+  const std::string mode = swizzleBytes == 64 ? "2" : "3";
+  warpgroupInstructions_[name] =
+      "// A shared-memory matrix descriptor with the " + n2s(swizzleBytes) + "-byte swizzle (mode " + mode + ").\n"
+      "TS_DEV unsigned long long " + name + "(unsigned addr, unsigned leading, unsigned stride) {\n"
+      "  return (unsigned long long)((addr & 0x3FFFFu) >> 4) | ((unsigned long long)(leading >> 4) << 16) |\n"
+      "         ((unsigned long long)(stride >> 4) << 32) | (" + mode + "ull << 62);\n}\n";
   return name;
 }
 
@@ -87,16 +103,22 @@ void CudaEmitter::warpgroupStep(const ResidentAccumulator& r) {
   open("for (int ts_t = 0; ts_t < " + n2s(g.tiles) + "; ++ts_t)");
   // A: panel ts_k / 4, rows from the warpgroup's tile, 32 bytes per k-step inside the 128-byte row;
   // B: 16 rows (2 KiB) per k-step; its N panels are k * 128 bytes apart (the leading byte offset).
-  line("const unsigned ts_a = ts_sa + (ts_k / 4) * " + n2s(l.m * 128) + " + (ts_wg * " + n2s(g.rowsPerGroup) +
-       " + ts_t * 64) * 128 + (ts_k % 4) * 32;");
+  // With the 64-byte (32-byte) swizzle of BLOCK_K = 32 (16): rows of 64 (32) bytes, 2 (1) k-steps
+  // a panel, 8-row groups 512 (256) bytes apart (the stride byte offset).
+  const int64_t swA = p.a.swizzleBytes, swB = p.b.swizzleBytes;
+  const std::string descA = warpgroupDescriptor(swA) + "(ts_a, 16, " + n2s(8 * swA) + ")";
+  line("const unsigned ts_a = ts_sa + (ts_k / " + n2s(swA / 32) + ") * " + n2s(l.m * swA) + " + (ts_wg * " + n2s(g.rowsPerGroup) +
+       " + ts_t * 64) * " + n2s(swA) + " + (ts_k % " + n2s(swA / 32) + ") * 32;");
   if (p.bTransposed) {
-    // B K-major, N rows of 128-byte swizzled rows per panel, like A: panel ts_k / 4, 32 bytes per k-step.
-    line("const unsigned ts_b = ts_sa + " + std::to_string(p.b.offset) + " + (ts_k / 4) * " + n2s(l.n * 128) + " + (ts_k % 4) * 32;");
-    line(warpgroupInstruction(g.n, g.elem, true) + "(" + r.frags + "[ts_t], ts_wgmma_desc(ts_a, 16, 1024), ts_wgmma_desc(ts_b, 16, 1024));");
+    // B K-major, N rows of swizzled rows per panel, like A: panel ts_k / 4, 32 bytes per k-step.
+    line("const unsigned ts_b = ts_sa + " + std::to_string(p.b.offset) + " + (ts_k / " + n2s(swB / 32) + ") * " + n2s(l.n * swB) +
+         " + (ts_k % " + n2s(swB / 32) + ") * 32;");
+    line(warpgroupInstruction(g.n, g.elem, true) + "(" + r.frags + "[ts_t], " + descA + ", " + warpgroupDescriptor(swB) +
+         "(ts_b, 16, " + n2s(8 * swB) + "));");
   } else {
-    line("const unsigned ts_b = ts_sa + " + std::to_string(p.b.offset) + " + ts_k * 2048;");
-    line(warpgroupInstruction(g.n, g.elem) + "(" + r.frags + "[ts_t], ts_wgmma_desc(ts_a, 16, 1024), ts_wgmma_desc(ts_b, " +
-         n2s(l.k * 128) + ", 1024));");
+    line("const unsigned ts_b = ts_sa + " + std::to_string(p.b.offset) + " + ts_k * " + n2s(16 * swB) + ";");
+    line(warpgroupInstruction(g.n, g.elem) + "(" + r.frags + "[ts_t], " + descA + ", " + warpgroupDescriptor(swB) + "(ts_b, " +
+         n2s(l.k * swB) + ", " + n2s(8 * swB) + "));");
   }
   close();
   close();

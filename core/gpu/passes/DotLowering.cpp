@@ -161,8 +161,10 @@ std::optional<ir::WarpgroupShape> warpgroupShape(const ir::TensorCoreShape& l, c
     g.transposed = true;
   } else {
     if (l.elem != "f16" && l.elem != "bf16") return std::nullopt;
-    // Panels of 64 16-bit columns, at most 256 columns of accumulators.
-    if (l.m % (64 * g.groups) != 0 || l.k % 64 != 0 || l.n % 64 != 0 || l.n > 256) return std::nullopt;
+    // B's N in panels of 64 16-bit columns (128-byte swizzle), at most 256 columns of accumulators;
+    // K in steps of 16: rows of K that are not whole 128-byte panels (BLOCK_K = 32 or 16) take the
+    // 64- or 32-byte swizzle (pipeline-dot-loops picks each operand's, swizzleFor).
+    if (l.m % (64 * g.groups) != 0 || l.k % 16 != 0 || l.n % 64 != 0 || l.n > 256) return std::nullopt;
     g.rowsPerGroup = l.m / g.groups;
     g.n = l.n;
   }

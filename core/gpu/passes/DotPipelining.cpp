@@ -20,6 +20,15 @@ constexpr int64_t kMaxBoxDim = 256;          // TMA's largest box side
 // Elements of a load per 16-byte chunk: 8 fp16/bf16, 4 fp32 (tf32 dots), 16 int8 (s8 dots).
 int64_t chunkElems(const ir::Load& load) { return kChunkBytes / (ir::bitWidth(load.type.dtype()) / 8); }
 
+// The widest of wgmma's swizzles (128, 64 or 32 bytes) whose panels tile a staged row of `cols`
+// elements: 128 for whole 64-column panels of 16-bit elements, 64 for BLOCK_K = 32, 32 for
+// BLOCK_K = 16, as Triton picks the shared layout's swizzle from the contiguous dim. 0: none fits.
+int64_t swizzleFor(int64_t cols, int64_t elemBytes) {
+  for (int64_t bytes : {128, 64, 32})
+    if ((cols * elemBytes) % bytes == 0) return bytes;
+  return 0;
+}
+
 // Whether a loop body holds nothing but Lets and Assigns (in Seqs).
 bool onlyLetsAndAssigns(const ir::Stmt& s) {
   if (const auto* seq = s.as<ir::Seq>()) {
@@ -60,7 +69,8 @@ bool tmaFits(const ir::PipelinePlan& p, const ir::For& loop, const VarCensus& bo
     if (!box || box->block.size() != 2) return false;
     // The stage holds the box as loaded: rows x cols, cols in 64-element panels.
     if (box->block[0] != s->rows || box->block[1] != s->cols) return false;
-    if (s->cols % kTmaPanel != 0 || s->rows > kMaxBoxDim) return false;
+    // TMA boxes here are 128-byte swizzled panels only (BLOCK_K = 32 or 16 takes cp.async).
+    if (s->cols % kTmaPanel != 0 || s->swizzleBytes != 128 || s->rows > kMaxBoxDim) return false;
     const ir::DType dt = load->type.dtype();
     if (dt != ir::DType::FP16 && dt != ir::DType::BF16) return false;
     // The map is built before the loop: what it says must not change inside it.
@@ -204,6 +214,9 @@ public:
       // transposed B is staged as loaded, N rows of K, like A.
       auto align = [](size_t x) { return (x + 1023) / 1024 * 1024; };
       p.a = ir::OperandStreamPlan{aId, l.m, l.k, l.k, 0, true, aWhole};
+      // A's rows are K: 128-byte panels where K is a multiple of 64 (32 fp32), else 64 or 32 bytes.
+      p.a.swizzleBytes = swizzleFor(l.k, l.elemBytes);
+      if (p.a.swizzleBytes == 0) return std::string("a's rows are no whole 32-byte swizzle panels");
       const size_t offB = align(static_cast<size_t>(l.m * l.k * l.elemBytes));
       if (g->transposed) {
         // tf32: B stays in padded rows, read into registers; only A goes through descriptors.
@@ -212,6 +225,9 @@ public:
       } else {
         p.b = bTransposed ? ir::OperandStreamPlan{bId, l.n, l.k, l.k, offB, true, bWhole}
                           : ir::OperandStreamPlan{bId, l.k, l.n, l.n, offB, true, bWhole};
+        // A transposed B's rows are K, like A's; else N (whole 64-column panels: 128 bytes).
+        p.b.swizzleBytes = swizzleFor(p.b.cols, l.elemBytes);
+        if (p.b.swizzleBytes == 0) return std::string("b's rows are no whole 32-byte swizzle panels");
         p.stageBytes = align(p.b.offset + static_cast<size_t>(l.k * l.n * 2));
       }
       ringSlack = 1024;
@@ -221,6 +237,8 @@ public:
       // a transposed B (swizzled N x K, K-major descriptors).
       if (lowering.warpgroup) {
         p.b = ir::OperandStreamPlan{bId, l.n, l.k, l.k, p.b.offset, true, bWhole};
+        p.b.swizzleBytes = swizzleFor(p.b.cols, l.elemBytes);  // rows of K, as a transposed B's
+        if (p.b.swizzleBytes == 0) return std::string("b's rows are no whole 32-byte swizzle panels");
       } else {
         p.b = ir::OperandStreamPlan{bId, l.n, l.k, l.lda, l.offB, false, bWhole};
         p.stageBytes = (l.offB + static_cast<size_t>(l.n * l.lda * l.elemBytes) + 127) / 128 * 128;

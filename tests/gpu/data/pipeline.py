@@ -64,7 +64,8 @@ run(128, 128, 96, 3, warps=8, dtype=torch.float32)     # 8 warps over 64 columns
 # On sm_90a the others take wgmma's transposed product (BN a multiple of 64 per warpgroup, BK of 32):
 run(128, 256, 160, 3, BM=64, BN=128, BK=64, warps=8, dtype=torch.float32)  # two warpgroups, two K panels, a tail
 run(256, 64, 96, 3, BM=128, BN=64, dtype=torch.float32)  # wgmma's N = BM = 128
-# BK a multiple of 64 and 4 or 8 warps: on sm_90a these take wgmma over swizzled stages.
+# BK a multiple of 64 and 4 or 8 warps: on sm_90a these take wgmma over swizzled stages (the fp16/bf16
+# runs above with BK = 32, BM and BN 64 or more, too: A in the 64-byte swizzle).
 run(128, 128, 320, 3, BK=64, warps=8)                 # two warpgroups, 64 rows each
 run(64, 256, 192, 3, BM=64, BN=256, BK=64)            # one warpgroup, N = 256
 run(256, 64, 128, 2, BM=256, BN=64, BK=64)            # four 64-row tiles per warpgroup

@@ -7,9 +7,10 @@
 // C c0c1 (row g), c2c3 (row g+8)), cp.async as a copy, the 16-bit conversions in software; and
 // Hopper's wgmma m64nNk16 (a warpgroup collective, done at once: commit and wait are no-ops) with A
 // from registers (mma.sync's A layout per warp) or a descriptor, B from a descriptor, shared memory
-// read as the PTX ISA's canonical 128-byte-swizzled layouts say (K-major: 8-row groups SBO apart,
-// rows 128 bytes; MN-major: 64-element atoms along N LBO apart, 8-row groups along K SBO apart;
-// the swizzle XORs address bits 4-6 with bits 7-9). It checks the emitter's index arithmetic,
+// read as the PTX ISA's canonical swizzled layouts say for the descriptor's mode (128B, 64B or 32B
+// = W; K-major: 8-row groups SBO apart, rows W bytes; MN-major: W/2-element atoms along N LBO apart,
+// 8-row groups along K SBO apart; the 128B swizzle XORs address bits 4-6 with bits 7-9, 64B bits
+// 4-5 with 7-8, 32B bit 4 with bit 7). It checks the emitter's index arithmetic,
 // stages and barriers without a GPU; the device tests check the hardware.
 #include <barrier>
 #include <cmath>
@@ -126,15 +127,25 @@ TS_DEV void ts_wgmma_fence() {}
 TS_DEV void ts_wgmma_commit() {}
 template <int N> TS_DEV void ts_wgmma_wait() {}
 TS_DEV void ts_hold_register(float&) {}
-TS_DEV ts_u64 ts_wgmma_desc(unsigned addr, unsigned leading, unsigned stride) {
-  return (ts_u64)((addr & 0x3FFFFu) >> 4) | ((ts_u64)(leading >> 4) << 16) | ((ts_u64)(stride >> 4) << 32) | (1ull << 62);
+static inline ts_u64 wg_desc(unsigned addr, unsigned leading, unsigned stride, ts_u64 mode) {
+  return (ts_u64)((addr & 0x3FFFFu) >> 4) | ((ts_u64)(leading >> 4) << 16) | ((ts_u64)(stride >> 4) << 32) | (mode << 62);
 }
+TS_DEV ts_u64 ts_wgmma_desc(unsigned addr, unsigned leading, unsigned stride) { return wg_desc(addr, leading, stride, 1); }
+TS_DEV ts_u64 ts_wgmma_desc_64b(unsigned addr, unsigned leading, unsigned stride) { return wg_desc(addr, leading, stride, 2); }
+TS_DEV ts_u64 ts_wgmma_desc_32b(unsigned addr, unsigned leading, unsigned stride) { return wg_desc(addr, leading, stride, 3); }
 static inline void groupsync() { g_group[tid() >> 7]->arrive_and_wait(); }
-// The 16-bit element at byte offset `off` from the descriptor's start, through the 128-byte swizzle.
+// The descriptor's swizzle width W in bytes: mode 1 128B, 2 64B, 3 32B (0, no swizzle, unused here).
+static inline unsigned wg_width(ts_u64 desc) {
+  const unsigned mode = (unsigned)(desc >> 62);
+  if (mode == 0) { printf("wgmma: a descriptor without swizzle\n"); std::abort(); }
+  return 256u >> mode;
+}
+// The 16-bit element at byte offset `off` from the descriptor's start, through its swizzle: the
+// 16-byte chunk bits 4.. (log2(W) - 4 of them) XORed with the same number of bits from bit 7 up.
 static inline ts_u16 wg_load(ts_u64 desc, unsigned off) {
-  if ((desc >> 62) != 1) { printf("wgmma: not a 128-byte-swizzle descriptor\n"); std::abort(); }
   unsigned addr = (unsigned)((desc & 0x3FFFu) << 4) + off;
-  addr ^= ((addr >> 7) & 7u) << 4;
+  const unsigned chunkMask = wg_width(desc) / 16 - 1;
+  addr ^= ((addr >> 7) & chunkMask) << 4;
   ts_u16 v;
   memcpy(&v, g_smem + addr, 2);
   return v;
@@ -154,15 +165,17 @@ template <int N> TS_DEV void wg_mma(float* d, const ts_u32* a, ts_u64 adesc, ts_
   groupsync();
   auto conv = [&](ts_u16 x) { return bf16 ? ts_b2f(x) : ts_h2f(x); };
   auto A = [&](int m, int k) -> float {
-    if (!a) return conv(wg_load(g_wdesc[base][0], (unsigned)(m / 8) * wg_sbo(g_wdesc[base][0]) + (m % 8) * 128 + 2 * k));
+    const ts_u64 ad = g_wdesc[base][0];
+    if (!a) return conv(wg_load(ad, (unsigned)(m / 8) * wg_sbo(ad) + (m % 8) * wg_width(ad) + 2 * k));
     const int warp = m / 16, g = m % 8, reg = ((m % 16) >= 8 ? 1 : 0) + (k >= 8 ? 2 : 0);
     const int lane = g * 4 + (k % 8) / 2;
     return conv(ts_half(g_wa[base + warp * 32 + lane][reg], k % 2));
   };
   auto B = [&](int k, int n) -> float {
     const ts_u64 bd = g_wdesc[base][1];
-    if (!bMn) return conv(wg_load(bd, (unsigned)(n / 8) * wg_sbo(bd) + (n % 8) * 128 + 2 * k));
-    return conv(wg_load(bd, (unsigned)(n / 64) * wg_lbo(bd) + (unsigned)(k / 8) * wg_sbo(bd) + (k % 8) * 128 + 2 * (n % 64)));
+    const unsigned w = wg_width(bd), atom = w / 2;  // atom: elements along N per row of the swizzle
+    if (!bMn) return conv(wg_load(bd, (unsigned)(n / 8) * wg_sbo(bd) + (n % 8) * w + 2 * k));
+    return conv(wg_load(bd, (unsigned)(n / atom) * wg_lbo(bd) + (unsigned)(k / 8) * wg_sbo(bd) + (k % 8) * w + 2 * (n % atom)));
   };
   float out[N / 2];
   const int warp = (t & 127) >> 5, l = t & 31;
