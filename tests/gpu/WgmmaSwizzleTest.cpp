@@ -63,6 +63,23 @@ def mm_nt(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bn, stride_cm,
         a_ptrs += BK
         b_ptrs += BK
     tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+@triton.jit
+def mm_wt(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bn, stride_cm,
+          BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] + rn[None, :] * stride_bn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_ptrs)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += BK
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 )";
 
 struct Case {
@@ -90,6 +107,7 @@ const Case kGelu{"mm", ir::DType::BF16, 128, 128, 32, 4, 4};      // linear_gelu
 const Case kK16{"mm", ir::DType::FP16, 128, 64, 16, 8, 3};        // BLOCK_K = 16 on two warpgroups: 32B A
 const Case kNt{"mm_nt", ir::DType::FP16, 64, 128, 32, 4, 3};      // a @ b.T: A and B K-major, 64B
 const Case kK64{"mm", ir::DType::BF16, 128, 128, 64, 4, 3};       // whole 128-byte panels, as before
+const Case kWt{"mm_wt", ir::DType::FP16, 64, 128, 32, 4, 4};      // x @ W^T, W stored N x K: B staged K-major, 64B
 
 }  // namespace
 
@@ -130,6 +148,18 @@ TEST(WgmmaSwizzle, ShortKRowsTakeThe64Or32ByteSwizzle) {
 // bytes apart, two k-steps (one) per panel; B's stays the 128-byte one (N rows of 128 bytes,
 // panels K * 128 bytes apart). NVRTC turns it into wgmma m64nNk16, which ptxas assembles without
 // serialising it.
+// A B whose K x N tile is contiguous along K (x @ W^T) is staged K-major on wgmma, with its rows of
+// K = 32 in the 64-byte swizzle, like a transposed B's.
+TEST(WgmmaSwizzle, AKMajorBTakesItsRowsSwizzle) {
+  const ir::Kernel k = lowered(kWt);
+  ASSERT_EQ(k.dotPlan.pipelines.size(), 1u) << k.dump();
+  const ir::PipelinePlan& p = k.dotPlan.pipelines.begin()->second;
+  EXPECT_TRUE(p.b.kMajor);
+  EXPECT_TRUE(p.bTransposed);
+  EXPECT_EQ(p.b.swizzleBytes, 64);
+  EXPECT_EQ(p.a.swizzleBytes, 64);
+}
+
 TEST(WgmmaSwizzle, StagingAndDescriptorsFollowTheSwizzle) {
   const std::string gelu = gpu::CudaCodegen::generate(*kernelOf(kGelu), gpu::test::hopperOptions()).source;
   EXPECT_NE(gelu.find("ts_row * 64 + ((((ts_col % 32) / 8) ^ ((ts_row / 2) % 4)) * 16)"), std::string::npos) << gelu;
@@ -171,14 +201,15 @@ TEST(WgmmaSwizzle, StagingAndDescriptorsFollowTheSwizzle) {
 }
 
 // The generated kernels compiled for the CPU against WarpEmulation.h and run: bf16 128x128x32 on 4
-// warps (4 stages), fp16 128x64x16 on 8 warps (two warpgroups), fp16 a @ b.T 64x128x32, and the
-// 128-byte BLOCK_K = 64 loop, each within fp32 summation error of a float64 product over K = 76
-// (a partial last step whose masked elements are NaN in memory).
+// warps (4 stages), fp16 128x64x16 on 8 warps (two warpgroups), fp16 a @ b.T 64x128x32, the
+// 128-byte BLOCK_K = 64 loop, each within fp32 summation error of a float64 product over K = 76 (a
+// partial last step whose masked elements are NaN in memory); and x @ W^T 64x128x32 with B staged
+// K-major in the 64-byte swizzle (B loaded unmasked, so K = 64).
 TEST(WgmmaSwizzle, GeneratedMatmulsAreRightOnEmulatedWarps) {
   const fs::path dir = fs::temp_directory_path() / ("tilescope-emulated-mm-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path emulation = fs::path(TILESCOPE_TEST_DATA_DIR) / "gpu" / "emulation";
-  for (const Case& c : {kGelu, kK16, kNt, kK64}) {
+  for (const Case& c : {kGelu, kK16, kNt, kK64, kWt}) {
     const std::string cuda = gpu::CudaCodegen::generate(*kernelOf(c), gpu::test::hopperOptions()).source;
     ASSERT_NE(cuda.find("ts_wgmma_m64n"), std::string::npos) << cuda;
     std::string body = cuda.substr(cuda.find("extern \"C\" __global__") + 11);
@@ -190,7 +221,7 @@ TEST(WgmmaSwizzle, GeneratedMatmulsAreRightOnEmulatedWarps) {
     const std::string command = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -w -pthread -I" + emulation.string() + " -I" +
                                 dir.string() + (bf16 ? " -DCONV=ts_f2b -DBACK=ts_b2f" : " -DCONV=ts_f2h -DBACK=ts_h2f") +
                                 " -DBM=" + std::to_string(c.bm) + " -DBN=" + std::to_string(c.bn) + " -DWARPS=" +
-                                std::to_string(c.warps) + " -DTRANS=" + (std::string(c.kernel) == "mm_nt" ? "1" : "0") + " " +
+                                std::to_string(c.warps) + " -DTRANS=" + (std::string(c.kernel) == "mm" ? "0" : "1") + " -DNT_FN=ts_" + c.kernel + (std::string(c.kernel) == "mm_wt" ? " -DKDIM=64" : "") + " " +
                                 (emulation / "matmul_main.cpp").string() + " -o " + (dir / "emulated").string() + " && " +
                                 (dir / "emulated").string() + " > " + (dir / "out.txt").string();
     ASSERT_EQ(std::system(command.c_str()), 0) << command;

@@ -4,6 +4,12 @@
 // rows padded to 80 elements (16-byte aligned, so whole chunks take cp.async). CONV / BACK convert
 // to and from the 16-bit element. Prints "status S, max abs error E" against a float64 product of
 // the same 16-bit values.
+#ifndef KDIM
+#define KDIM 76  // K; 64 for a kernel that loads B unmasked (whole K steps)
+#endif
+#ifndef NT_FN
+#define NT_FN ts_mm_nt  // the kernel reading B stored N x K (mm_nt, or mm_wt: x @ W^T)
+#endif
 #include "WarpEmulation.h"
 #include <algorithm>
 #include <random>
@@ -19,7 +25,7 @@ template <class T, class U> TS_DEV T ts_sdiv(T a, T b) { return b == 0 ? (T)-1 :
 #include "kernel_body.inc"
 
 int main() {
-  const int M = 2 * BM, N = 2 * BN, K = 76, KP = 80, KR = 96;  // KR: rows of B allocated (the last step's)
+  const int M = 2 * BM, N = 2 * BN, K = KDIM, KP = 80, KR = 96;  // KR: rows of B allocated (the last step's)
   std::mt19937 rng(11);
   std::normal_distribution<float> nd;
   const ts_u16 nan16 = 0x7fff;
@@ -33,7 +39,7 @@ int main() {
   ts_u32 status = 0;
   emulateGrid(M / BM, N / BN, 32 * WARPS, [&] {
 #if TRANS
-    ts_mm_nt(a.data(), b.data(), c.data(), M, N, K, KP, KP, N, &status);
+    NT_FN(a.data(), b.data(), c.data(), M, N, K, KP, KP, N, &status);
 #else
     ts_mm(a.data(), b.data(), c.data(), M, N, K, KP, N, N, &status);
 #endif
