@@ -38,17 +38,6 @@ protected:
   }
 };
 
-class DotFinder : public IRVisitor {
-public:
-  std::vector<const Dot*> dots;
-
-protected:
-  void visitDot(const Dot& n) override {
-    dots.push_back(&n);
-    IRVisitor::visitDot(n);
-  }
-};
-
 // The decisions for one candidate loop; `ok` false as soon as something is outside what the
 // register-resident emission supports.
 class LoopLayouts {
@@ -214,9 +203,8 @@ private:
       else if (const auto* a = s.as<Assign>()) assigns.push_back(a);
       else return false;
     }
-    DotFinder finder;
-    finder.visitStmt(loop_.body);
-    if (finder.dots.size() != 2) return false;
+    const std::vector<const Dot*> dots = dotsInOrder(loop_.body);
+    if (dots.size() != 2) return false;
     std::map<int, int> reads;
     class Reads : public IRVisitor {
     public:
@@ -227,7 +215,7 @@ private:
     counter.visitStmt(loop_.body);
 
     // The dots and their operands.
-    for (const Dot* d : finder.dots) {
+    for (const Dot* d : dots) {
       const Type& a = d->a.type();
       const Type& b = d->b.type();
       if (d->type.dtype() != DType::FP32 || !isMmaShape(d->type) || d->maxNumImpreciseAcc != 0) return false;
@@ -251,9 +239,7 @@ private:
       if (!let || layouts_.count(let->var->id)) continue;
       const Type& t = let->var->type;
       if (t.isScalar()) {
-        DotFinder inner;
-        inner.visitExpr(let->value);
-        if (!inner.dots.empty() || !indexPure(let->value)) return false;
+        if (!indexPure(let->value)) return false;  // (a dot is not index-pure)
         continue;
       }
       if (!let->value.hasEffects() && indexPure(let->value)) continue;
@@ -305,9 +291,7 @@ private:
 void useWarpgroupMma(const Kernel& kernel, const For& loop, const std::map<int, const Let*>& lets,
                      std::map<int, TileLayout>& layouts, const GpuTarget& target) {
   if (target.smArch != 90 || !target.archSpecific || kernel.options.numWarps % 4 != 0) return;
-  DotFinder dots;
-  dots.visitStmt(loop.body);
-  for (const Dot* d : dots.dots) {
+  for (const Dot* d : dotsInOrder(loop.body)) {
     const int64_t n = d->type.shape()[1];
     if (n % 8 != 0 || n > 256) return;
   }
