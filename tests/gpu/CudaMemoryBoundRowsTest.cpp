@@ -182,9 +182,7 @@ def row_sums(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
     EXPECT_TRUE(r.ok()) << r.diagnostics.render();
     if (!r.ok()) return std::string();
     const std::string cuda = CudaCodegen::generate(*r.kernel, hopper()).source;
-    std::string body = cuda.substr(cuda.find("extern \"C\" __global__") + 11);
-    const std::string smem = "extern __shared__ __align__(128) unsigned char ts_smem[];";
-    body.replace(body.find(smem), smem.size(), "unsigned char* ts_smem = g_smem;");
+    std::string body = gpu::test::emulatedKernelBody(cuda);
     return body;
   };
   const lang::ArgSpec i16 = S(true);

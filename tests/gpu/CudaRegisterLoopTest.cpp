@@ -301,18 +301,10 @@ TEST(RegisterLoop, HopperRunsBothDotsAsWarpgroupMmas) {
        at = ptx.find("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16", at + 1))
     ++wgmmas;
   EXPECT_EQ(wgmmas, 8u) << "4 k-steps of each dot";
-  fs::path ptxas = "/usr/local/cuda/bin/ptxas";
-  if (const char* home = std::getenv("CUDA_HOME")) ptxas = fs::path(home) / "bin" / "ptxas";
-  if (!fs::exists(ptxas)) GTEST_SKIP() << "ptxas not found at " << ptxas << ": NVRTC's PTX checked, not assembled";
-  const fs::path dir = fs::temp_directory_path() / ("tilescope-attn-wgmma-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "k.ptx") << ptx;
-  const std::string cmd = "\"" + ptxas.string() + "\" -arch=sm_90a -v \"" + (dir / "k.ptx").string() + "\" -o /dev/null > \"" +
-                          (dir / "log").string() + "\" 2>&1";
-  const int rc = std::system(cmd.c_str());
-  const std::string log = lang::test::readFile(dir / "log");
-  fs::remove_all(dir);
-  EXPECT_EQ(rc, 0) << log;
+  const std::optional<gpu::test::PtxasRun> assembled = gpu::test::runPtxas(ptx, "sm_90a");
+  if (!assembled) GTEST_SKIP() << "ptxas not found: NVRTC's PTX checked, not assembled";
+  const std::string& log = assembled->log;
+  EXPECT_EQ(assembled->exitCode, 0) << log;
   // ptxas serialises wgmmas it cannot keep in flight (warning C7510 and the like): none here.
   EXPECT_EQ(log.find("serialized"), std::string::npos) << log;
   EXPECT_NE(log.find(" 0 bytes spill stores"), std::string::npos) << log;
@@ -354,9 +346,7 @@ TEST(RegisterLoop, GeneratedAttentionIsRightOnEmulatedWarps) {
     const std::string cuda = gpu::CudaCodegen::generate(*r.kernel, options).source;
     ASSERT_NE(cuda.find(c.hopper ? "ts_wgmma_" : "ts_mma16816_"), std::string::npos);
     // The kernel without the prelude, its shared memory a buffer of the emulation.
-    std::string body = cuda.substr(cuda.find("extern \"C\" __global__") + 11);
-    const std::string smem = "extern __shared__ __align__(128) unsigned char ts_smem[];";
-    body.replace(body.find(smem), smem.size(), "unsigned char* ts_smem = g_smem;");
+    std::string body = gpu::test::emulatedKernelBody(cuda);
     std::ofstream(dir / "kernel_body.inc") << body;
     const bool bf16 = c.dtype == ir::DType::BF16;
     const std::string command = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -w -pthread -I" +

@@ -203,9 +203,7 @@ TEST(Int8Dot, GeneratedMatmulIsExactOnEmulatedWarps) {
     ASSERT_TRUE(k);
     const std::string cuda = gpu::CudaCodegen::generate(*k, sm(80)).source;
     ASSERT_NE(cuda.find("ts_wmma_mma_s8("), std::string::npos);
-    std::string body = cuda.substr(cuda.find("extern \"C\" __global__") + 11);
-    const std::string smem = "extern __shared__ __align__(128) unsigned char ts_smem[];";
-    body.replace(body.find(smem), smem.size(), "unsigned char* ts_smem = g_smem;");
+    std::string body = gpu::test::emulatedKernelBody(cuda);
     std::ofstream(dir / "kernel_body.inc") << body;
     const std::string command = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -w -pthread -I" + emulation.string() + " -I" +
                                 dir.string() + " -DK=" + std::to_string(c.k) + " -DWARPS=" + std::to_string(c.warps) + " " +

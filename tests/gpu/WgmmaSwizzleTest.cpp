@@ -184,18 +184,10 @@ TEST(WgmmaSwizzle, StagingAndDescriptorsFollowTheSwizzle) {
   const std::string& ptx = compiled->ptx;
   EXPECT_EQ(gpu::test::occurrences(ptx, "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"), 4u)
       << "2 k-steps of 2 m64 tiles";
-  fs::path ptxas = "/usr/local/cuda/bin/ptxas";
-  if (const char* home = std::getenv("CUDA_HOME")) ptxas = fs::path(home) / "bin" / "ptxas";
-  if (!fs::exists(ptxas)) GTEST_SKIP() << "ptxas not found at " << ptxas << ": NVRTC's PTX checked, not assembled";
-  const fs::path dir = fs::temp_directory_path() / ("tilescope-wgmma64-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "k.ptx") << ptx;
-  const std::string cmd = "\"" + ptxas.string() + "\" -arch=sm_90a -v \"" + (dir / "k.ptx").string() + "\" -o /dev/null > \"" +
-                          (dir / "log").string() + "\" 2>&1";
-  const int rc = std::system(cmd.c_str());
-  const std::string log = lang::test::readFile(dir / "log");
-  fs::remove_all(dir);
-  EXPECT_EQ(rc, 0) << log;
+  const std::optional<gpu::test::PtxasRun> assembled = gpu::test::runPtxas(ptx, "sm_90a");
+  if (!assembled) GTEST_SKIP() << "ptxas not found: NVRTC's PTX checked, not assembled";
+  const std::string& log = assembled->log;
+  EXPECT_EQ(assembled->exitCode, 0) << log;
   EXPECT_EQ(log.find("serialized"), std::string::npos) << log;
   EXPECT_NE(log.find(" 0 bytes spill stores"), std::string::npos) << log;
 }
@@ -212,10 +204,8 @@ TEST(WgmmaSwizzle, GeneratedMatmulsAreRightOnEmulatedWarps) {
   for (const Case& c : {kGelu, kK16, kNt, kK64, kWt}) {
     const std::string cuda = gpu::CudaCodegen::generate(*kernelOf(c), gpu::test::hopperOptions()).source;
     ASSERT_NE(cuda.find("ts_wgmma_m64n"), std::string::npos) << cuda;
-    std::string body = cuda.substr(cuda.find("extern \"C\" __global__") + 11);
-    const std::string smem = "extern __shared__ __align__(128) unsigned char ts_smem[];";
-    ASSERT_NE(body.find(smem), std::string::npos) << body;
-    body.replace(body.find(smem), smem.size(), "unsigned char* ts_smem = g_smem;");
+    std::string body = gpu::test::emulatedKernelBody(cuda);
+    ASSERT_NE(body.find("g_smem"), std::string::npos) << body;
     std::ofstream(dir / "kernel_body.inc") << body;
     const bool bf16 = c.elem == ir::DType::BF16;
     const std::string command = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -w -pthread -I" + emulation.string() + " -I" +
